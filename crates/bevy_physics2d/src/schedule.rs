@@ -1,0 +1,120 @@
+//! Where and in which order the physics stages run.
+
+use bevy_app::{App, FixedPostUpdate, Plugin, PluginGroup, PluginGroupBuilder};
+use bevy_ecs::intern::Interned;
+use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleLabel, SystemSet};
+
+/// The physics stages as system sets, run in this order every fixed step. Order your own
+/// systems against them, for example `.before(PhysicsSystems::Prepare)` to set velocities
+/// for this step, or `.after(PhysicsSystems::Writeback)` to read the results.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhysicsSystems {
+    /// Create, update and destroy core bodies, shapes and joints from changed components.
+    Prepare,
+    /// Broadphase: find overlapping bounding boxes.
+    Broadphase,
+    /// Narrowphase: contact manifolds for the overlapping pairs.
+    Narrowphase,
+    /// The soft step solver.
+    Solve,
+    /// Integrate positions and finalise transforms and bounds.
+    Integrate,
+    /// Copy results back to components and emit events.
+    Writeback,
+}
+
+/// Configures the chained [`PhysicsSystems`] sets in a schedule (`FixedPostUpdate` by default).
+pub struct PhysicsSchedulePlugin {
+    schedule: Interned<dyn ScheduleLabel>,
+}
+
+impl PhysicsSchedulePlugin {
+    /// Runs the physics stages in `schedule` instead of `FixedPostUpdate`.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        PhysicsSchedulePlugin {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Default for PhysicsSchedulePlugin {
+    fn default() -> Self {
+        Self::new(FixedPostUpdate)
+    }
+}
+
+impl Plugin for PhysicsSchedulePlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(
+            self.schedule,
+            (
+                PhysicsSystems::Prepare,
+                PhysicsSystems::Broadphase,
+                PhysicsSystems::Narrowphase,
+                PhysicsSystems::Solve,
+                PhysicsSystems::Integrate,
+                PhysicsSystems::Writeback,
+            )
+                .chain(),
+        );
+    }
+}
+
+/// All physics plugins; a group, so any member can be replaced or disabled.
+#[derive(Default)]
+pub struct PhysicsPlugins;
+
+impl PluginGroup for PhysicsPlugins {
+    fn build(self) -> PluginGroupBuilder {
+        PluginGroupBuilder::start::<Self>().add(PhysicsSchedulePlugin::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy_app::Update;
+    use bevy_ecs::prelude::*;
+
+    #[derive(Resource, Default)]
+    struct Order(Vec<PhysicsSystems>);
+
+    fn record(stage: PhysicsSystems) -> impl FnMut(ResMut<Order>) {
+        move |mut order: ResMut<Order>| order.0.push(stage)
+    }
+
+    #[test]
+    fn stages_run_in_chain_order_whatever_the_registration_order() {
+        let mut app = App::new();
+        app.add_plugins(
+            PhysicsPlugins
+                .build()
+                .set(PhysicsSchedulePlugin::new(Update)),
+        );
+        app.init_resource::<Order>();
+        // Registered backwards; the set chain must still order them.
+        use PhysicsSystems::*;
+        for stage in [
+            Writeback,
+            Integrate,
+            Solve,
+            Narrowphase,
+            Broadphase,
+            Prepare,
+        ] {
+            app.add_systems(Update, record(stage).in_set(stage));
+        }
+        app.update();
+        assert_eq!(
+            app.world().resource::<Order>().0,
+            vec![
+                Prepare,
+                Broadphase,
+                Narrowphase,
+                Solve,
+                Integrate,
+                Writeback
+            ]
+        );
+    }
+}
