@@ -1,0 +1,18 @@
+//! Engine-wide geometric tolerances, in metres at a length unit of 1.
+//!
+//! The world scales the ones it uses by its length unit (a game measuring in pixels sets one
+//! number); shape construction uses them as absolute tolerances for welding and degeneracy.
+
+/// Collision and constraint tolerance: overlaps smaller than this are allowed to rest without
+/// correction, which keeps contacts persistent and stacks quiet.
+pub const LINEAR_SLOP: f32 = 0.005;
+
+/// Distance below which two polygon points are treated as one (half the slop).
+pub const WELD_TOLERANCE: f32 = 0.5 * LINEAR_SLOP;
+
+/// Contacts are created this far before shapes touch, so the solver can stop fast bodies
+/// before they pass through each other.
+pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
+
+/// The most vertices a convex polygon may have.
+pub const MAX_POLYGON_VERTICES: usize = 8;

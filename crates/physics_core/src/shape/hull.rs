@@ -1,0 +1,161 @@
+//! Convex hull of arbitrary points, the only way a `Polygon` is built from user input.
+//!
+//! Andrew's monotone chain: sort the points, sweep a lower and an upper chain keeping only
+//! left turns. Before the sweep, points closer than the weld tolerance are merged; after it,
+//! vertices that sit within the weld tolerance of the line through their neighbours are removed,
+//! so the polygon has no near-parallel edges that would make collision normals noisy.
+
+use super::ShapeError;
+use crate::constants::{MAX_POLYGON_VERTICES, WELD_TOLERANCE};
+use crate::math::{cross, is_finite_vec};
+use bevy_math::Vec2;
+
+/// The smallest bounding-box diagonal a polygon may have.
+pub const MIN_POLYGON_SIZE: f32 = 4.0 * WELD_TOLERANCE;
+
+/// Counter-clockwise convex hull of `points`, 3 to `MAX_POLYGON_VERTICES` vertices.
+pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
+    if points.iter().any(|p| !is_finite_vec(*p)) {
+        return Err(ShapeError::NonFinite {
+            what: "polygon point",
+        });
+    }
+    if points.is_empty() {
+        return Err(ShapeError::TooFewPoints { distinct: 0 });
+    }
+    let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), p| {
+        (lo.min(*p), hi.max(*p))
+    });
+    let size = lo.distance(hi);
+    if size < MIN_POLYGON_SIZE {
+        return Err(ShapeError::TooSmall {
+            size,
+            min: MIN_POLYGON_SIZE,
+        });
+    }
+
+    let distinct = weld(points);
+    if distinct.len() < 3 {
+        return Err(ShapeError::TooFewPoints {
+            distinct: distinct.len(),
+        });
+    }
+
+    let mut hull = monotone_chain(distinct);
+    remove_near_collinear(&mut hull);
+    if hull.len() < 3 {
+        return Err(ShapeError::Collinear);
+    }
+    if hull.len() > MAX_POLYGON_VERTICES {
+        return Err(ShapeError::TooManyHullPoints {
+            count: hull.len(),
+            max: MAX_POLYGON_VERTICES,
+        });
+    }
+    Ok(hull)
+}
+
+/// The input with points closer than the weld tolerance to an earlier point dropped.
+fn weld(points: &[Vec2]) -> Vec<Vec2> {
+    let tol_sq = WELD_TOLERANCE * WELD_TOLERANCE;
+    let mut kept: Vec<Vec2> = Vec::with_capacity(points.len());
+    for p in points {
+        if kept.iter().all(|q| q.distance_squared(*p) > tol_sq) {
+            kept.push(*p);
+        }
+    }
+    kept
+}
+
+/// Strictly convex counter-clockwise hull (exactly collinear points dropped).
+fn monotone_chain(mut points: Vec<Vec2>) -> Vec<Vec2> {
+    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() + 1);
+    // Lower chain left to right, then upper chain right to left; pop while not turning left.
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &Vec2>> = if pass == 0 {
+            Box::new(points.iter())
+        } else {
+            Box::new(points.iter().rev())
+        };
+        for p in iter {
+            while hull.len() >= start + 2 {
+                let a = hull[hull.len() - 2];
+                let b = hull[hull.len() - 1];
+                if cross(b - a, *p - b) > 0.0 {
+                    break;
+                }
+                hull.pop();
+            }
+            hull.push(*p);
+        }
+        // The chain's last point is the next chain's first.
+        hull.pop();
+    }
+    hull
+}
+
+/// Removes vertices within the weld tolerance of the line through their neighbours.
+fn remove_near_collinear(hull: &mut Vec<Vec2>) {
+    let mut i = 0;
+    while hull.len() >= 3 && i < hull.len() {
+        let n = hull.len();
+        let prev = hull[(i + n - 1) % n];
+        let next = hull[(i + 1) % n];
+        let edge = next - prev;
+        let len = edge.length();
+        // On a counter-clockwise hull the vertex lies right of the chord prev -> next.
+        let distance = if len > 0.0 {
+            cross(hull[i] - prev, edge) / len
+        } else {
+            0.0
+        };
+        if distance < WELD_TOLERANCE {
+            hull.remove(i);
+            i = 0;
+        } else {
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hull_of_a_square_with_interior_and_duplicate_points() {
+        let points = [
+            Vec2::new(1.0, 1.0),
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.5, 0.5),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+            Vec2::new(1.0, 1.0 + 1e-4),
+            Vec2::new(0.5, 0.0),
+        ];
+        let hull = convex_hull(&points).unwrap();
+        assert_eq!(hull.len(), 4);
+        for i in 0..4 {
+            let a = hull[i];
+            let b = hull[(i + 1) % 4];
+            let c = hull[(i + 2) % 4];
+            assert!(
+                cross(b - a, c - b) > 0.0,
+                "hull must turn left at every vertex"
+            );
+        }
+    }
+
+    #[test]
+    fn nearly_collinear_vertex_is_removed() {
+        let points = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.001),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(1.0, 1.0),
+        ];
+        assert_eq!(convex_hull(&points).unwrap().len(), 3);
+    }
+}
