@@ -1,0 +1,203 @@
+//! Contact manifolds and the one dispatch that picks the manifold function for a shape pair.
+//!
+//! Every manifold function works in shape A's body frame (B is carried into it once) and hands
+//! its local points to [`world_manifold`], which turns them into world points with anchors
+//! relative to each body's origin. Pairs with a circle second-class (circle first, other shape
+//! second) are computed the other way round and flipped, so each geometric case is written once.
+
+use super::{capsules, circles, polygons};
+use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::math::Transform;
+use crate::shape::{Polygon, Shape};
+use bevy_math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Tolerances the manifold functions use; the world scales them by its length unit.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CollideSettings {
+    /// Points are produced while shapes are up to this far apart (speculative contacts).
+    pub speculative_distance: f32,
+    /// The linear slop, used to prefer one reference face over another on near ties.
+    pub linear_slop: f32,
+}
+
+impl Default for CollideSettings {
+    fn default() -> Self {
+        CollideSettings {
+            speculative_distance: SPECULATIVE_DISTANCE,
+            linear_slop: LINEAR_SLOP,
+        }
+    }
+}
+
+/// One contact point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ManifoldPoint {
+    /// World position, midway between the two surfaces.
+    pub point: Vec2,
+    /// The point relative to body A's origin, in world orientation.
+    pub anchor_a: Vec2,
+    /// The point relative to body B's origin, in world orientation.
+    pub anchor_b: Vec2,
+    /// Signed distance between the surfaces along the normal: negative when overlapping,
+    /// positive for a speculative point.
+    pub separation: f32,
+    /// Feature id: the same while the same pair of features touches. The high byte names A's
+    /// feature, the low byte B's.
+    pub id: u16,
+    /// Accumulated normal impulse (kept across steps for warm starting).
+    pub normal_impulse: f32,
+    /// Accumulated friction impulse (kept across steps for warm starting).
+    pub tangent_impulse: f32,
+    /// True when this point matched a point of the previous step by id.
+    pub persisted: bool,
+}
+
+/// Up to two contact points sharing one normal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Manifold {
+    /// Unit world normal pointing from A to B.
+    pub normal: Vec2,
+    /// The points; only the first `point_count` are valid.
+    pub points: [ManifoldPoint; 2],
+    /// Number of valid points (0, 1 or 2).
+    pub point_count: usize,
+}
+
+impl Manifold {
+    /// The valid points.
+    pub fn points(&self) -> &[ManifoldPoint] {
+        &self.points[..self.point_count]
+    }
+
+    /// The valid points, mutable.
+    pub fn points_mut(&mut self) -> &mut [ManifoldPoint] {
+        &mut self.points[..self.point_count]
+    }
+
+    /// A manifold computed with both shapes in A's body frame (A at the identity), moved to
+    /// the bodies' real transforms.
+    pub(crate) fn rebased(mut self, xf_a: Transform, xf_b: Transform) -> Manifold {
+        self.normal = xf_a.q.rotate(self.normal);
+        for p in self.points_mut() {
+            p.anchor_a = xf_a.q.rotate(p.point);
+            p.point = p.anchor_a + xf_a.p;
+            p.anchor_b = p.point - xf_b.p;
+        }
+        self
+    }
+
+    /// The same contact seen from B: normal reversed, anchors and feature bytes swapped.
+    pub fn flipped(mut self) -> Manifold {
+        self.normal = -self.normal;
+        for p in self.points_mut() {
+            std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
+            p.id = p.id.rotate_left(8);
+        }
+        self
+    }
+}
+
+/// A point found by a manifold function, in A's body frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LocalPoint {
+    /// Midpoint between the surfaces, in A's frame.
+    pub point: Vec2,
+    /// Signed surface distance.
+    pub separation: f32,
+    /// Feature id (A's feature in the high byte).
+    pub id: u16,
+}
+
+/// Feature id from A's and B's feature indices.
+pub(crate) fn feature_id(feature_a: usize, feature_b: usize) -> u16 {
+    ((feature_a as u16 & 0xff) << 8) | (feature_b as u16 & 0xff)
+}
+
+/// Converts points and a normal found in A's frame into a world manifold.
+pub(crate) fn world_manifold(
+    xf_a: Transform,
+    xf_b: Transform,
+    local_normal: Vec2,
+    points: &[LocalPoint],
+) -> Manifold {
+    let mut manifold = Manifold {
+        normal: xf_a.q.rotate(local_normal),
+        ..Manifold::default()
+    };
+    for (dst, src) in manifold.points.iter_mut().zip(points) {
+        let anchor_a = xf_a.q.rotate(src.point);
+        let point = anchor_a + xf_a.p;
+        *dst = ManifoldPoint {
+            point,
+            anchor_a,
+            anchor_b: point - xf_b.p,
+            separation: src.separation,
+            id: src.id,
+            ..ManifoldPoint::default()
+        };
+    }
+    manifold.point_count = points.len().min(2);
+    manifold
+}
+
+/// The contact manifold of two shapes on bodies at `xf_a` and `xf_b`. Empty (no points)
+/// when they are further apart than the speculative distance.
+pub fn collide(
+    a: &Shape,
+    xf_a: Transform,
+    b: &Shape,
+    xf_b: Transform,
+    settings: &CollideSettings,
+) -> Manifold {
+    use Shape::*;
+    match (a, b) {
+        (Circle(ca), Circle(cb)) => circles::collide_circles(ca, xf_a, cb, xf_b, settings),
+        (Capsule(ca), Circle(cb)) => circles::collide_rounded_segment_and_circle(
+            (ca.center1, ca.center2, ca.radius),
+            xf_a,
+            cb,
+            xf_b,
+            settings,
+        ),
+        (Segment(sa), Circle(cb)) => circles::collide_rounded_segment_and_circle(
+            (sa.point1, sa.point2, 0.0),
+            xf_a,
+            cb,
+            xf_b,
+            settings,
+        ),
+        (Polygon(pa), Circle(cb)) => {
+            circles::collide_polygon_and_circle(pa, xf_a, cb, xf_b, settings)
+        }
+        (Circle(_), _) => collide(b, xf_b, a, xf_a, settings).flipped(),
+        (Capsule(_) | Segment(_), Capsule(_) | Segment(_)) => {
+            let (a1, a2, ra) = rounded_segment(a);
+            let (b1, b2, rb) = rounded_segment(b);
+            capsules::collide_rounded_segments((a1, a2, ra), xf_a, (b1, b2, rb), xf_b, settings)
+        }
+        (Polygon(pa), Polygon(pb)) => polygons::collide_polygons(pa, xf_a, pb, xf_b, settings),
+        (Polygon(pa), Capsule(_) | Segment(_)) => {
+            polygons::collide_polygons(pa, xf_a, &as_polygon(b), xf_b, settings)
+        }
+        (Capsule(_) | Segment(_), Polygon(pb)) => {
+            polygons::collide_polygons(&as_polygon(a), xf_a, pb, xf_b, settings)
+        }
+    }
+}
+
+/// Core end points and radius of a capsule or segment (a segment is a capsule of radius 0).
+fn rounded_segment(shape: &Shape) -> (Vec2, Vec2, f32) {
+    match shape {
+        Shape::Capsule(c) => (c.center1, c.center2, c.radius),
+        Shape::Segment(s) => (s.point1, s.point2, 0.0),
+        Shape::Circle(c) => (c.center, c.center, c.radius),
+        Shape::Polygon(p) => (p.vertices()[0], p.vertices()[1], p.radius()),
+    }
+}
+
+/// A capsule or segment as a two-vertex rounded polygon, for the polygon routine.
+fn as_polygon(shape: &Shape) -> Polygon {
+    let (a, b, r) = rounded_segment(shape);
+    Polygon::from_segment(a, b, r)
+}

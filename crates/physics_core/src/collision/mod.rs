@@ -1,0 +1,24 @@
+//! Narrowphase geometry: GJK distance, EPA penetration, SAT, clipping, and the contact
+//! manifold of every shape pair.
+
+mod capsules;
+mod circles;
+mod clip;
+mod distance;
+mod epa;
+mod manifold;
+mod polygons;
+mod proxy;
+mod sat;
+
+pub use capsules::collide_rounded_segments;
+pub use circles::{
+    collide_circles, collide_polygon_and_circle, collide_rounded_segment_and_circle,
+};
+pub use clip::{ClipVertex, ClippedPoint, clip_incident_edge, clip_segment_to_line};
+pub use distance::{DistanceInput, DistanceOutput, SimplexCache, shape_distance, shapes_overlap};
+pub use epa::{Penetration, shape_penetration};
+pub use manifold::{CollideSettings, Manifold, ManifoldPoint, collide};
+pub use polygons::collide_polygons;
+pub use proxy::ShapeProxy;
+pub use sat::{SatAxis, find_max_separation, polygon_separation};

@@ -1,0 +1,86 @@
+//! The three worked clipping examples of seed 000, run through the full polygon manifold
+//! (SAT picks the reference face, the clip produces the points). Manifold points sit midway
+//! between the surfaces, so the seed's points (on the incident shape) are recovered by moving
+//! half the separation along the normal: B's surface point is `point + separation/2 * normal`,
+//! A's is `point - separation/2 * normal`.
+
+use physics_core::collision::{CollideSettings, collide};
+use physics_core::prelude::*;
+
+fn polygon(points: &[(f32, f32)]) -> Shape {
+    let points: Vec<Vec2> = points.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+    Shape::Polygon(Polygon::from_points(&points, 0.0).unwrap())
+}
+
+/// The seed's box B in all three examples.
+fn box_b() -> Shape {
+    polygon(&[(4.0, 2.0), (12.0, 2.0), (12.0, 5.0), (4.0, 5.0)])
+}
+
+fn manifold(a: &Shape) -> Manifold {
+    collide(
+        a,
+        Transform::IDENTITY,
+        &box_b(),
+        Transform::IDENTITY,
+        &CollideSettings::default(),
+    )
+}
+
+fn surface_point(m: &Manifold, i: usize, on_b: bool) -> Vec2 {
+    let p = &m.points[i];
+    let half = 0.5 * p.separation * m.normal;
+    if on_b { p.point + half } else { p.point - half }
+}
+
+fn assert_near(actual: Vec2, x: f32, y: f32) {
+    assert!(
+        (actual.x - x).abs() <= 0.01 && (actual.y - y).abs() <= 0.01,
+        "{actual:?} vs ({x}, {y})"
+    );
+}
+
+#[test]
+fn example_1_box_on_box() {
+    let m = manifold(&polygon(&[
+        (8.0, 4.0),
+        (14.0, 4.0),
+        (14.0, 9.0),
+        (8.0, 9.0),
+    ]));
+    assert!(m.normal.distance(Vec2::new(0.0, -1.0)) < 1e-5);
+    assert_eq!(m.point_count, 2);
+    assert_near(surface_point(&m, 0, true), 12.0, 5.0);
+    assert_near(surface_point(&m, 1, true), 8.0, 5.0);
+    for p in m.points() {
+        assert!((p.separation + 1.0).abs() <= 0.01);
+    }
+}
+
+#[test]
+fn example_2_one_point_survives() {
+    let m = manifold(&polygon(&[(2.0, 8.0), (6.0, 4.0), (9.0, 7.0), (5.0, 11.0)]));
+    assert!(m.normal.distance(Vec2::new(0.0, -1.0)) < 1e-5);
+    assert_eq!(m.point_count, 1);
+    // B's face is the reference here, so the seed's point is A's vertex.
+    assert_near(surface_point(&m, 0, false), 6.0, 4.0);
+    assert!((m.points[0].separation + 1.0).abs() <= 0.01);
+}
+
+#[test]
+fn example_3_points_have_their_own_depths() {
+    let m = manifold(&polygon(&[
+        (9.0, 4.0),
+        (13.0, 3.0),
+        (14.0, 7.0),
+        (10.0, 8.0),
+    ]));
+    // The seed rounds this normal to (-0.19, -0.98); exactly it is (-1, -4)/sqrt(17).
+    assert!(m.normal.distance(Vec2::new(-1.0, -4.0).normalize()) < 1e-5);
+    assert_eq!(m.point_count, 2);
+    // See clip.rs: the seed's 9.28 comes from rounding u to 0.34; unrounded it is 9.25.
+    assert_near(surface_point(&m, 0, true), 12.0, 5.0);
+    assert_near(surface_point(&m, 1, true), 9.25, 5.0);
+    assert!((m.points[0].separation + 1.69).abs() <= 0.01);
+    assert!((m.points[1].separation + 1.04).abs() <= 0.01);
+}
