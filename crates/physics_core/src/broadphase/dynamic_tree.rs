@@ -1,0 +1,503 @@
+//! A dynamic AABB tree: leaves hold enlarged boxes of shapes, internal nodes the union of their
+//! children.
+//!
+//! Insertion walks down choosing the child whose box grows least (perimeter cost with the cost
+//! of pushing the leaf further down), then walks back up refitting boxes and rebalancing with
+//! AVL rotations, so queries stay logarithmic whatever the insertion order. Nodes live in one
+//! array with a free list; proxy ids are node indices and stay valid until destroyed.
+
+use crate::shape::{Aabb, RayCastInput};
+use bevy_math::Vec2;
+
+/// No node.
+pub const NULL_NODE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    aabb: Aabb,
+    parent: u32,
+    child1: u32,
+    child2: u32,
+    /// 0 for leaves, -1 for free nodes.
+    height: i32,
+    user_data: u64,
+}
+
+impl Node {
+    fn is_leaf(&self) -> bool {
+        self.child1 == NULL_NODE
+    }
+}
+
+/// A dynamic bounding-volume tree of proxies.
+#[derive(Clone, Debug)]
+pub struct DynamicTree {
+    nodes: Vec<Node>,
+    root: u32,
+    free_list: u32,
+    proxy_count: usize,
+}
+
+impl Default for DynamicTree {
+    fn default() -> Self {
+        DynamicTree {
+            nodes: Vec::new(),
+            root: NULL_NODE,
+            free_list: NULL_NODE,
+            proxy_count: 0,
+        }
+    }
+}
+
+impl DynamicTree {
+    /// Number of proxies.
+    pub fn proxy_count(&self) -> usize {
+        self.proxy_count
+    }
+
+    /// Height of the tree (0 for a single leaf, -1 when empty).
+    pub fn height(&self) -> i32 {
+        if self.root == NULL_NODE {
+            -1
+        } else {
+            self.nodes[self.root as usize].height
+        }
+    }
+
+    /// The box stored for a proxy.
+    pub fn fat_aabb(&self, proxy: u32) -> Aabb {
+        self.nodes[proxy as usize].aabb
+    }
+
+    /// The user data stored with a proxy.
+    pub fn user_data(&self, proxy: u32) -> u64 {
+        self.nodes[proxy as usize].user_data
+    }
+
+    fn allocate(&mut self) -> u32 {
+        let node = Node {
+            aabb: Aabb::default(),
+            parent: NULL_NODE,
+            child1: NULL_NODE,
+            child2: NULL_NODE,
+            height: 0,
+            user_data: 0,
+        };
+        if self.free_list == NULL_NODE {
+            self.nodes.push(node);
+            return (self.nodes.len() - 1) as u32;
+        }
+        let id = self.free_list;
+        self.free_list = self.nodes[id as usize].parent;
+        self.nodes[id as usize] = node;
+        id
+    }
+
+    fn free(&mut self, id: u32) {
+        let node = &mut self.nodes[id as usize];
+        node.parent = self.free_list;
+        node.height = -1;
+        self.free_list = id;
+    }
+
+    /// Adds a proxy with box `aabb`; returns its id.
+    pub fn create_proxy(&mut self, aabb: Aabb, user_data: u64) -> u32 {
+        let id = self.allocate();
+        self.nodes[id as usize].aabb = aabb;
+        self.nodes[id as usize].user_data = user_data;
+        self.insert_leaf(id);
+        self.proxy_count += 1;
+        id
+    }
+
+    /// Removes a proxy.
+    pub fn destroy_proxy(&mut self, proxy: u32) {
+        self.remove_leaf(proxy);
+        self.free(proxy);
+        self.proxy_count -= 1;
+    }
+
+    /// Replaces a proxy's box (reinserting it where it now fits best).
+    pub fn move_proxy(&mut self, proxy: u32, aabb: Aabb) {
+        self.remove_leaf(proxy);
+        self.nodes[proxy as usize].aabb = aabb;
+        self.insert_leaf(proxy);
+    }
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL_NODE {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL_NODE;
+            return;
+        }
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let sibling = self.find_best_sibling(&leaf_box);
+
+        let old_parent = self.nodes[sibling as usize].parent;
+        let new_parent = self.allocate();
+        let sibling_box = self.nodes[sibling as usize].aabb;
+        let sibling_height = self.nodes[sibling as usize].height;
+        {
+            let p = &mut self.nodes[new_parent as usize];
+            p.parent = old_parent;
+            p.aabb = leaf_box.union(&sibling_box);
+            p.height = sibling_height + 1;
+            p.child1 = sibling;
+            p.child2 = leaf;
+        }
+        if old_parent == NULL_NODE {
+            self.root = new_parent;
+        } else {
+            let op = &mut self.nodes[old_parent as usize];
+            if op.child1 == sibling {
+                op.child1 = new_parent;
+            } else {
+                op.child2 = new_parent;
+            }
+        }
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        self.refit_upwards(new_parent);
+    }
+
+    /// Descends from the root picking the cheaper of: make a new parent here, or descend
+    /// into the child whose enlarged perimeter (plus the growth inherited by every ancestor)
+    /// is smaller.
+    fn find_best_sibling(&self, leaf_box: &Aabb) -> u32 {
+        let mut index = self.root;
+        while !self.nodes[index as usize].is_leaf() {
+            let node = &self.nodes[index as usize];
+            let area = node.aabb.perimeter();
+            let combined = node.aabb.union(leaf_box).perimeter();
+            let cost_here = 2.0 * combined;
+            let inheritance = 2.0 * (combined - area);
+            let child_cost = |child: u32| {
+                let c = &self.nodes[child as usize];
+                let grown = leaf_box.union(&c.aabb).perimeter();
+                let own = if c.is_leaf() {
+                    grown
+                } else {
+                    grown - c.aabb.perimeter()
+                };
+                own + inheritance
+            };
+            let cost1 = child_cost(node.child1);
+            let cost2 = child_cost(node.child2);
+            if cost_here < cost1 && cost_here < cost2 {
+                break;
+            }
+            index = if cost1 < cost2 {
+                node.child1
+            } else {
+                node.child2
+            };
+        }
+        index
+    }
+
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL_NODE;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let grand_parent = self.nodes[parent as usize].parent;
+        let sibling = if self.nodes[parent as usize].child1 == leaf {
+            self.nodes[parent as usize].child2
+        } else {
+            self.nodes[parent as usize].child1
+        };
+        if grand_parent == NULL_NODE {
+            self.root = sibling;
+            self.nodes[sibling as usize].parent = NULL_NODE;
+            self.free(parent);
+            return;
+        }
+        let gp = &mut self.nodes[grand_parent as usize];
+        if gp.child1 == parent {
+            gp.child1 = sibling;
+        } else {
+            gp.child2 = sibling;
+        }
+        self.nodes[sibling as usize].parent = grand_parent;
+        self.free(parent);
+        self.refit_upwards(grand_parent);
+    }
+
+    /// Rebalances and refits boxes and heights from `index` to the root.
+    fn refit_upwards(&mut self, mut index: u32) {
+        while index != NULL_NODE {
+            index = self.balance(index);
+            let (c1, c2) = {
+                let n = &self.nodes[index as usize];
+                (n.child1, n.child2)
+            };
+            let (b1, b2) = (self.nodes[c1 as usize], self.nodes[c2 as usize]);
+            let n = &mut self.nodes[index as usize];
+            n.height = 1 + b1.height.max(b2.height);
+            n.aabb = b1.aabb.union(&b2.aabb);
+            index = n.parent;
+        }
+    }
+
+    /// If the subtree at `a` leans by more than one level, rotates the taller child up.
+    /// Returns the index now at `a`'s position.
+    fn balance(&mut self, a: u32) -> u32 {
+        let node_a = self.nodes[a as usize];
+        if node_a.is_leaf() || node_a.height < 2 {
+            return a;
+        }
+        let (b, c) = (node_a.child1, node_a.child2);
+        let lean = self.nodes[c as usize].height - self.nodes[b as usize].height;
+        if lean > 1 {
+            self.rotate_up(a, c, b)
+        } else if lean < -1 {
+            self.rotate_up(a, b, c)
+        } else {
+            a
+        }
+    }
+
+    /// Rotates `tall` (a child of `a`) into `a`'s place; `short` is `a`'s other child. The
+    /// taller grandchild stays under `tall`, the shorter one moves under `a`.
+    fn rotate_up(&mut self, a: u32, tall: u32, short: u32) -> u32 {
+        let t = self.nodes[tall as usize];
+        let (f, g) = (t.child1, t.child2);
+        // `tall` takes `a`'s place.
+        let a_parent = self.nodes[a as usize].parent;
+        self.nodes[tall as usize].child1 = a;
+        self.nodes[tall as usize].parent = a_parent;
+        self.nodes[a as usize].parent = tall;
+        if a_parent == NULL_NODE {
+            self.root = tall;
+        } else if self.nodes[a_parent as usize].child1 == a {
+            self.nodes[a_parent as usize].child1 = tall;
+        } else {
+            self.nodes[a_parent as usize].child2 = tall;
+        }
+        let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height {
+            (f, g)
+        } else {
+            (g, f)
+        };
+        self.nodes[tall as usize].child2 = keep;
+        // `a` keeps `short` and adopts the shorter grandchild.
+        self.nodes[a as usize].child1 = short;
+        self.nodes[a as usize].child2 = give;
+        self.nodes[give as usize].parent = a;
+        let (bs, bg) = (self.nodes[short as usize], self.nodes[give as usize]);
+        self.nodes[a as usize].aabb = bs.aabb.union(&bg.aabb);
+        self.nodes[a as usize].height = 1 + bs.height.max(bg.height);
+        let (ba, bk) = (self.nodes[a as usize], self.nodes[keep as usize]);
+        self.nodes[tall as usize].aabb = ba.aabb.union(&bk.aabb);
+        self.nodes[tall as usize].height = 1 + ba.height.max(bk.height);
+        tall
+    }
+
+    /// Calls `visit(proxy, user_data)` for every proxy whose box overlaps `aabb`, in a fixed
+    /// order for a given tree; `visit` returns false to stop.
+    pub fn query(&self, aabb: &Aabb, mut visit: impl FnMut(u32, u64) -> bool) {
+        if self.root == NULL_NODE {
+            return;
+        }
+        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        stack.push(self.root);
+        while let Some(id) = stack.pop() {
+            let node = &self.nodes[id as usize];
+            if !node.aabb.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                if !visit(id, node.user_data) {
+                    return;
+                }
+            } else {
+                stack.push(node.child1);
+                stack.push(node.child2);
+            }
+        }
+    }
+
+    /// Casts a ray through the tree. `visit(clipped_input, proxy, user_data)` is called for
+    /// each proxy whose box the ray reaches and returns the new maximum fraction: the hit
+    /// fraction to keep only closer hits, the input's fraction to keep going, 0 to stop.
+    pub fn ray_cast(
+        &self,
+        input: &RayCastInput,
+        mut visit: impl FnMut(&RayCastInput, u32, u64) -> f32,
+    ) {
+        if self.root == NULL_NODE {
+            return;
+        }
+        let mut max_fraction = input.max_fraction;
+        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        stack.push(self.root);
+        while let Some(id) = stack.pop() {
+            let node = &self.nodes[id as usize];
+            if !ray_reaches_box(input.origin, input.translation, max_fraction, &node.aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                let clipped = RayCastInput {
+                    max_fraction,
+                    ..*input
+                };
+                let value = visit(&clipped, id, node.user_data);
+                if value == 0.0 {
+                    return;
+                }
+                if value > 0.0 && value < max_fraction {
+                    max_fraction = value;
+                }
+            } else {
+                stack.push(node.child1);
+                stack.push(node.child2);
+            }
+        }
+    }
+
+    /// Checks parent links, heights, boxes and balance; for tests.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.root == NULL_NODE {
+            return Ok(());
+        }
+        let mut leaves = 0;
+        let mut stack = vec![self.root];
+        while let Some(id) = stack.pop() {
+            let n = self.nodes[id as usize];
+            if n.is_leaf() {
+                leaves += 1;
+                if n.height != 0 {
+                    return Err(format!("leaf {id} has height {}", n.height));
+                }
+                continue;
+            }
+            let (c1, c2) = (self.nodes[n.child1 as usize], self.nodes[n.child2 as usize]);
+            if c1.parent != id || c2.parent != id {
+                return Err(format!("children of {id} do not point back"));
+            }
+            if n.height != 1 + c1.height.max(c2.height) {
+                return Err(format!("height of {id} is stale"));
+            }
+            if (c1.height - c2.height).abs() > 1 {
+                return Err(format!("node {id} is unbalanced"));
+            }
+            if !n.aabb.contains(&c1.aabb) || !n.aabb.contains(&c2.aabb) {
+                return Err(format!("box of {id} does not hold its children"));
+            }
+            stack.push(n.child1);
+            stack.push(n.child2);
+        }
+        if leaves != self.proxy_count {
+            return Err(format!("{leaves} leaves for {} proxies", self.proxy_count));
+        }
+        Ok(())
+    }
+}
+
+/// Slab test: does the segment origin + t d, t in [0, max_fraction], touch the box?
+fn ray_reaches_box(origin: Vec2, d: Vec2, max_fraction: f32, b: &Aabb) -> bool {
+    let (mut lo, mut hi) = (0.0f32, max_fraction);
+    for axis in 0..2 {
+        let (o, dir, min, max) = (origin[axis], d[axis], b.min[axis], b.max[axis]);
+        if dir.abs() < f32::EPSILON {
+            if o < min || o > max {
+                return false;
+            }
+        } else {
+            let inv = 1.0 / dir;
+            let (mut t1, mut t2) = ((min - o) * inv, (max - o) * inv);
+            if t1 > t2 {
+                std::mem::swap(&mut t1, &mut t2);
+            }
+            lo = lo.max(t1);
+            hi = hi.min(t2);
+            if lo > hi {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_box(x: f32, y: f32) -> Aabb {
+        Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
+    }
+
+    #[test]
+    fn stays_balanced_under_sorted_insertion_and_finds_what_overlaps() {
+        let mut tree = DynamicTree::default();
+        // Sorted insertion degenerates an unbalanced tree into a list.
+        let ids: Vec<u32> = (0..1000)
+            .map(|i| tree.create_proxy(unit_box(2.0 * i as f32, 0.0), i))
+            .collect();
+        tree.validate().unwrap();
+        assert!(
+            tree.height() <= 20,
+            "height {} for 1000 leaves",
+            tree.height()
+        );
+        let mut found = Vec::new();
+        tree.query(
+            &Aabb::new(Vec2::new(9.5, 0.5), Vec2::new(12.5, 0.6)),
+            |_, data| {
+                found.push(data);
+                true
+            },
+        );
+        found.sort();
+        assert_eq!(found, vec![4, 5, 6]);
+        // Remove every other proxy and move the rest up by 10.
+        for (i, id) in ids.iter().enumerate() {
+            if i % 2 == 0 {
+                tree.destroy_proxy(*id);
+            } else {
+                tree.move_proxy(*id, unit_box(2.0 * i as f32, 10.0));
+            }
+        }
+        tree.validate().unwrap();
+        assert_eq!(tree.proxy_count(), 500);
+        let mut count = 0;
+        tree.query(
+            &Aabb::new(Vec2::new(-1.0, -1.0), Vec2::new(3000.0, 2.0)),
+            |_, _| {
+                count += 1;
+                true
+            },
+        );
+        assert_eq!(count, 0);
+    }
+
+    #[test]
+    fn ray_cast_visits_boxes_along_the_ray_and_honours_clipping() {
+        let mut tree = DynamicTree::default();
+        for i in 0..10 {
+            tree.create_proxy(unit_box(3.0 * i as f32, 0.0), i);
+        }
+        tree.create_proxy(unit_box(5.0, 5.0), 99);
+        let input = RayCastInput {
+            origin: Vec2::new(-1.0, 0.5),
+            translation: Vec2::new(40.0, 0.0),
+            max_fraction: 1.0,
+        };
+        let mut seen = Vec::new();
+        tree.ray_cast(&input, |inp, _, data| {
+            seen.push(data);
+            inp.max_fraction
+        });
+        seen.sort();
+        assert_eq!(seen, (0..10).collect::<Vec<_>>());
+        // Clipping at the first box (data 0 at x in [0, 1]) prunes all others.
+        let mut closest = Vec::new();
+        tree.ray_cast(&input, |_, _, data| {
+            closest.push(data);
+            // Fraction of x = 0.0 hit.
+            if data == 0 { 1.0 / 40.0 } else { 1.0 }
+        });
+        assert!(closest.contains(&0));
+    }
+}

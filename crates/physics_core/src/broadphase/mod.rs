@@ -1,0 +1,117 @@
+//! Broadphase: which shapes' enlarged boxes overlap.
+//!
+//! Static shapes live in one tree and moving (kinematic and dynamic) shapes in another, so the
+//! thousands of static ground pieces are never re-tested against each other. Shapes whose
+//! enlarged box had to grow this step are put in the move buffer; only they query the trees
+//! for new pairs.
+
+mod dynamic_tree;
+
+pub use dynamic_tree::{DynamicTree, NULL_NODE};
+
+use crate::shape::Aabb;
+
+/// Which tree a proxy lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TreeKind {
+    /// Shapes of static bodies.
+    Static = 0,
+    /// Shapes of kinematic and dynamic bodies.
+    Moving = 1,
+}
+
+/// A proxy: a tree and a node in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyKey {
+    /// The tree.
+    pub tree: TreeKind,
+    /// Node id in that tree.
+    pub id: u32,
+}
+
+/// The two trees and the move buffer. The user data of every proxy is its shape's slot index.
+#[derive(Clone, Debug, Default)]
+pub struct BroadPhase {
+    /// Static shapes.
+    pub static_tree: DynamicTree,
+    /// Kinematic and dynamic shapes.
+    pub moving_tree: DynamicTree,
+    move_buffer: Vec<ProxyKey>,
+}
+
+impl BroadPhase {
+    /// The tree of a kind.
+    pub fn tree(&self, kind: TreeKind) -> &DynamicTree {
+        match kind {
+            TreeKind::Static => &self.static_tree,
+            TreeKind::Moving => &self.moving_tree,
+        }
+    }
+
+    fn tree_mut(&mut self, kind: TreeKind) -> &mut DynamicTree {
+        match kind {
+            TreeKind::Static => &mut self.static_tree,
+            TreeKind::Moving => &mut self.moving_tree,
+        }
+    }
+
+    /// Adds a proxy and queues it for pair finding.
+    pub fn create_proxy(&mut self, kind: TreeKind, aabb: Aabb, shape_index: u32) -> ProxyKey {
+        let id = self.tree_mut(kind).create_proxy(aabb, shape_index as u64);
+        let key = ProxyKey { tree: kind, id };
+        self.move_buffer.push(key);
+        key
+    }
+
+    /// Removes a proxy (and drops it from the move buffer).
+    pub fn destroy_proxy(&mut self, key: ProxyKey) {
+        self.move_buffer.retain(|k| *k != key);
+        self.tree_mut(key.tree).destroy_proxy(key.id);
+    }
+
+    /// Gives a proxy a new enlarged box and queues it for pair finding.
+    pub fn move_proxy(&mut self, key: ProxyKey, aabb: Aabb) {
+        self.tree_mut(key.tree).move_proxy(key.id, aabb);
+        self.move_buffer.push(key);
+    }
+
+    /// The enlarged box of a proxy.
+    pub fn fat_aabb(&self, key: ProxyKey) -> Aabb {
+        self.tree(key.tree).fat_aabb(key.id)
+    }
+
+    /// Shape index pairs `(low, high)` whose boxes overlap and where at least one proxy moved,
+    /// sorted and without duplicates. Empties the move buffer.
+    pub fn find_new_pairs(&mut self) -> Vec<(u32, u32)> {
+        let mut moved = std::mem::take(&mut self.move_buffer);
+        moved.sort_unstable();
+        moved.dedup();
+        let mut pairs = Vec::new();
+        for key in &moved {
+            let tree = self.tree(key.tree);
+            let aabb = tree.fat_aabb(key.id);
+            let shape = tree.user_data(key.id) as u32;
+            let mut add = |other_id: u32, other_data: u64, other_tree: TreeKind| {
+                let other = other_data as u32;
+                if other_tree == key.tree && other_id == key.id {
+                    return;
+                }
+                pairs.push((shape.min(other), shape.max(other)));
+            };
+            // Moving proxies meet everything; static proxies only moving ones.
+            self.moving_tree.query(&aabb, |id, data| {
+                add(id, data, TreeKind::Moving);
+                true
+            });
+            if key.tree == TreeKind::Moving {
+                self.static_tree.query(&aabb, |id, data| {
+                    add(id, data, TreeKind::Static);
+                    true
+                });
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+}

@@ -1,0 +1,178 @@
+//! Handles to world objects: an index into dense storage plus a generation, so a handle to a
+//! destroyed object is detected (and reported as an error) instead of reaching its successor.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! define_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub struct $name {
+            /// Slot in the world's storage.
+            pub index: u32,
+            /// Incremented each time the slot is reused.
+            pub generation: u32,
+        }
+    };
+}
+
+define_id!(
+    /// A rigid body in a [`crate::world::World`].
+    BodyId
+);
+define_id!(
+    /// A shape attached to a body.
+    ShapeId
+);
+define_id!(
+    /// A persistent contact between two shapes.
+    ContactId
+);
+
+/// Dense storage with generation-checked handles and slot reuse.
+///
+/// Slots are reused lowest-index first, so the storage layout (and iteration order) depends only
+/// on the sequence of creations and destructions: deterministic across runs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Slots<T> {
+    entries: Vec<Slot<T>>,
+    free: std::collections::BTreeSet<u32>,
+    len: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Slot<T> {
+    generation: u32,
+    value: Option<T>,
+}
+
+impl<T> Default for Slots<T> {
+    fn default() -> Self {
+        Slots {
+            entries: Vec::new(),
+            free: Default::default(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Slots<T> {
+    /// Stores a value; returns its (index, generation).
+    pub fn insert(&mut self, value: T) -> (u32, u32) {
+        self.len += 1;
+        if let Some(index) = self.free.pop_first() {
+            let slot = &mut self.entries[index as usize];
+            slot.value = Some(value);
+            return (index, slot.generation);
+        }
+        self.entries.push(Slot {
+            generation: 0,
+            value: Some(value),
+        });
+        ((self.entries.len() - 1) as u32, 0)
+    }
+
+    /// Removes the value if the handle is current.
+    pub fn remove(&mut self, index: u32, generation: u32) -> Option<T> {
+        let slot = self.entries.get_mut(index as usize)?;
+        if slot.generation != generation || slot.value.is_none() {
+            return None;
+        }
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.insert(index);
+        self.len -= 1;
+        slot.value.take()
+    }
+
+    /// The value if the handle is current.
+    pub fn get(&self, index: u32, generation: u32) -> Option<&T> {
+        let slot = self.entries.get(index as usize)?;
+        (slot.generation == generation).then_some(())?;
+        slot.value.as_ref()
+    }
+
+    /// The value if the handle is current, mutable.
+    pub fn get_mut(&mut self, index: u32, generation: u32) -> Option<&mut T> {
+        let slot = self.entries.get_mut(index as usize)?;
+        (slot.generation == generation).then_some(())?;
+        slot.value.as_mut()
+    }
+
+    /// The value in a slot regardless of generation (for internal links known to be live).
+    pub fn at(&self, index: u32) -> &T {
+        self.entries[index as usize]
+            .value
+            .as_ref()
+            .expect("internal link to an empty slot")
+    }
+
+    /// Mutable access by slot index (internal links).
+    pub fn at_mut(&mut self, index: u32) -> &mut T {
+        self.entries[index as usize]
+            .value
+            .as_mut()
+            .expect("internal link to an empty slot")
+    }
+
+    /// Generation of a slot (for building handles from internal indices).
+    pub fn generation(&self, index: u32) -> u32 {
+        self.entries[index as usize].generation
+    }
+
+    /// Number of live values.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// One past the highest slot index ever used.
+    pub fn capacity(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Live values with their slot index, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.value.as_ref().map(|v| (i as u32, v)))
+    }
+
+    /// Live values with their slot index, mutable, in index order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> {
+        self.entries
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, s)| s.value.as_mut().map(|v| (i as u32, v)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_handles_are_rejected_and_slots_reused_lowest_first() {
+        let mut slots = Slots::default();
+        let a = slots.insert("a");
+        let b = slots.insert("b");
+        let c = slots.insert("c");
+        assert_eq!(slots.remove(b.0, b.1), Some("b"));
+        assert_eq!(slots.remove(b.0, b.1), None, "double remove");
+        assert_eq!(slots.get(b.0, b.1), None, "stale handle");
+        assert_eq!(slots.remove(a.0, a.1), Some("a"));
+        let d = slots.insert("d");
+        assert_eq!(d.0, a.0, "lowest free slot first");
+        assert_ne!(d.1, a.1, "new generation");
+        assert_eq!(slots.get(a.0, a.1), None);
+        assert_eq!(slots.get(d.0, d.1), Some(&"d"));
+        assert_eq!(slots.len(), 2);
+        let order: Vec<_> = slots.iter().map(|(_, v)| *v).collect();
+        assert_eq!(order, vec!["d", "c"]);
+        let _ = c;
+    }
+}
