@@ -10,6 +10,7 @@ mod manifold;
 mod polygons;
 mod proxy;
 mod sat;
+mod toi;
 
 pub use capsules::collide_rounded_segments;
 pub use circles::{
@@ -22,3 +23,4 @@ pub use manifold::{CollideSettings, Manifold, ManifoldPoint, collide};
 pub use polygons::collide_polygons;
 pub use proxy::ShapeProxy;
 pub use sat::{SatAxis, find_max_separation, polygon_separation};
+pub use toi::{Sweep, ToiOutput, ToiState, time_of_impact};

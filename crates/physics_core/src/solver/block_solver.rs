@@ -1,0 +1,162 @@
+//! The 2-point block solver (seed 001): both normal constraints of a two-point manifold solved
+//! together as a 2x2 linear complementarity problem by total enumeration.
+//!
+//! C_i = separation_i >= 0 for the two points, J_i = [-n, -(rA_i x n), n, (rB_i x n)],
+//!
+//!   K = [[J1 M^-1 J1^T, J1 M^-1 J2^T],
+//!        [J2 M^-1 J1^T, J2 M^-1 J2^T]]
+//!   K_ij = mA + mB + iA (rA_i x n)(rA_j x n) + iB (rB_i x n)(rB_j x n).
+//!
+//! With the soft model each point adds a compliance gamma_i = K_ii impulse_scale / mass_scale
+//! (zero for speculative points and in relax iterations). Writing x for the new accumulated
+//! impulses and a for the old ones (accumulated-impulse substitution), the condition is
+//!
+//!   w = (K + Gamma) x + (vn + bias - K a) >= 0,  x >= 0,  x_i w_i = 0.
+//!
+//! Total enumeration tries: both points active (w = 0), only point 1, only point 2, neither;
+//! the first that satisfies the inequalities is the answer.
+
+use super::body_state::BodyState;
+use super::contact_solver::{
+    ContactConstraint, ContactSolveSettings, current_separation, point_bias,
+};
+use crate::math::{cross, cross_sv};
+
+/// Above this condition number the two rows are nearly dependent (the points nearly coincide
+/// as seen by the bodies) and the points are solved one at a time instead.
+const MAX_CONDITION_NUMBER: f32 = 1000.0;
+
+/// The rigid coupled K of a two-point manifold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BlockMatrix {
+    pub k11: f32,
+    pub k12: f32,
+    pub k22: f32,
+}
+
+impl BlockMatrix {
+    /// K for the constraint's two points, or `None` when it is ill conditioned.
+    pub fn new(c: &ContactConstraint) -> Option<BlockMatrix> {
+        let n = c.normal;
+        let (p1, p2) = (&c.points[0], &c.points[1]);
+        let (ra1, rb1) = (cross(p1.anchor_a, n), cross(p1.anchor_b, n));
+        let (ra2, rb2) = (cross(p2.anchor_a, n), cross(p2.anchor_b, n));
+        let m = c.inv_mass_a + c.inv_mass_b;
+        let (ia, ib) = (c.inv_inertia_a, c.inv_inertia_b);
+        let k11 = m + ia * ra1 * ra1 + ib * rb1 * rb1;
+        let k22 = m + ia * ra2 * ra2 + ib * rb2 * rb2;
+        let k12 = m + ia * ra1 * ra2 + ib * rb1 * rb2;
+        let det = k11 * k22 - k12 * k12;
+        (k11 * k11 < MAX_CONDITION_NUMBER * det).then_some(BlockMatrix { k11, k12, k22 })
+    }
+}
+
+/// Solves both normal points of `c` together. Returns false (nothing applied) when no case of
+/// the enumeration fits, so the caller falls back to solving point by point.
+pub(crate) fn solve_block(
+    c: &mut ContactConstraint,
+    k: &BlockMatrix,
+    sa: &mut BodyState,
+    sb: &mut BodyState,
+    inv_h: f32,
+    use_bias: bool,
+    settings: &ContactSolveSettings,
+) -> bool {
+    let n = c.normal;
+    let mut b = [0.0f32; 2];
+    let mut vn = [0.0f32; 2];
+    let mut gamma = [0.0f32; 2];
+    let k_diag = [k.k11, k.k22];
+    for i in 0..2 {
+        let cp = &c.points[i];
+        let s = current_separation(cp, n, sa, sb);
+        let (bias, mass_scale, impulse_scale) =
+            point_bias(s, inv_h, use_bias, &c.softness, settings.max_push_speed);
+        let dv = sb.linear_velocity + cross_sv(sb.angular_velocity, cp.anchor_b)
+            - sa.linear_velocity
+            - cross_sv(sa.angular_velocity, cp.anchor_a);
+        vn[i] = dv.dot(n);
+        b[i] = vn[i] + bias;
+        gamma[i] = if mass_scale > 0.0 {
+            k_diag[i] * impulse_scale / mass_scale
+        } else {
+            0.0
+        };
+    }
+    let a = [c.points[0].normal_impulse, c.points[1].normal_impulse];
+    // b' = vn + bias - K a
+    b[0] -= k.k11 * a[0] + k.k12 * a[1];
+    b[1] -= k.k12 * a[0] + k.k22 * a[1];
+    let (a11, a12, a22) = (k.k11 + gamma[0], k.k12, k.k22 + gamma[1]);
+
+    let Some(x) = enumerate(a11, a12, a22, b) else {
+        return false;
+    };
+    let d = [x[0] - a[0], x[1] - a[1]];
+    for i in 0..2 {
+        let cp = &mut c.points[i];
+        let p = d[i] * n;
+        sa.linear_velocity -= c.inv_mass_a * p;
+        sa.angular_velocity -= c.inv_inertia_a * cross(cp.anchor_a, p);
+        sb.linear_velocity += c.inv_mass_b * p;
+        sb.angular_velocity += c.inv_inertia_b * cross(cp.anchor_b, p);
+        cp.normal_impulse = x[i];
+        cp.max_normal_impulse = cp.max_normal_impulse.max(d[i]);
+        if use_bias && d[i] > 0.0 {
+            cp.relative_velocity = cp.relative_velocity.min(vn[i]);
+        }
+    }
+    true
+}
+
+/// Total enumeration of the 2x2 LCP `w = A x + b`, `x, w >= 0`, `x.w = 0`, A symmetric.
+fn enumerate(a11: f32, a12: f32, a22: f32, b: [f32; 2]) -> Option<[f32; 2]> {
+    // Both active: A x = -b.
+    let det = a11 * a22 - a12 * a12;
+    if det > 0.0 {
+        let inv = 1.0 / det;
+        let x1 = -inv * (a22 * b[0] - a12 * b[1]);
+        let x2 = -inv * (a11 * b[1] - a12 * b[0]);
+        if x1 >= 0.0 && x2 >= 0.0 {
+            return Some([x1, x2]);
+        }
+    }
+    // Only point 1 active: x2 = 0, w1 = 0.
+    if a11 > 0.0 {
+        let x1 = -b[0] / a11;
+        if x1 >= 0.0 && a12 * x1 + b[1] >= 0.0 {
+            return Some([x1, 0.0]);
+        }
+    }
+    // Only point 2 active.
+    if a22 > 0.0 {
+        let x2 = -b[1] / a22;
+        if x2 >= 0.0 && a12 * x2 + b[0] >= 0.0 {
+            return Some([0.0, x2]);
+        }
+    }
+    // Neither: both separate.
+    if b[0] >= 0.0 && b[1] >= 0.0 {
+        return Some([0.0, 0.0]);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::enumerate;
+
+    #[test]
+    fn enumeration_picks_the_complementary_case() {
+        // Both pushing: solve A x = -b exactly.
+        let x = enumerate(2.0, 1.0, 2.0, [-3.0, -3.0]).unwrap();
+        assert!((x[0] - 1.0).abs() < 1e-6 && (x[1] - 1.0).abs() < 1e-6);
+        // Point 2 separating on its own: only point 1 pushes, and w2 >= 0.
+        let x = enumerate(2.0, 1.0, 2.0, [-2.0, 5.0]).unwrap();
+        assert_eq!(x, [1.0, 0.0]);
+        let x = enumerate(2.0, 1.0, 2.0, [5.0, -2.0]).unwrap();
+        assert_eq!(x, [0.0, 1.0]);
+        // Both separating.
+        assert_eq!(enumerate(2.0, 1.0, 2.0, [1.0, 1.0]).unwrap(), [0.0, 0.0]);
+    }
+}

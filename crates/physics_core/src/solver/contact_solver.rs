@@ -1,0 +1,319 @@
+//! Soft contact constraints: non-penetration and Coulomb friction per manifold point.
+//!
+//! Non-penetration of point i (seed 004, with the soft model of `softness.rs`):
+//!
+//!   C = separation >= 0, measured at the anchors rA, rB (relative to the centres of mass)
+//!   J = [-n, -(rA x n), n, (rB x n)] acting on (vA, wA, vB, wB)
+//!   K = J M^-1 J^T = mA + mB + iA (rA x n)^2 + iB (rB x n)^2
+//!
+//! Friction uses the same J with the tangent t = right_perp(n) and is clamped to
+//! |lambda_t| <= mu lambda_n. Each substep the separation is recomputed from the bodies'
+//! motion since the step began: s = s0 - (rB - rA).n + (dpB - dpA + q(rB) - q(rA)).n, so
+//! contacts respond to motion within the step without a new collision pass.
+//! A point still apart (s > 0) is speculative: its bias s / h lets the bodies close exactly
+//! the gap this substep and no further.
+
+use super::block_solver::{BlockMatrix, solve_block};
+use super::body_state::{BodyState, read_state, write_state};
+use super::softness::Softness;
+use crate::collision::Manifold;
+use crate::math::{cross, cross_sv, right_perp};
+use bevy_math::Vec2;
+
+/// Solver data of one manifold point.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ConstraintPoint {
+    /// Anchors relative to the centres of mass at the start of the step.
+    pub anchor_a: Vec2,
+    pub anchor_b: Vec2,
+    /// Separation with the anchors' offset removed, so that adding the current offset of the
+    /// anchors gives the current separation.
+    pub base_separation: f32,
+    /// Normal velocity when the point first pushed this step (negative when approaching),
+    /// for restitution: starts as the velocity before solving and follows the approach
+    /// through the substeps, so gravity gained within the step counts in the bounce.
+    pub relative_velocity: f32,
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+    /// Largest normal impulse applied this step (restitution only bounces points that pushed).
+    pub max_normal_impulse: f32,
+    pub normal_mass: f32,
+    pub tangent_mass: f32,
+}
+
+/// Solver data of one contact manifold.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactConstraint {
+    /// Slot of the contact, to store impulses back.
+    pub contact: u32,
+    pub index_a: u32,
+    pub index_b: u32,
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+    pub normal: Vec2,
+    pub friction: f32,
+    pub restitution: f32,
+    pub softness: Softness,
+    pub points: [ConstraintPoint; 2],
+    pub point_count: usize,
+    /// Coupled K of a two-point manifold, when the block solver is on and K is well
+    /// conditioned.
+    pub block: Option<BlockMatrix>,
+}
+
+/// What a constraint needs of each body at preparation.
+pub(crate) struct ConstraintBody {
+    pub solver_index: u32,
+    pub inv_mass: f32,
+    pub inv_inertia: f32,
+    /// Offset of the centre of mass from the body origin, in world orientation.
+    pub center_offset: Vec2,
+    pub linear_velocity: Vec2,
+    pub angular_velocity: f32,
+}
+
+/// Settings of the contact solve for one step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactSolveSettings {
+    pub contact_softness: Softness,
+    pub static_softness: Softness,
+    pub max_push_speed: f32,
+    pub restitution_threshold: f32,
+    pub use_block_solver: bool,
+}
+
+/// Builds the constraint of a touching manifold.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prepare_contact(
+    contact: u32,
+    manifold: &Manifold,
+    friction: f32,
+    restitution: f32,
+    a: &ConstraintBody,
+    b: &ConstraintBody,
+    settings: &ContactSolveSettings,
+) -> ContactConstraint {
+    let n = manifold.normal;
+    let t = right_perp(n);
+    let (ma, ia, mb, ib) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
+    // Against a body that cannot be pushed, the contact is twice as stiff.
+    let softness = if ma == 0.0 || mb == 0.0 {
+        settings.static_softness
+    } else {
+        settings.contact_softness
+    };
+    let mut c = ContactConstraint {
+        contact,
+        index_a: a.solver_index,
+        index_b: b.solver_index,
+        inv_mass_a: ma,
+        inv_inertia_a: ia,
+        inv_mass_b: mb,
+        inv_inertia_b: ib,
+        normal: n,
+        friction,
+        restitution,
+        softness,
+        points: [ConstraintPoint::default(); 2],
+        point_count: manifold.point_count,
+        block: None,
+    };
+    for (cp, mp) in c.points.iter_mut().zip(manifold.points()) {
+        let ra = mp.anchor_a - a.center_offset;
+        let rb = mp.anchor_b - b.center_offset;
+        let (rn_a, rn_b) = (cross(ra, n), cross(rb, n));
+        let k_normal = ma + mb + ia * rn_a * rn_a + ib * rn_b * rn_b;
+        let (rt_a, rt_b) = (cross(ra, t), cross(rb, t));
+        let k_tangent = ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b;
+        let dv = b.linear_velocity + cross_sv(b.angular_velocity, rb)
+            - a.linear_velocity
+            - cross_sv(a.angular_velocity, ra);
+        *cp = ConstraintPoint {
+            anchor_a: ra,
+            anchor_b: rb,
+            base_separation: mp.separation - (rb - ra).dot(n),
+            relative_velocity: dv.dot(n),
+            normal_impulse: mp.normal_impulse,
+            tangent_impulse: mp.tangent_impulse,
+            max_normal_impulse: 0.0,
+            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
+            tangent_mass: if k_tangent > 0.0 {
+                1.0 / k_tangent
+            } else {
+                0.0
+            },
+        };
+    }
+    if settings.use_block_solver && c.point_count == 2 {
+        c.block = BlockMatrix::new(&c);
+    }
+    c
+}
+
+/// Applies `impulse` along `direction` at the anchors: minus to A, plus to B.
+#[inline]
+fn apply(
+    c: &ContactConstraint,
+    sa: &mut BodyState,
+    sb: &mut BodyState,
+    ra: Vec2,
+    rb: Vec2,
+    impulse: Vec2,
+) {
+    sa.linear_velocity -= c.inv_mass_a * impulse;
+    sa.angular_velocity -= c.inv_inertia_a * cross(ra, impulse);
+    sb.linear_velocity += c.inv_mass_b * impulse;
+    sb.angular_velocity += c.inv_inertia_b * cross(rb, impulse);
+}
+
+/// Velocity of B's anchor relative to A's.
+#[inline]
+fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: Vec2, rb: Vec2) -> Vec2 {
+    sb.linear_velocity + cross_sv(sb.angular_velocity, rb)
+        - sa.linear_velocity
+        - cross_sv(sa.angular_velocity, ra)
+}
+
+/// Applies last step's impulses so the solver starts near the answer.
+pub(crate) fn warm_start(constraints: &[ContactConstraint], states: &mut [BodyState]) {
+    for c in constraints {
+        let mut sa = read_state(states, c.index_a);
+        let mut sb = read_state(states, c.index_b);
+        let t = right_perp(c.normal);
+        for cp in &c.points[..c.point_count] {
+            let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
+            apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, p);
+        }
+        write_state(states, c.index_a, sa);
+        write_state(states, c.index_b, sb);
+    }
+}
+
+/// Per-point bias and scales: speculative, soft with bias, or rigid without bias (relax).
+#[inline]
+pub(crate) fn point_bias(
+    separation: f32,
+    inv_h: f32,
+    use_bias: bool,
+    softness: &Softness,
+    max_push_speed: f32,
+) -> (f32, f32, f32) {
+    if separation > 0.0 {
+        (separation * inv_h, 1.0, 0.0)
+    } else if use_bias {
+        (
+            (softness.bias_rate * separation).max(-max_push_speed),
+            softness.mass_scale,
+            softness.impulse_scale,
+        )
+    } else {
+        (0.0, 1.0, 0.0)
+    }
+}
+
+/// Current separation of a point from the bodies' motion since the step began.
+#[inline]
+pub(crate) fn current_separation(
+    cp: &ConstraintPoint,
+    normal: Vec2,
+    sa: &BodyState,
+    sb: &BodyState,
+) -> f32 {
+    let moved_a = sa.delta_rotation.rotate(cp.anchor_a);
+    let moved_b = sb.delta_rotation.rotate(cp.anchor_b);
+    let d = (sb.delta_position - sa.delta_position) + (moved_b - moved_a);
+    cp.base_separation + d.dot(normal)
+}
+
+/// One iteration over every contact: normal points (block or one by one), then friction.
+pub(crate) fn solve_contacts(
+    constraints: &mut [ContactConstraint],
+    states: &mut [BodyState],
+    inv_h: f32,
+    use_bias: bool,
+    settings: &ContactSolveSettings,
+) {
+    for c in constraints.iter_mut() {
+        let mut sa = read_state(states, c.index_a);
+        let mut sb = read_state(states, c.index_b);
+        let n = c.normal;
+
+        let solved_as_block = match c.block {
+            Some(block) => solve_block(c, &block, &mut sa, &mut sb, inv_h, use_bias, settings),
+            None => false,
+        };
+        if !solved_as_block {
+            for i in 0..c.point_count {
+                let cp = c.points[i];
+                let s = current_separation(&cp, n, &sa, &sb);
+                let (bias, mass_scale, impulse_scale) =
+                    point_bias(s, inv_h, use_bias, &c.softness, settings.max_push_speed);
+                let vn = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n);
+                let delta =
+                    -cp.normal_mass * mass_scale * (vn + bias) - impulse_scale * cp.normal_impulse;
+                let total = (cp.normal_impulse + delta).max(0.0);
+                let applied = total - cp.normal_impulse;
+                c.points[i].normal_impulse = total;
+                c.points[i].max_normal_impulse = cp.max_normal_impulse.max(applied);
+                if use_bias && applied > 0.0 {
+                    c.points[i].relative_velocity = cp.relative_velocity.min(vn);
+                }
+                apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, applied * n);
+            }
+        }
+
+        let t = right_perp(n);
+        for i in 0..c.point_count {
+            let cp = c.points[i];
+            let vt = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(t);
+            let limit = c.friction * cp.normal_impulse;
+            let total = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-limit, limit);
+            let applied = total - cp.tangent_impulse;
+            c.points[i].tangent_impulse = total;
+            apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, applied * t);
+        }
+
+        write_state(states, c.index_a, sa);
+        write_state(states, c.index_b, sb);
+    }
+}
+
+/// Bounces points that approached faster than the threshold and pushed this step:
+/// target normal velocity = -restitution * approach velocity.
+pub(crate) fn apply_restitution(
+    constraints: &mut [ContactConstraint],
+    states: &mut [BodyState],
+    threshold: f32,
+) {
+    for c in constraints.iter_mut() {
+        if c.restitution == 0.0 {
+            continue;
+        }
+        let mut sa = read_state(states, c.index_a);
+        let mut sb = read_state(states, c.index_b);
+        for i in 0..c.point_count {
+            let cp = c.points[i];
+            if cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0 {
+                continue;
+            }
+            let vn = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(c.normal);
+            let delta = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
+            let total = (cp.normal_impulse + delta).max(0.0);
+            let applied = total - cp.normal_impulse;
+            c.points[i].normal_impulse = total;
+            c.points[i].max_normal_impulse = cp.max_normal_impulse.max(applied);
+            apply(
+                c,
+                &mut sa,
+                &mut sb,
+                cp.anchor_a,
+                cp.anchor_b,
+                applied * c.normal,
+            );
+        }
+        write_state(states, c.index_a, sa);
+        write_state(states, c.index_b, sb);
+    }
+}

@@ -1,0 +1,112 @@
+//! The soft step: the order of the solver stages.
+//!
+//! ```text
+//! prepare contacts                       (once per step)
+//! for each of the n substeps (h = dt / n):
+//!     integrate velocities               gravity, forces, damping
+//!     warm start                         apply the accumulated impulses
+//!     solve                              soft constraints with position bias
+//!     integrate positions                delta position and delta rotation
+//!     relax                              rigid constraints without bias
+//! restitution                            once, for points that approached fast
+//! store impulses                         for next step's warm start
+//! ```
+//!
+//! Solving with bias pushes overlapping bodies apart softly; relaxing without bias then
+//! removes the velocity that push added, so separation does not turn into bounce.
+
+pub(crate) mod block_solver;
+pub(crate) mod body_state;
+pub(crate) mod contact_solver;
+pub mod softness;
+
+use body_state::{BodyParams, BodyState};
+use contact_solver::{
+    ContactConstraint, ContactSolveSettings, apply_restitution, solve_contacts, warm_start,
+};
+
+/// The most a body may turn in one substep; faster spin is clamped so the first-order
+/// rotation update stays accurate.
+const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// Everything the substep loop works on, in dense arrays indexed by solver index.
+#[derive(Default)]
+pub(crate) struct SolverArrays {
+    pub states: Vec<BodyState>,
+    pub params: Vec<BodyParams>,
+    /// Body slot index of each solver index.
+    pub bodies: Vec<u32>,
+    pub contacts: Vec<ContactConstraint>,
+}
+
+/// Step-wide solver settings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepSettings {
+    pub dt: f32,
+    pub substeps: u32,
+    pub max_linear_speed: f32,
+    pub contact: ContactSolveSettings,
+}
+
+/// Runs the substep loop and restitution on prepared arrays.
+pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
+    let h = settings.dt / settings.substeps as f32;
+    let inv_h = 1.0 / h;
+    for _ in 0..settings.substeps {
+        integrate_velocities(
+            &mut arrays.states,
+            &arrays.params,
+            h,
+            settings.max_linear_speed,
+        );
+        warm_start(&arrays.contacts, &mut arrays.states);
+        solve_contacts(
+            &mut arrays.contacts,
+            &mut arrays.states,
+            inv_h,
+            true,
+            &settings.contact,
+        );
+        integrate_positions(&mut arrays.states, h);
+        solve_contacts(
+            &mut arrays.contacts,
+            &mut arrays.states,
+            inv_h,
+            false,
+            &settings.contact,
+        );
+    }
+    apply_restitution(
+        &mut arrays.contacts,
+        &mut arrays.states,
+        settings.contact.restitution_threshold,
+    );
+}
+
+/// v += h a, then damping as 1 / (1 + h c) (stable for any h), then the speed limits.
+fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32, max_speed: f32) {
+    let max_spin = MAX_ROTATION_PER_SUBSTEP / h;
+    for (s, p) in states.iter_mut().zip(params) {
+        if p.inv_mass == 0.0 && p.inv_inertia == 0.0 {
+            // Kinematic: keeps the velocity it was given.
+            continue;
+        }
+        let v = (s.linear_velocity + h * p.linear_acceleration) / (1.0 + h * p.linear_damping);
+        let w = (s.angular_velocity + h * p.angular_acceleration) / (1.0 + h * p.angular_damping);
+        let speed_sq = v.length_squared();
+        s.linear_velocity = if speed_sq > max_speed * max_speed {
+            v * (max_speed / speed_sq.sqrt())
+        } else {
+            v
+        };
+        s.angular_velocity = w.clamp(-max_spin, max_spin);
+    }
+}
+
+/// dp += h v; dq advances by h w without trigonometry.
+fn integrate_positions(states: &mut [BodyState], h: f32) {
+    for s in states.iter_mut() {
+        s.delta_position += h * s.linear_velocity;
+        s.delta_rotation = s.delta_rotation.integrate(h * s.angular_velocity);
+    }
+}
