@@ -1,6 +1,22 @@
 //! Scenes and shared helpers for the physics2d examples, tests and benchmarks.
 //!
-//! Scene descriptions are written once here and built into the core world by tests, the
-//! testbed and the benchmark harness alike.
+//! A [`Scene`] is a neutral description (bodies, shapes, materials, step settings) written once
+//! here. Tests, the testbed and the benchmark harness build it into whichever engine they drive;
+//! [`Scene::build`] builds it into a `physics_core` world. Scenes are looked up by snake_case
+//! name with [`scene`]; [`SCENE_NAMES`] lists them.
+//!
+//! ```
+//! let scene = physics2d_demos::scene("vertical_stack").unwrap();
+//! let mut built = scene.build(Default::default()).unwrap();
+//! for _ in 0..60 {
+//!     built.world.step(scene.dt).unwrap();
+//! }
+//! assert_eq!(built.world.body_count(), 11);
+//! ```
+
+mod scene;
+pub mod scenes;
 
 pub use physics_core;
+pub use scene::{BodyDesc, BuiltScene, Scene, ShapeDesc};
+pub use scenes::{SCENE_NAMES, scene};

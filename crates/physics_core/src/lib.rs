@@ -32,17 +32,30 @@
 //! assert!((manifold.normal - Vec2::Y).length() < 1e-6);
 //! ```
 
+pub mod body;
+pub mod broadphase;
 pub mod collision;
 pub mod constants;
+mod contact;
+pub mod filter;
+pub mod id;
 pub mod math;
 pub mod shape;
+pub mod shape_def;
+pub mod solver;
+pub mod world;
 
 pub use bevy_math::Vec2;
 
 /// The types most programs need.
 pub mod prelude {
     pub use crate::Vec2;
+    pub use crate::body::{BodyDef, BodyType};
     pub use crate::collision::{CollideSettings, Manifold, ManifoldPoint, collide};
+    pub use crate::filter::Filter;
+    pub use crate::id::{BodyId, ShapeId};
     pub use crate::math::{Rot, Transform};
     pub use crate::shape::{Aabb, Capsule, Circle, MassData, Polygon, Segment, Shape, ShapeError};
+    pub use crate::shape_def::ShapeDef;
+    pub use crate::world::{MixRule, World, WorldDef, WorldError};
 }

@@ -1,0 +1,198 @@
+//! Bodies: the user-facing definition and the world's record of each body.
+
+use crate::id::ShapeId;
+use crate::math::{Rot, Transform};
+use crate::shape::MassData;
+use bevy_math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum BodyType {
+    /// Never moves; infinite mass.
+    #[default]
+    Static,
+    /// Moves with the velocity you set; pushes dynamic bodies, is not pushed.
+    Kinematic,
+    /// Moves under forces, gravity and contacts.
+    Dynamic,
+}
+
+/// Everything needed to create a body.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BodyDef {
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// World position of the body origin.
+    pub position: Vec2,
+    /// World rotation.
+    pub rotation: Rot,
+    /// Velocity of the centre of mass.
+    pub linear_velocity: Vec2,
+    /// Angular velocity in radians per second (counter-clockwise positive).
+    pub angular_velocity: f32,
+    /// Multiplies the world's gravity for this body.
+    pub gravity_scale: f32,
+    /// Linear velocity damping per second (0 for none).
+    pub linear_damping: f32,
+    /// Angular velocity damping per second (0 for none).
+    pub angular_damping: f32,
+    /// Never rotates (infinite rotational inertia).
+    pub fixed_rotation: bool,
+    /// Starts awake (sleeping arrives with islands).
+    pub awake: bool,
+    /// May fall asleep when at rest.
+    pub can_sleep: bool,
+    /// Continuous collision against everything, for small fast projectiles.
+    pub bullet: bool,
+}
+
+impl Default for BodyDef {
+    fn default() -> Self {
+        BodyDef {
+            body_type: BodyType::Static,
+            position: Vec2::ZERO,
+            rotation: Rot::IDENTITY,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            gravity_scale: 1.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            fixed_rotation: false,
+            awake: true,
+            can_sleep: true,
+            bullet: false,
+        }
+    }
+}
+
+impl BodyDef {
+    /// A dynamic body at `position`.
+    pub fn dynamic(position: Vec2) -> Self {
+        BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            ..Default::default()
+        }
+    }
+
+    /// A static body at `position`.
+    pub fn fixed(position: Vec2) -> Self {
+        BodyDef {
+            position,
+            ..Default::default()
+        }
+    }
+
+    /// A kinematic body at `position`.
+    pub fn kinematic(position: Vec2) -> Self {
+        BodyDef {
+            body_type: BodyType::Kinematic,
+            position,
+            ..Default::default()
+        }
+    }
+
+    /// The same def rotated by `angle` radians.
+    pub fn with_angle(mut self, angle: f32) -> Self {
+        self.rotation = Rot::from_angle(angle);
+        self
+    }
+
+    /// The same def with an initial linear velocity.
+    pub fn with_velocity(mut self, velocity: Vec2) -> Self {
+        self.linear_velocity = velocity;
+        self
+    }
+}
+
+/// The world's record of a body (cold data: read by user calls and between stages, not by the
+/// solver's inner loops, which use the dense state arrays).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Body {
+    pub body_type: BodyType,
+    /// Transform of the body origin.
+    pub transform: Transform,
+    /// World centre of mass.
+    pub center: Vec2,
+    /// Centre of mass in the body frame.
+    pub local_center: Vec2,
+    pub linear_velocity: Vec2,
+    pub angular_velocity: f32,
+    pub force: Vec2,
+    pub torque: f32,
+    pub mass: f32,
+    pub inv_mass: f32,
+    /// Rotational inertia about the centre of mass.
+    pub inertia: f32,
+    pub inv_inertia: f32,
+    /// A user override of the shape-derived mass data.
+    pub mass_override: Option<MassData>,
+    pub gravity_scale: f32,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub fixed_rotation: bool,
+    pub awake: bool,
+    pub can_sleep: bool,
+    pub bullet: bool,
+    /// Shapes attached, in creation order.
+    pub shapes: Vec<ShapeId>,
+    /// Slot indices of the contacts touching this body's shapes.
+    pub contacts: Vec<u32>,
+}
+
+impl Body {
+    pub fn new(def: &BodyDef) -> Self {
+        Body {
+            body_type: def.body_type,
+            transform: Transform::new(def.position, def.rotation),
+            center: def.position,
+            local_center: Vec2::ZERO,
+            linear_velocity: def.linear_velocity,
+            angular_velocity: def.angular_velocity,
+            force: Vec2::ZERO,
+            torque: 0.0,
+            mass: 0.0,
+            inv_mass: 0.0,
+            inertia: 0.0,
+            inv_inertia: 0.0,
+            mass_override: None,
+            gravity_scale: def.gravity_scale,
+            linear_damping: def.linear_damping,
+            angular_damping: def.angular_damping,
+            fixed_rotation: def.fixed_rotation,
+            awake: def.awake,
+            can_sleep: def.can_sleep,
+            bullet: def.bullet,
+            shapes: Vec::new(),
+            contacts: Vec::new(),
+        }
+    }
+
+    /// True for kinematic and dynamic bodies.
+    pub fn is_moving(&self) -> bool {
+        self.body_type != BodyType::Static
+    }
+}
+
+/// Checks a body def's numbers.
+pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::world::WorldError> {
+    use crate::math::is_finite_vec;
+    use crate::world::WorldError::{InvalidSetting, NonFinite};
+    if !is_finite_vec(def.position) || !def.rotation.is_valid() {
+        return Err(NonFinite("body position or rotation"));
+    }
+    if !is_finite_vec(def.linear_velocity) || !def.angular_velocity.is_finite() {
+        return Err(NonFinite("body velocity"));
+    }
+    if !def.gravity_scale.is_finite()
+        || !def.linear_damping.is_finite()
+        || !def.angular_damping.is_finite()
+    {
+        return Err(NonFinite("gravity scale or damping"));
+    }
+    if def.linear_damping < 0.0 || def.angular_damping < 0.0 {
+        return Err(InvalidSetting("damping must not be negative"));
+    }
+    Ok(())
+}

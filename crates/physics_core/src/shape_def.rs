@@ -1,0 +1,67 @@
+//! Shapes attached to bodies: the material and filter a user gives, and the world's record.
+
+use crate::broadphase::ProxyKey;
+use crate::filter::Filter;
+use crate::id::BodyId;
+use crate::shape::{Aabb, Shape};
+use serde::{Deserialize, Serialize};
+
+/// Material and behaviour of a shape attached to a body.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShapeDef {
+    /// Mass per unit area (kg/m^2). Zero is allowed (a massless shape).
+    pub density: f32,
+    /// Coulomb friction coefficient.
+    pub friction: f32,
+    /// Bounciness: 0 keeps no speed, 1 returns all of it.
+    pub restitution: f32,
+    /// Detects overlap without collision response.
+    pub is_sensor: bool,
+    /// Which shapes this one collides with.
+    pub filter: Filter,
+}
+
+impl Default for ShapeDef {
+    fn default() -> Self {
+        ShapeDef {
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            is_sensor: false,
+            filter: Filter::default(),
+        }
+    }
+}
+
+impl ShapeDef {
+    /// Checks the numbers: finite, density and friction and restitution not negative.
+    pub fn validate(&self) -> Result<(), crate::world::WorldError> {
+        use crate::world::WorldError;
+        if !self.density.is_finite() || !self.friction.is_finite() || !self.restitution.is_finite()
+        {
+            return Err(WorldError::NonFinite(
+                "shape density, friction or restitution",
+            ));
+        }
+        if self.density < 0.0 {
+            return Err(WorldError::NegativeDensity(self.density));
+        }
+        if self.friction < 0.0 || self.restitution < 0.0 {
+            return Err(WorldError::InvalidSetting(
+                "friction and restitution must not be negative",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The world's record of an attached shape.
+#[derive(Clone, Debug)]
+pub(crate) struct ShapeRecord {
+    pub body: BodyId,
+    pub shape: Shape,
+    pub def: ShapeDef,
+    pub proxy: ProxyKey,
+    /// Enlarged box stored in the broadphase.
+    pub fat_aabb: Aabb,
+}

@@ -1,0 +1,355 @@
+//! Creating, destroying, reading and driving bodies.
+
+use super::{World, WorldError};
+use crate::body::{Body, BodyDef, BodyType, validate_body_def};
+use crate::id::BodyId;
+use crate::math::{Rot, Transform, cross, cross_sv, is_finite_vec};
+use crate::shape::MassData;
+use bevy_math::Vec2;
+
+fn check_vec(v: Vec2, what: &'static str) -> Result<(), WorldError> {
+    if is_finite_vec(v) {
+        Ok(())
+    } else {
+        Err(WorldError::NonFinite(what))
+    }
+}
+
+fn check_scalar(x: f32, what: &'static str) -> Result<(), WorldError> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(WorldError::NonFinite(what))
+    }
+}
+
+impl World {
+    /// Creates a body (without shapes: add them with [`World::create_shape`]).
+    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
+        validate_body_def(def)?;
+        let mut body = Body::new(def);
+        if def.body_type == BodyType::Dynamic {
+            // Until shapes give it mass, a dynamic body weighs 1 kg.
+            body.mass = 1.0;
+            body.inv_mass = 1.0;
+        }
+        let (index, generation) = self.bodies.insert(body);
+        Ok(BodyId { index, generation })
+    }
+
+    /// Destroys a body with its shapes and contacts.
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<(), WorldError> {
+        let shapes = self.body(id)?.shapes.clone();
+        let contacts = self.body(id)?.contacts.clone();
+        for slot in contacts {
+            self.destroy_contact(slot);
+        }
+        for shape in shapes {
+            if let Some(record) = self.shapes.remove(shape.index, shape.generation) {
+                self.broadphase.destroy_proxy(record.proxy);
+            }
+        }
+        self.bodies.remove(id.index, id.generation);
+        Ok(())
+    }
+
+    /// True when the id refers to a live body.
+    pub fn body_exists(&self, id: BodyId) -> bool {
+        self.bodies.get(id.index, id.generation).is_some()
+    }
+
+    /// Ids of all bodies, in storage order.
+    pub fn body_ids(&self) -> Vec<BodyId> {
+        self.bodies.iter().map(|(i, _)| self.body_id(i)).collect()
+    }
+
+    /// The body's type.
+    pub fn body_type(&self, id: BodyId) -> Result<BodyType, WorldError> {
+        Ok(self.body(id)?.body_type)
+    }
+
+    /// Transform of the body origin.
+    pub fn body_transform(&self, id: BodyId) -> Result<Transform, WorldError> {
+        Ok(self.body(id)?.transform)
+    }
+
+    /// Position of the body origin.
+    pub fn body_position(&self, id: BodyId) -> Result<Vec2, WorldError> {
+        Ok(self.body(id)?.transform.p)
+    }
+
+    /// Rotation of the body.
+    pub fn body_rotation(&self, id: BodyId) -> Result<Rot, WorldError> {
+        Ok(self.body(id)?.transform.q)
+    }
+
+    /// World centre of mass.
+    pub fn body_center_of_mass(&self, id: BodyId) -> Result<Vec2, WorldError> {
+        Ok(self.body(id)?.center)
+    }
+
+    /// Velocity of the centre of mass.
+    pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, WorldError> {
+        Ok(self.body(id)?.linear_velocity)
+    }
+
+    /// Angular velocity (rad/s).
+    pub fn angular_velocity(&self, id: BodyId) -> Result<f32, WorldError> {
+        Ok(self.body(id)?.angular_velocity)
+    }
+
+    /// Mass, centre of mass (body frame) and rotational inertia in use.
+    pub fn body_mass_data(&self, id: BodyId) -> Result<MassData, WorldError> {
+        let b = self.body(id)?;
+        Ok(MassData {
+            mass: b.mass,
+            center: b.local_center,
+            rotational_inertia: b.inertia,
+        })
+    }
+
+    /// Teleports the body (no velocity change); contacts update next step.
+    pub fn set_transform(
+        &mut self,
+        id: BodyId,
+        position: Vec2,
+        rotation: Rot,
+    ) -> Result<(), WorldError> {
+        check_vec(position, "position")?;
+        if !rotation.is_valid() {
+            return Err(WorldError::NonFinite("rotation"));
+        }
+        let body = self.body_mut(id)?;
+        body.transform = Transform::new(position, rotation);
+        body.center = body.transform.apply(body.local_center);
+        self.refresh_shape_bounds(id.index, true);
+        Ok(())
+    }
+
+    /// Sets the velocity of the centre of mass (ignored for static bodies).
+    pub fn set_linear_velocity(&mut self, id: BodyId, velocity: Vec2) -> Result<(), WorldError> {
+        check_vec(velocity, "linear velocity")?;
+        let body = self.body_mut(id)?;
+        if body.is_moving() {
+            body.linear_velocity = velocity;
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocity (ignored for static bodies and fixed rotation).
+    pub fn set_angular_velocity(&mut self, id: BodyId, velocity: f32) -> Result<(), WorldError> {
+        check_scalar(velocity, "angular velocity")?;
+        let body = self.body_mut(id)?;
+        if body.is_moving() && !body.fixed_rotation {
+            body.angular_velocity = velocity;
+        }
+        Ok(())
+    }
+
+    /// Adds a force at the centre of mass for the next step.
+    pub fn apply_force(&mut self, id: BodyId, force: Vec2) -> Result<(), WorldError> {
+        check_vec(force, "force")?;
+        let body = self.body_mut(id)?;
+        if body.body_type == BodyType::Dynamic {
+            body.force += force;
+        }
+        Ok(())
+    }
+
+    /// Adds a force at a world point for the next step (also a torque about the centre).
+    pub fn apply_force_at_point(
+        &mut self,
+        id: BodyId,
+        force: Vec2,
+        point: Vec2,
+    ) -> Result<(), WorldError> {
+        check_vec(force, "force")?;
+        check_vec(point, "point")?;
+        let body = self.body_mut(id)?;
+        if body.body_type == BodyType::Dynamic {
+            body.force += force;
+            body.torque += cross(point - body.center, force);
+        }
+        Ok(())
+    }
+
+    /// Adds a torque for the next step.
+    pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), WorldError> {
+        check_scalar(torque, "torque")?;
+        let body = self.body_mut(id)?;
+        if body.body_type == BodyType::Dynamic {
+            body.torque += torque;
+        }
+        Ok(())
+    }
+
+    /// Changes the velocity at once by `impulse / mass`.
+    pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec2) -> Result<(), WorldError> {
+        check_vec(impulse, "impulse")?;
+        let body = self.body_mut(id)?;
+        if body.body_type == BodyType::Dynamic {
+            body.linear_velocity += body.inv_mass * impulse;
+        }
+        Ok(())
+    }
+
+    /// An impulse at a world point: changes linear and angular velocity.
+    pub fn apply_linear_impulse_at_point(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        point: Vec2,
+    ) -> Result<(), WorldError> {
+        check_vec(impulse, "impulse")?;
+        check_vec(point, "point")?;
+        let body = self.body_mut(id)?;
+        if body.body_type == BodyType::Dynamic {
+            body.linear_velocity += body.inv_mass * impulse;
+            body.angular_velocity += body.inv_inertia * cross(point - body.center, impulse);
+        }
+        Ok(())
+    }
+
+    /// Changes the angular velocity at once by `impulse / inertia`.
+    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), WorldError> {
+        check_scalar(impulse, "angular impulse")?;
+        let body = self.body_mut(id)?;
+        if body.body_type == BodyType::Dynamic {
+            body.angular_velocity += body.inv_inertia * impulse;
+        }
+        Ok(())
+    }
+
+    /// Scales the world's gravity for this body.
+    pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<(), WorldError> {
+        check_scalar(scale, "gravity scale")?;
+        self.body_mut(id)?.gravity_scale = scale;
+        Ok(())
+    }
+
+    /// Sets linear and angular damping (per second, not negative).
+    pub fn set_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<(), WorldError> {
+        check_scalar(linear, "linear damping")?;
+        check_scalar(angular, "angular damping")?;
+        if linear < 0.0 || angular < 0.0 {
+            return Err(WorldError::InvalidSetting("damping must not be negative"));
+        }
+        let body = self.body_mut(id)?;
+        body.linear_damping = linear;
+        body.angular_damping = angular;
+        Ok(())
+    }
+
+    /// Stops (or allows) rotation.
+    pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), WorldError> {
+        self.body_mut(id)?.fixed_rotation = fixed;
+        self.update_mass(id.index);
+        Ok(())
+    }
+
+    /// Overrides the mass data computed from the shapes (`None` goes back to the shapes').
+    pub fn set_mass_data(
+        &mut self,
+        id: BodyId,
+        mass_data: Option<MassData>,
+    ) -> Result<(), WorldError> {
+        if let Some(m) = mass_data {
+            if !m.mass.is_finite() || m.mass < 0.0 {
+                return Err(WorldError::InvalidMass("mass"));
+            }
+            if !m.rotational_inertia.is_finite() || m.rotational_inertia < 0.0 {
+                return Err(WorldError::InvalidMass("rotational inertia"));
+            }
+            check_vec(m.center, "centre of mass")?;
+        }
+        self.body_mut(id)?.mass_override = mass_data;
+        self.update_mass(id.index);
+        Ok(())
+    }
+
+    /// Wakes or puts the body to sleep (sleeping bodies arrive with islands; for now this
+    /// only records the flag).
+    pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), WorldError> {
+        self.body_mut(id)?.awake = awake;
+        Ok(())
+    }
+
+    /// True when the body is awake.
+    pub fn is_awake(&self, id: BodyId) -> Result<bool, WorldError> {
+        Ok(self.body(id)?.awake)
+    }
+
+    /// Kinetic energy of all bodies (for tests and diagnostics).
+    pub fn kinetic_energy(&self) -> f32 {
+        self.bodies
+            .iter()
+            .map(|(_, b)| {
+                0.5 * b.mass * b.linear_velocity.length_squared()
+                    + 0.5 * b.inertia * b.angular_velocity * b.angular_velocity
+            })
+            .sum()
+    }
+
+    /// Recomputes mass, centre and inertia from the shapes (or the override), keeping the
+    /// velocity of the body's material points.
+    pub(crate) fn update_mass(&mut self, body_index: u32) {
+        let body = self.bodies.at(body_index);
+        let shape_ids = body.shapes.clone();
+        let dynamic = body.body_type == BodyType::Dynamic;
+        let (mut mass, mut inertia, mut center) = (0.0f32, 0.0f32, Vec2::ZERO);
+        if dynamic {
+            if let Some(m) = body.mass_override {
+                (mass, inertia, center) = (m.mass, m.rotational_inertia, m.center);
+            } else {
+                let parts: Vec<MassData> = shape_ids
+                    .iter()
+                    .map(|s| {
+                        let r = self.shapes.at(s.index);
+                        r.shape.mass_data(r.def.density)
+                    })
+                    .collect();
+                mass = parts.iter().map(|p| p.mass).sum();
+                if mass > 0.0 {
+                    center = parts.iter().map(|p| p.mass * p.center).sum::<Vec2>() / mass;
+                    // Parallel axis: each part's inertia moved to the common centre.
+                    inertia = parts
+                        .iter()
+                        .map(|p| {
+                            p.rotational_inertia + p.mass * (p.center - center).length_squared()
+                        })
+                        .sum();
+                }
+            }
+        }
+        let body = self.bodies.at_mut(body_index);
+        if !dynamic {
+            body.mass = 0.0;
+            body.inv_mass = 0.0;
+            body.inertia = 0.0;
+            body.inv_inertia = 0.0;
+            body.local_center = Vec2::ZERO;
+            body.center = body.transform.p;
+            return;
+        }
+        if mass <= 0.0 {
+            mass = 1.0;
+            inertia = 0.0;
+        }
+        body.mass = mass;
+        body.inv_mass = 1.0 / mass;
+        body.inertia = if body.fixed_rotation { 0.0 } else { inertia };
+        body.inv_inertia = if body.inertia > 0.0 {
+            1.0 / body.inertia
+        } else {
+            0.0
+        };
+        if body.fixed_rotation {
+            body.angular_velocity = 0.0;
+        }
+        let old_center = body.center;
+        body.local_center = center;
+        body.center = body.transform.apply(center);
+        // Keep the velocity of material points: v_new_centre = v + w x (c_new - c_old).
+        body.linear_velocity += cross_sv(body.angular_velocity, body.center - old_center);
+    }
+}

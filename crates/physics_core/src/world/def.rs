@@ -1,0 +1,172 @@
+//! World settings: gravity, substeps, contact softness, tolerances and the length unit.
+
+use crate::constants::LINEAR_SLOP;
+use bevy_math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// How two shapes' material coefficients combine into the contact's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MixRule {
+    /// `sqrt(a * b)`: either surface near zero makes the contact near zero (ice on anything).
+    GeometricMean,
+    /// `(a + b) / 2`.
+    Average,
+    /// The larger: the bouncier or grippier surface wins.
+    Max,
+    /// The smaller.
+    Min,
+    /// `a * b`.
+    Multiply,
+}
+
+impl MixRule {
+    /// Combines two coefficients.
+    pub fn mix(self, a: f32, b: f32) -> f32 {
+        match self {
+            MixRule::GeometricMean => (a * b).sqrt(),
+            MixRule::Average => 0.5 * (a + b),
+            MixRule::Max => a.max(b),
+            MixRule::Min => a.min(b),
+            MixRule::Multiply => a * b,
+        }
+    }
+}
+
+/// Everything that configures a world. Lengths and speeds marked "(m)" are given in metres
+/// and multiplied by `length_units_per_meter`, so a game measuring in pixels sets that one
+/// number and keeps the same behaviour; gravity is in the game's own units.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorldDef {
+    /// Gravity acceleration, in world units per second squared.
+    pub gravity: Vec2,
+    /// Solver substeps per step. More substeps: stiffer stacks and joints, more cost.
+    pub substep_count: u32,
+    /// Contact stiffness in hertz (capped at a quarter of the substep rate).
+    pub contact_hertz: f32,
+    /// Contact damping ratio (1 is critical; the default is heavily over-damped for rest).
+    pub contact_damping_ratio: f32,
+    /// Joint stiffness in hertz (capped at a quarter of the substep rate).
+    pub joint_hertz: f32,
+    /// Joint damping ratio.
+    pub joint_damping_ratio: f32,
+    /// (m/s) Approach speed below which contacts do not bounce.
+    pub restitution_threshold: f32,
+    /// (m/s) The fastest speed at which overlap is pushed apart.
+    pub max_contact_push_speed: f32,
+    /// (m) Overlap allowed at rest, which keeps contacts persistent.
+    pub linear_slop: f32,
+    /// (m) How far apart shapes get contact points before they touch.
+    pub speculative_distance: f32,
+    /// (m) Margin of moving shapes' bounding boxes in the broadphase.
+    pub aabb_margin: f32,
+    /// (m/s) Speed limit of any body, a guard against explosions.
+    pub max_linear_speed: f32,
+    /// World units per metre: 1 for metres, for example 100 for a game in pixels.
+    pub length_units_per_meter: f32,
+    /// Solve two-point manifolds with the 2x2 block solver (seed 001) instead of one point
+    /// at a time.
+    pub enable_block_solver: bool,
+    /// How shape frictions combine.
+    pub friction_mixing: MixRule,
+    /// How shape restitutions combine.
+    pub restitution_mixing: MixRule,
+}
+
+impl Default for WorldDef {
+    fn default() -> Self {
+        WorldDef {
+            gravity: Vec2::new(0.0, -10.0),
+            substep_count: 4,
+            contact_hertz: 60.0,
+            contact_damping_ratio: 10.0,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
+            restitution_threshold: 1.0,
+            max_contact_push_speed: 3.0,
+            linear_slop: LINEAR_SLOP,
+            speculative_distance: 4.0 * LINEAR_SLOP,
+            aabb_margin: 0.1,
+            max_linear_speed: 400.0,
+            length_units_per_meter: 1.0,
+            enable_block_solver: false,
+            friction_mixing: MixRule::GeometricMean,
+            restitution_mixing: MixRule::Max,
+        }
+    }
+}
+
+/// The def's tolerances converted to world units.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Tolerances {
+    pub linear_slop: f32,
+    pub speculative_distance: f32,
+    pub aabb_margin: f32,
+    pub restitution_threshold: f32,
+    pub max_contact_push_speed: f32,
+    pub max_linear_speed: f32,
+}
+
+impl WorldDef {
+    /// Checks that every number is finite and in range.
+    pub fn validate(&self) -> Result<(), super::WorldError> {
+        use super::WorldError::InvalidSetting;
+        let finite = [
+            self.gravity.x,
+            self.gravity.y,
+            self.contact_hertz,
+            self.contact_damping_ratio,
+            self.joint_hertz,
+            self.joint_damping_ratio,
+            self.restitution_threshold,
+            self.max_contact_push_speed,
+            self.linear_slop,
+            self.speculative_distance,
+            self.aabb_margin,
+            self.max_linear_speed,
+            self.length_units_per_meter,
+        ];
+        if finite.iter().any(|x| !x.is_finite()) {
+            return Err(InvalidSetting("a world setting is NaN or infinite"));
+        }
+        if self.substep_count == 0 {
+            return Err(InvalidSetting("substep_count must be at least 1"));
+        }
+        if self.length_units_per_meter <= 0.0 {
+            return Err(InvalidSetting("length_units_per_meter must be positive"));
+        }
+        if self.contact_hertz <= 0.0 || self.joint_hertz <= 0.0 {
+            return Err(InvalidSetting("stiffness in hertz must be positive"));
+        }
+        let non_negative = [
+            self.contact_damping_ratio,
+            self.joint_damping_ratio,
+            self.restitution_threshold,
+            self.max_contact_push_speed,
+            self.linear_slop,
+            self.speculative_distance,
+            self.aabb_margin,
+        ];
+        if non_negative.iter().any(|x| *x < 0.0) {
+            return Err(InvalidSetting(
+                "damping ratios, speeds and tolerances must not be negative",
+            ));
+        }
+        if self.max_linear_speed <= 0.0 {
+            return Err(InvalidSetting("max_linear_speed must be positive"));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn tolerances(&self) -> Tolerances {
+        let unit = self.length_units_per_meter;
+        Tolerances {
+            linear_slop: self.linear_slop * unit,
+            speculative_distance: self.speculative_distance * unit,
+            // Moving shapes' boxes must reach at least as far as speculative contacts do.
+            aabb_margin: self.aabb_margin.max(self.speculative_distance) * unit,
+            restitution_threshold: self.restitution_threshold * unit,
+            max_contact_push_speed: self.max_contact_push_speed * unit,
+            max_linear_speed: self.max_linear_speed * unit,
+        }
+    }
+}

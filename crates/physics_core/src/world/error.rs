@@ -1,0 +1,51 @@
+//! Why a world call was refused. A refused call changes nothing.
+
+use crate::id::{BodyId, ShapeId};
+use crate::shape::ShapeError;
+use std::fmt;
+
+/// A world call that was refused; the world is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WorldError {
+    /// The body was destroyed (or the id belongs to another world).
+    StaleBody(BodyId),
+    /// The shape was destroyed (or the id belongs to another world).
+    StaleShape(ShapeId),
+    /// An input value is NaN or infinite.
+    NonFinite(&'static str),
+    /// A density is negative.
+    NegativeDensity(f32),
+    /// A mass or rotational inertia override is negative or not finite.
+    InvalidMass(&'static str),
+    /// The shape geometry is invalid.
+    InvalidShape(ShapeError),
+    /// A world or body setting is out of range.
+    InvalidSetting(&'static str),
+    /// The time step is negative or not finite.
+    InvalidTimeStep(f32),
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorldError::StaleBody(id) => write!(f, "body {id:?} does not exist (destroyed?)"),
+            WorldError::StaleShape(id) => write!(f, "shape {id:?} does not exist (destroyed?)"),
+            WorldError::NonFinite(what) => write!(f, "{what} is NaN or infinite"),
+            WorldError::NegativeDensity(d) => write!(f, "density {d} is negative"),
+            WorldError::InvalidMass(what) => write!(f, "{what} must be finite and not negative"),
+            WorldError::InvalidShape(e) => write!(f, "invalid shape: {e}"),
+            WorldError::InvalidSetting(what) => write!(f, "invalid setting: {what}"),
+            WorldError::InvalidTimeStep(dt) => {
+                write!(f, "time step {dt} must be finite and not negative")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+impl From<ShapeError> for WorldError {
+    fn from(value: ShapeError) -> Self {
+        WorldError::InvalidShape(value)
+    }
+}

@@ -1,0 +1,187 @@
+//! The simulation world: bodies, shapes, contacts, the broadphase and the step.
+//!
+//! Calls that take ids check them first and return [`WorldError`] without changing anything
+//! when an id is stale or a value is NaN, infinite or out of range.
+
+mod bodies;
+mod continuous;
+mod def;
+mod error;
+mod queries;
+mod shapes;
+mod step;
+
+pub use def::{MixRule, WorldDef};
+pub use error::WorldError;
+pub use step::StepProfile;
+
+use crate::body::Body;
+use crate::broadphase::BroadPhase;
+use crate::collision::CollideSettings;
+use crate::contact::Contact;
+use crate::id::{BodyId, ShapeId, Slots};
+use crate::shape_def::ShapeRecord;
+use crate::solver::SolverArrays;
+use def::Tolerances;
+use std::collections::HashMap;
+
+/// A begin- or end-touch event between two shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactEvent {
+    /// First shape.
+    pub shape_a: ShapeId,
+    /// Second shape.
+    pub shape_b: ShapeId,
+}
+
+/// The simulation world.
+pub struct World {
+    def: WorldDef,
+    tolerances: Tolerances,
+    bodies: Slots<Body>,
+    shapes: Slots<ShapeRecord>,
+    contacts: Slots<Contact>,
+    /// Shape pair -> contact slot.
+    contact_map: HashMap<u64, u32>,
+    broadphase: BroadPhase,
+    solver: SolverArrays,
+    begin_events: Vec<ContactEvent>,
+    end_events: Vec<ContactEvent>,
+    profile: StepProfile,
+    step_count: u64,
+}
+
+impl World {
+    /// A world with the given settings.
+    pub fn new(def: WorldDef) -> Result<World, WorldError> {
+        def.validate()?;
+        Ok(World {
+            tolerances: def.tolerances(),
+            def,
+            bodies: Slots::default(),
+            shapes: Slots::default(),
+            contacts: Slots::default(),
+            contact_map: HashMap::new(),
+            broadphase: BroadPhase::default(),
+            solver: SolverArrays::default(),
+            begin_events: Vec::new(),
+            end_events: Vec::new(),
+            profile: StepProfile::default(),
+            step_count: 0,
+        })
+    }
+
+    /// The settings the world runs with.
+    pub fn def(&self) -> &WorldDef {
+        &self.def
+    }
+
+    /// Changes the settings (validated first; takes effect next step).
+    pub fn set_def(&mut self, def: WorldDef) -> Result<(), WorldError> {
+        def.validate()?;
+        self.tolerances = def.tolerances();
+        self.def = def;
+        Ok(())
+    }
+
+    /// Number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Number of shapes.
+    pub fn shape_count(&self) -> usize {
+        self.shapes.len()
+    }
+
+    /// Number of contacts (pairs whose enlarged boxes overlap).
+    pub fn contact_count(&self) -> usize {
+        self.contacts.len()
+    }
+
+    /// Number of contacts whose manifold has points.
+    pub fn touching_contact_count(&self) -> usize {
+        self.contacts.iter().filter(|(_, c)| c.touching).count()
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// Time spent in each stage during the last step.
+    pub fn profile(&self) -> &StepProfile {
+        &self.profile
+    }
+
+    /// Shapes that started touching during the last step.
+    pub fn begin_contact_events(&self) -> &[ContactEvent] {
+        &self.begin_events
+    }
+
+    /// Shapes that stopped touching during the last step (or were destroyed while touching).
+    pub fn end_contact_events(&self) -> &[ContactEvent] {
+        &self.end_events
+    }
+
+    /// The broadphase (its trees can be queried directly).
+    pub fn broadphase(&self) -> &BroadPhase {
+        &self.broadphase
+    }
+
+    fn collide_settings(&self) -> CollideSettings {
+        CollideSettings {
+            speculative_distance: self.tolerances.speculative_distance,
+            linear_slop: self.tolerances.linear_slop,
+        }
+    }
+
+    fn body(&self, id: BodyId) -> Result<&Body, WorldError> {
+        self.bodies
+            .get(id.index, id.generation)
+            .ok_or(WorldError::StaleBody(id))
+    }
+
+    fn body_mut(&mut self, id: BodyId) -> Result<&mut Body, WorldError> {
+        self.bodies
+            .get_mut(id.index, id.generation)
+            .ok_or(WorldError::StaleBody(id))
+    }
+
+    fn shape_id(&self, index: u32) -> ShapeId {
+        ShapeId {
+            index,
+            generation: self.shapes.generation(index),
+        }
+    }
+
+    fn body_id(&self, index: u32) -> BodyId {
+        BodyId {
+            index,
+            generation: self.bodies.generation(index),
+        }
+    }
+
+    /// Destroys a contact, removing it from both bodies' lists; records an end event if it
+    /// was touching.
+    fn destroy_contact(&mut self, slot: u32) {
+        let generation = self.contacts.generation(slot);
+        let Some(contact) = self.contacts.remove(slot, generation) else {
+            return;
+        };
+        self.contact_map
+            .remove(&crate::contact::pair_key(contact.shape_a, contact.shape_b));
+        for body in [contact.body_a, contact.body_b] {
+            let list = &mut self.bodies.at_mut(body).contacts;
+            if let Some(pos) = list.iter().position(|c| *c == slot) {
+                list.swap_remove(pos);
+            }
+        }
+        if contact.touching {
+            self.end_events.push(ContactEvent {
+                shape_a: self.shape_id(contact.shape_a),
+                shape_b: self.shape_id(contact.shape_b),
+            });
+        }
+    }
+}

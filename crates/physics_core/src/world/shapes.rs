@@ -1,0 +1,164 @@
+//! Attaching shapes to bodies and keeping their broadphase boxes current.
+
+use super::{World, WorldError};
+use crate::broadphase::TreeKind;
+use crate::id::{BodyId, ShapeId};
+use crate::math::Transform;
+use crate::shape::{Aabb, Shape};
+use crate::shape_def::{ShapeDef, ShapeRecord};
+
+impl World {
+    /// Attaches a shape (in the body's local frame) to a body; the body's mass is updated.
+    pub fn create_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        shape: Shape,
+    ) -> Result<ShapeId, WorldError> {
+        def.validate()?;
+        shape.validate()?;
+        let b = self.body(body)?;
+        let kind = if b.is_moving() {
+            TreeKind::Moving
+        } else {
+            TreeKind::Static
+        };
+        let fat_aabb = self.fat_aabb(&shape, b.transform, kind);
+        // Reserve the slot first: the proxy stores the shape's slot index.
+        let (index, generation) = self.shapes.insert(ShapeRecord {
+            body,
+            shape,
+            def: *def,
+            proxy: crate::broadphase::ProxyKey { tree: kind, id: 0 },
+            fat_aabb,
+        });
+        let proxy = self.broadphase.create_proxy(kind, fat_aabb, index);
+        self.shapes.at_mut(index).proxy = proxy;
+        let id = ShapeId { index, generation };
+        self.bodies.at_mut(body.index).shapes.push(id);
+        self.update_mass(body.index);
+        Ok(id)
+    }
+
+    /// Detaches and destroys a shape with its contacts; the body's mass is updated.
+    pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), WorldError> {
+        let record = self
+            .shapes
+            .get(id.index, id.generation)
+            .ok_or(WorldError::StaleShape(id))?;
+        let body = record.body;
+        let contacts: Vec<u32> = self
+            .bodies
+            .at(body.index)
+            .contacts
+            .iter()
+            .copied()
+            .filter(|c| {
+                let contact = self.contacts.at(*c);
+                contact.shape_a == id.index || contact.shape_b == id.index
+            })
+            .collect();
+        for c in contacts {
+            self.destroy_contact(c);
+        }
+        if let Some(record) = self.shapes.remove(id.index, id.generation) {
+            self.broadphase.destroy_proxy(record.proxy);
+        }
+        self.bodies.at_mut(body.index).shapes.retain(|s| *s != id);
+        self.update_mass(body.index);
+        Ok(())
+    }
+
+    /// The geometry of a shape.
+    pub fn shape(&self, id: ShapeId) -> Result<&Shape, WorldError> {
+        Ok(&self.shape_record(id)?.shape)
+    }
+
+    /// The material and filter of a shape.
+    pub fn shape_def(&self, id: ShapeId) -> Result<&ShapeDef, WorldError> {
+        Ok(&self.shape_record(id)?.def)
+    }
+
+    /// The body a shape is attached to.
+    pub fn shape_body(&self, id: ShapeId) -> Result<BodyId, WorldError> {
+        Ok(self.shape_record(id)?.body)
+    }
+
+    /// Shapes attached to a body.
+    pub fn body_shapes(&self, id: BodyId) -> Result<&[ShapeId], WorldError> {
+        Ok(&self.body(id)?.shapes)
+    }
+
+    /// Changes friction and restitution of a shape (contacts pick them up when created;
+    /// existing contacts are refreshed now).
+    pub fn set_shape_material(
+        &mut self,
+        id: ShapeId,
+        friction: f32,
+        restitution: f32,
+    ) -> Result<(), WorldError> {
+        let mut def = self.shape_record(id)?.def;
+        def.friction = friction;
+        def.restitution = restitution;
+        def.validate()?;
+        self.shapes.at_mut(id.index).def = def;
+        let body = self.shapes.at(id.index).body;
+        for slot in self.bodies.at(body.index).contacts.clone() {
+            let (a, b) = {
+                let c = self.contacts.at(slot);
+                (c.shape_a, c.shape_b)
+            };
+            let (fa, fb) = (self.shapes.at(a).def, self.shapes.at(b).def);
+            let c = self.contacts.at_mut(slot);
+            c.friction = self.def.friction_mixing.mix(fa.friction, fb.friction);
+            c.restitution = self
+                .def
+                .restitution_mixing
+                .mix(fa.restitution, fb.restitution);
+        }
+        Ok(())
+    }
+
+    fn shape_record(&self, id: ShapeId) -> Result<&ShapeRecord, WorldError> {
+        self.shapes
+            .get(id.index, id.generation)
+            .ok_or(WorldError::StaleShape(id))
+    }
+
+    /// The box stored in the broadphase: static shapes exactly, moving shapes with a margin
+    /// so small motions do not touch the tree.
+    fn fat_aabb(&self, shape: &Shape, xf: Transform, kind: TreeKind) -> Aabb {
+        let tight = shape.compute_aabb(xf);
+        match kind {
+            TreeKind::Static => tight,
+            TreeKind::Moving => tight.expanded(self.tolerances.aabb_margin),
+        }
+    }
+
+    /// Recomputes the boxes of a body's shapes after it moved. A box is only replaced (and
+    /// queued for pair finding) when the shape plus the speculative distance has left it, or
+    /// always when `force` is set (teleports).
+    pub(crate) fn refresh_shape_bounds(&mut self, body_index: u32, force: bool) {
+        let body = self.bodies.at(body_index);
+        let xf = body.transform;
+        let moving = body.is_moving();
+        let speculative = self.tolerances.speculative_distance;
+        for i in 0..self.bodies.at(body_index).shapes.len() {
+            let id = self.bodies.at(body_index).shapes[i];
+            let record = self.shapes.at(id.index);
+            let needed =
+                record
+                    .shape
+                    .compute_aabb(xf)
+                    .expanded(if moving { speculative } else { 0.0 });
+            if !force && record.fat_aabb.contains(&needed) {
+                continue;
+            }
+            let kind = record.proxy.tree;
+            let fat = self.fat_aabb(&record.shape, xf, kind);
+            let proxy = record.proxy;
+            self.broadphase.move_proxy(proxy, fat);
+            self.shapes.at_mut(id.index).fat_aabb = fat;
+        }
+    }
+}

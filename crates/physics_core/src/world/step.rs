@@ -1,0 +1,272 @@
+//! The four stages of a step, each public so a scheduler (the Bevy plugin) can run them as
+//! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
+
+use super::{ContactEvent, World, WorldError};
+use crate::body::BodyType;
+use crate::contact::{Contact, pair_key};
+use crate::math::is_finite_vec;
+use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
+use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings, prepare_contact};
+use crate::solver::softness::Softness;
+use crate::solver::{StepSettings, run_substeps};
+use std::time::Instant;
+
+/// Wall-clock time of each stage of the last step, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepProfile {
+    /// Broadphase: new pairs from moved proxies.
+    pub update_pairs_ms: f32,
+    /// Narrowphase: manifolds of every contact.
+    pub collide_ms: f32,
+    /// The soft step solver.
+    pub solve_ms: f32,
+    /// Transforms, bounds.
+    pub finalize_ms: f32,
+}
+
+impl StepProfile {
+    /// Sum of the stages.
+    pub fn total_ms(&self) -> f32 {
+        self.update_pairs_ms + self.collide_ms + self.solve_ms + self.finalize_ms
+    }
+}
+
+fn elapsed_ms(start: Instant) -> f32 {
+    start.elapsed().as_secs_f32() * 1000.0
+}
+
+impl World {
+    /// Advances the world by `dt` seconds: the four stages in order.
+    pub fn step(&mut self, dt: f32) -> Result<(), WorldError> {
+        if !dt.is_finite() || dt < 0.0 {
+            return Err(WorldError::InvalidTimeStep(dt));
+        }
+        self.begin_events.clear();
+        self.end_events.clear();
+        let t = Instant::now();
+        self.update_pairs();
+        self.profile.update_pairs_ms = elapsed_ms(t);
+        let t = Instant::now();
+        self.collide();
+        self.profile.collide_ms = elapsed_ms(t);
+        let t = Instant::now();
+        self.solve(dt)?;
+        self.profile.solve_ms = elapsed_ms(t);
+        let t = Instant::now();
+        self.finalize();
+        self.profile.finalize_ms = elapsed_ms(t);
+        self.step_count += 1;
+        Ok(())
+    }
+
+    /// Broadphase stage: shapes whose boxes grew since the last step find the shapes their
+    /// boxes now overlap; pairs that may collide become contacts.
+    pub fn update_pairs(&mut self) {
+        for (a, b) in self.broadphase.find_new_pairs() {
+            let key = pair_key(a, b);
+            if self.contact_map.contains_key(&key) {
+                continue;
+            }
+            let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
+            if ra.body == rb.body || !ra.def.filter.should_collide(&rb.def.filter) {
+                continue;
+            }
+            let (body_a, body_b) = (ra.body.index, rb.body.index);
+            let dynamic = |i: u32| self.bodies.at(i).body_type == BodyType::Dynamic;
+            if !dynamic(body_a) && !dynamic(body_b) {
+                continue;
+            }
+            let contact = Contact {
+                shape_a: a,
+                shape_b: b,
+                body_a,
+                body_b,
+                manifold: Default::default(),
+                friction: self
+                    .def
+                    .friction_mixing
+                    .mix(ra.def.friction, rb.def.friction),
+                restitution: self
+                    .def
+                    .restitution_mixing
+                    .mix(ra.def.restitution, rb.def.restitution),
+                touching: false,
+                sensor: ra.def.is_sensor || rb.def.is_sensor,
+            };
+            let (slot, _) = self.contacts.insert(contact);
+            self.contact_map.insert(key, slot);
+            self.bodies.at_mut(body_a).contacts.push(slot);
+            self.bodies.at_mut(body_b).contacts.push(slot);
+        }
+    }
+
+    /// Narrowphase stage: recomputes every contact's manifold; contacts whose boxes no longer
+    /// overlap are destroyed; begin and end touch events are recorded.
+    pub fn collide(&mut self) {
+        let settings = self.collide_settings();
+        let slots: Vec<u32> = self.contacts.iter().map(|(i, _)| i).collect();
+        for slot in slots {
+            let (a, b) = {
+                let c = self.contacts.at(slot);
+                (c.shape_a, c.shape_b)
+            };
+            let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
+            if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
+                self.destroy_contact(slot);
+                continue;
+            }
+            let xf_a = self.bodies.at(ra.body.index).transform;
+            let xf_b = self.bodies.at(rb.body.index).transform;
+            let contact = self.contacts.at_mut(slot);
+            let (was, now) = contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings);
+            if was != now {
+                let event = ContactEvent {
+                    shape_a: self.shape_id(a),
+                    shape_b: self.shape_id(b),
+                };
+                if now {
+                    self.begin_events.push(event);
+                } else {
+                    self.end_events.push(event);
+                }
+            }
+        }
+    }
+
+    /// Solver stage: gathers moving bodies and touching contacts into dense arrays and runs
+    /// the soft step. Results stay in the solver arrays until [`World::finalize`].
+    pub fn solve(&mut self, dt: f32) -> Result<(), WorldError> {
+        if !dt.is_finite() || dt < 0.0 {
+            return Err(WorldError::InvalidTimeStep(dt));
+        }
+        let arrays = &mut self.solver;
+        arrays.states.clear();
+        arrays.params.clear();
+        arrays.bodies.clear();
+        arrays.contacts.clear();
+        if dt == 0.0 {
+            return Ok(());
+        }
+        let mut solver_index = vec![STATIC_BODY; self.bodies.capacity()];
+        let gravity = self.def.gravity;
+        for (slot, body) in self.bodies.iter() {
+            if !body.is_moving() {
+                continue;
+            }
+            solver_index[slot as usize] = arrays.states.len() as u32;
+            arrays.bodies.push(slot);
+            arrays.states.push(BodyState {
+                linear_velocity: body.linear_velocity,
+                angular_velocity: body.angular_velocity,
+                ..BodyState::AT_REST
+            });
+            let dynamic = body.body_type == BodyType::Dynamic;
+            arrays.params.push(BodyParams {
+                inv_mass: body.inv_mass,
+                inv_inertia: body.inv_inertia,
+                linear_acceleration: if dynamic {
+                    body.gravity_scale * gravity + body.inv_mass * body.force
+                } else {
+                    bevy_math::Vec2::ZERO
+                },
+                angular_acceleration: body.inv_inertia * body.torque,
+                linear_damping: body.linear_damping,
+                angular_damping: body.angular_damping,
+            });
+        }
+
+        let substeps = self.def.substep_count;
+        let h = dt / substeps as f32;
+        // Stiffness is capped at a quarter of the substep rate: stiffer than the substep can
+        // resolve would only add energy.
+        let contact_hertz = self.def.contact_hertz.min(0.25 * substeps as f32 / dt);
+        let contact_settings = ContactSolveSettings {
+            contact_softness: Softness::new(contact_hertz, self.def.contact_damping_ratio, h),
+            static_softness: Softness::new(2.0 * contact_hertz, self.def.contact_damping_ratio, h),
+            max_push_speed: self.tolerances.max_contact_push_speed,
+            restitution_threshold: self.tolerances.restitution_threshold,
+            use_block_solver: self.def.enable_block_solver,
+        };
+        let constraint_body = |index: u32| {
+            let b = self.bodies.at(index);
+            ConstraintBody {
+                solver_index: solver_index[index as usize],
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                center_offset: b.center - b.transform.p,
+                linear_velocity: b.linear_velocity,
+                angular_velocity: b.angular_velocity,
+            }
+        };
+        for (slot, c) in self.contacts.iter() {
+            if !c.touching || c.sensor {
+                continue;
+            }
+            let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
+            arrays.contacts.push(prepare_contact(
+                slot,
+                &c.manifold,
+                c.friction,
+                c.restitution,
+                &a,
+                &b,
+                &contact_settings,
+            ));
+        }
+
+        run_substeps(
+            arrays,
+            &StepSettings {
+                dt,
+                substeps,
+                max_linear_speed: self.tolerances.max_linear_speed,
+                contact: contact_settings,
+            },
+        );
+
+        // Store impulses for next step's warm start.
+        for c in &arrays.contacts {
+            let manifold = &mut self.contacts.at_mut(c.contact).manifold;
+            for (mp, cp) in manifold.points_mut().iter_mut().zip(&c.points) {
+                mp.normal_impulse = cp.normal_impulse;
+                mp.tangent_impulse = cp.tangent_impulse;
+            }
+        }
+        Ok(())
+    }
+
+    /// Finalize stage: writes the solver's results to the bodies, clears forces, and refreshes
+    /// the broadphase boxes of shapes that moved out of theirs.
+    pub fn finalize(&mut self) {
+        let arrays = std::mem::take(&mut self.solver);
+        for (state, slot) in arrays.states.iter().zip(&arrays.bodies) {
+            let body = self.bodies.at_mut(*slot);
+            let finite = is_finite_vec(state.linear_velocity)
+                && state.angular_velocity.is_finite()
+                && is_finite_vec(state.delta_position)
+                && state.delta_rotation.is_valid();
+            if !finite {
+                // Never let a NaN spread: the body stops where it was.
+                body.linear_velocity = bevy_math::Vec2::ZERO;
+                body.angular_velocity = 0.0;
+                continue;
+            }
+            let (c1, q1) = (body.center, body.transform.q);
+            body.linear_velocity = state.linear_velocity;
+            body.angular_velocity = state.angular_velocity;
+            body.center += state.delta_position;
+            let q = (state.delta_rotation * body.transform.q).normalize();
+            body.transform.q = q;
+            body.transform.p = body.center - q.rotate(body.local_center);
+            body.force = bevy_math::Vec2::ZERO;
+            body.torque = 0.0;
+            if body.body_type == BodyType::Dynamic {
+                self.solve_continuous(*slot, c1, q1);
+            }
+            self.refresh_shape_bounds(*slot, false);
+        }
+        self.solver = arrays;
+        self.solver.states.clear();
+        self.solver.bodies.clear();
+    }
+}

@@ -1,0 +1,72 @@
+//! The scene library, by name.
+
+mod materials;
+
+pub use materials::{BALL_RESTITUTIONS, DROP_HEIGHT, RAMP_ANGLE, RAMP_FRICTIONS};
+mod stacking;
+mod stress;
+
+use crate::Scene;
+
+/// Every scene name, in display order.
+pub const SCENE_NAMES: &[&str] = &[
+    "single_box",
+    "vertical_stack",
+    "pyramid",
+    "large_pyramid",
+    "many_pyramids",
+    "card_house",
+    "arch",
+    "friction_ramp",
+    "restitution",
+    "overlap_recovery",
+    "high_mass_ratio",
+    "rain",
+    "tumbler",
+    "smash",
+];
+
+/// The scene with this name.
+pub fn scene(name: &str) -> Option<Scene> {
+    Some(match name {
+        "single_box" => stacking::single_box(),
+        "vertical_stack" => stacking::vertical_stack(10),
+        "pyramid" => stacking::pyramid("pyramid", 20),
+        "large_pyramid" => stacking::large_pyramid(),
+        "many_pyramids" => stacking::many_pyramids(),
+        "card_house" => stacking::card_house(),
+        "arch" => stacking::arch(),
+        "friction_ramp" => materials::friction_ramp(),
+        "restitution" => materials::restitution(),
+        "overlap_recovery" => stacking::overlap_recovery(),
+        "high_mass_ratio" => stacking::high_mass_ratio(),
+        "rain" => stress::rain(),
+        "tumbler" => stress::tumbler(),
+        "smash" => stress::smash(),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_builds_and_unknown_names_do_not() {
+        for name in SCENE_NAMES {
+            let s = scene(name).unwrap_or_else(|| panic!("{name} missing"));
+            assert_eq!(s.name, *name);
+            assert!(s.dynamic_count() > 0, "{name} has nothing moving");
+            s.build(Default::default()).unwrap();
+        }
+        assert!(scene("no_such_scene").is_none());
+    }
+
+    #[test]
+    fn benchmark_scenes_have_the_published_body_counts() {
+        assert_eq!(scene("large_pyramid").unwrap().dynamic_count(), 5050);
+        assert_eq!(scene("many_pyramids").unwrap().dynamic_count(), 22000);
+        assert_eq!(scene("tumbler").unwrap().dynamic_count(), 45 * 45);
+        assert_eq!(scene("smash").unwrap().dynamic_count(), 120 * 80 + 1);
+    }
+}

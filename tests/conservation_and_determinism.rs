@@ -1,0 +1,96 @@
+//! Momentum conservation in a free collision, and bit-identical repeat runs.
+
+mod common;
+
+use common::{SOLVERS, def};
+use physics2d_demos::physics_core::prelude::*;
+use physics2d_demos::scene;
+
+#[test]
+fn two_body_collision_conserves_linear_momentum() {
+    for (solver, block) in SOLVERS {
+        let mut world = World::new(WorldDef {
+            gravity: Vec2::ZERO,
+            ..def(block)
+        })
+        .unwrap();
+        let make = |world: &mut World, x: f32, v: f32, density: f32, shape: Shape| {
+            let b = world
+                .create_body(
+                    &BodyDef::dynamic(Vec2::new(x, 0.1 * x)).with_velocity(Vec2::new(v, 0.3)),
+                )
+                .unwrap();
+            world
+                .create_shape(
+                    b,
+                    &ShapeDef {
+                        density,
+                        ..Default::default()
+                    },
+                    shape,
+                )
+                .unwrap();
+            b
+        };
+        let a = make(
+            &mut world,
+            -3.0,
+            6.0,
+            1.0,
+            Polygon::new_box(0.5, 0.4).unwrap().into(),
+        );
+        let b = make(
+            &mut world,
+            3.0,
+            -2.0,
+            3.0,
+            Circle::new(Vec2::ZERO, 0.6).unwrap().into(),
+        );
+        let momentum = |w: &World| {
+            let (ma, mb) = (
+                w.body_mass_data(a).unwrap().mass,
+                w.body_mass_data(b).unwrap().mass,
+            );
+            ma * w.linear_velocity(a).unwrap() + mb * w.linear_velocity(b).unwrap()
+        };
+        let before = momentum(&world);
+        let mut touched = false;
+        for _ in 0..120 {
+            world.step(1.0 / 60.0).unwrap();
+            touched |= !world.begin_contact_events().is_empty();
+        }
+        assert!(touched, "{solver}: the bodies never collided");
+        let after = momentum(&world);
+        assert!(
+            (after - before).length() <= 1e-4 * before.length(),
+            "{solver}: momentum {before} became {after}"
+        );
+    }
+}
+
+#[test]
+fn rain_run_twice_is_bit_identical() {
+    let s = scene("rain").unwrap();
+    for (solver, block) in SOLVERS {
+        let run = || {
+            let mut built = s.build(def(block)).unwrap();
+            for _ in 0..600 {
+                built.world.step(s.dt).unwrap();
+            }
+            built
+                .bodies
+                .iter()
+                .map(|id| {
+                    let xf = built.world.body_transform(*id).unwrap();
+                    [
+                        xf.p.x.to_bits(),
+                        xf.p.y.to_bits(),
+                        xf.q.c.to_bits(),
+                        xf.q.s.to_bits(),
+                    ]
+                })
+                .collect::<Vec<_>>()
+        };
+        assert!(run() == run(), "{solver}: two runs of rain differ");
+    }
+}
