@@ -4,6 +4,8 @@ mod materials;
 
 pub use materials::{BALL_RESTITUTIONS, DROP_HEIGHT, RAMP_ANGLE, RAMP_FRICTIONS};
 mod stacking;
+
+pub use stacking::pyramid_boxes;
 mod stress;
 
 use crate::Scene;

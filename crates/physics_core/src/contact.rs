@@ -43,16 +43,50 @@ impl Contact {
         let was_touching = self.touching;
         let old = self.manifold;
         let mut manifold = collide(shape_a, xf_a, shape_b, xf_b, settings);
-        for point in manifold.points_mut() {
-            if let Some(prev) = old.points().iter().find(|p| p.id == point.id) {
-                point.normal_impulse = prev.normal_impulse;
-                point.tangent_impulse = prev.tangent_impulse;
-                point.persisted = true;
-            }
-        }
+        carry_impulses(&old, &mut manifold, settings.speculative_distance);
         self.manifold = manifold;
         self.touching = manifold.point_count > 0;
         (was_touching, self.touching)
+    }
+}
+
+/// Gives each new point the impulses of the old point it continues: the one with the same
+/// feature id, or else the nearest unclaimed old point within `match_distance` of it (relative
+/// to body A). The fallback keeps warm starting when the reference face flips between two
+/// nearly equal faces, which renames the features but not the physical points: resting
+/// piles otherwise lose their warm start every time a box tilts by a milliradian.
+fn carry_impulses(old: &Manifold, new: &mut Manifold, match_distance: f32) {
+    let mut claimed = [false; 2];
+    let mut matched = [None; 2];
+    for (i, point) in new.points().iter().enumerate() {
+        if let Some(j) = old.points().iter().position(|p| p.id == point.id) {
+            claimed[j] = true;
+            matched[i] = Some(j);
+        }
+    }
+    for (i, point) in new.points().iter().enumerate() {
+        if matched[i].is_some() {
+            continue;
+        }
+        let nearest = old
+            .points()
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| !claimed[*j])
+            .map(|(j, p)| (j, p.anchor_a.distance_squared(point.anchor_a)))
+            .filter(|(_, d)| *d <= match_distance * match_distance)
+            .min_by(|x, y| x.1.total_cmp(&y.1));
+        if let Some((j, _)) = nearest {
+            claimed[j] = true;
+            matched[i] = Some(j);
+        }
+    }
+    for (point, m) in new.points_mut().iter_mut().zip(matched) {
+        if let Some(j) = m {
+            point.normal_impulse = old.points[j].normal_impulse;
+            point.tangent_impulse = old.points[j].tangent_impulse;
+            point.persisted = true;
+        }
     }
 }
 

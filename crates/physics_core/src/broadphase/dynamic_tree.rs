@@ -450,7 +450,8 @@ mod tests {
             },
         );
         found.sort();
-        assert_eq!(found, vec![4, 5, 6]);
+        // Proxy i spans x in [2i, 2i + 1]: the query [9.5, 12.5] meets proxies 5 and 6.
+        assert_eq!(found, vec![5, 6]);
         // Remove every other proxy and move the rest up by 10.
         for (i, id) in ids.iter().enumerate() {
             if i % 2 == 0 {

@@ -80,9 +80,15 @@ impl BroadPhase {
         self.tree(key.tree).fat_aabb(key.id)
     }
 
+    /// Number of proxies waiting in the move buffer (they query the trees next pair update).
+    pub fn moved_proxy_count(&self) -> usize {
+        self.move_buffer.len()
+    }
+
     /// Shape index pairs `(low, high)` whose boxes overlap and where at least one proxy moved,
-    /// sorted and without duplicates. Empties the move buffer.
-    pub fn find_new_pairs(&mut self) -> Vec<(u32, u32)> {
+    /// sorted and without duplicates, and the number of proxies that queried. Empties the move
+    /// buffer.
+    pub fn find_new_pairs(&mut self) -> (Vec<(u32, u32)>, usize) {
         let mut moved = std::mem::take(&mut self.move_buffer);
         moved.sort_unstable();
         moved.dedup();
@@ -112,6 +118,6 @@ impl BroadPhase {
         }
         pairs.sort_unstable();
         pairs.dedup();
-        pairs
+        (pairs, moved.len())
     }
 }

@@ -109,7 +109,11 @@ pub(crate) struct LocalPoint {
     pub id: u16,
 }
 
-/// Feature id from A's and B's feature indices.
+/// Marks a feature byte as an edge (face) rather than a vertex, so that (A's edge i, B's
+/// vertex j) and (A's vertex i, B's edge j) never share an id.
+pub(crate) const EDGE_FEATURE: usize = 0x40;
+
+/// Feature id from A's and B's feature indices (vertex index, or edge index | EDGE_FEATURE).
 pub(crate) fn feature_id(feature_a: usize, feature_b: usize) -> u16 {
     ((feature_a as u16 & 0xff) << 8) | (feature_b as u16 & 0xff)
 }

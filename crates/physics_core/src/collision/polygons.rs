@@ -11,7 +11,9 @@
 //!    with its own separation.
 
 use super::clip::clip_incident_edge;
-use super::manifold::{CollideSettings, LocalPoint, Manifold, feature_id, world_manifold};
+use super::manifold::{
+    CollideSettings, EDGE_FEATURE, LocalPoint, Manifold, feature_id, world_manifold,
+};
 use super::sat::find_max_separation;
 use crate::math::{Transform, length_and_normalize};
 use crate::shape::{Polygon, closest_segment_parameters};
@@ -75,7 +77,7 @@ pub fn collide_polygons(
         *dst = LocalPoint {
             point: 0.5 * (surface_ref + surface_inc),
             separation: c.separation - radius,
-            id: face.id(ref_edge, inc_vertex),
+            id: face.id(ref_edge | EDGE_FEATURE, inc_vertex),
         };
     }
     let normal = if flip { -n } else { n };

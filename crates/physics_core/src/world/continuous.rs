@@ -83,6 +83,7 @@ impl World {
             return;
         }
 
+        self.counters.bodies_swept += 1;
         let target = self.tolerances.linear_slop;
         let mut first = 1.0f32;
         let start = sweep.transform_at(0.0);

@@ -77,7 +77,7 @@ impl Default for WorldDef {
         WorldDef {
             gravity: Vec2::new(0.0, -10.0),
             substep_count: 4,
-            contact_hertz: 60.0,
+            contact_hertz: 30.0,
             contact_damping_ratio: 10.0,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,

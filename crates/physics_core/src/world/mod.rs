@@ -13,7 +13,7 @@ mod step;
 
 pub use def::{MixRule, WorldDef};
 pub use error::WorldError;
-pub use step::StepProfile;
+pub use step::{StepCounters, StepProfile};
 
 use crate::body::Body;
 use crate::broadphase::BroadPhase;
@@ -48,6 +48,7 @@ pub struct World {
     begin_events: Vec<ContactEvent>,
     end_events: Vec<ContactEvent>,
     profile: StepProfile,
+    counters: StepCounters,
     step_count: u64,
 }
 
@@ -67,6 +68,7 @@ impl World {
             begin_events: Vec::new(),
             end_events: Vec::new(),
             profile: StepProfile::default(),
+            counters: StepCounters::default(),
             step_count: 0,
         })
     }
@@ -112,6 +114,11 @@ impl World {
     /// Time spent in each stage during the last step.
     pub fn profile(&self) -> &StepProfile {
         &self.profile
+    }
+
+    /// What the stages of the last step touched.
+    pub fn counters(&self) -> &StepCounters {
+        &self.counters
     }
 
     /// Shapes that started touching during the last step.

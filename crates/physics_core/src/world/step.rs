@@ -11,6 +11,27 @@ use crate::solver::softness::Softness;
 use crate::solver::{StepSettings, run_substeps};
 use std::time::Instant;
 
+/// Work counts of the last step: what the stages actually touched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepCounters {
+    /// Proxies that queried the broadphase trees (only those whose box had to grow).
+    pub proxies_queried: usize,
+    /// Contacts created by the broadphase.
+    pub contacts_created: usize,
+    /// Contacts whose manifold was recomputed.
+    pub manifolds_updated: usize,
+    /// Manifold points that matched a point of the previous step (warm started).
+    pub points_persisted: usize,
+    /// Manifold points with no match in the previous step (started cold).
+    pub points_new: usize,
+    /// Bodies in the solver arrays.
+    pub bodies_solved: usize,
+    /// Contact constraints solved.
+    pub constraints_solved: usize,
+    /// Bodies swept for continuous collision.
+    pub bodies_swept: usize,
+}
+
 /// Wall-clock time of each stage of the last step, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepProfile {
@@ -62,7 +83,10 @@ impl World {
     /// Broadphase stage: shapes whose boxes grew since the last step find the shapes their
     /// boxes now overlap; pairs that may collide become contacts.
     pub fn update_pairs(&mut self) {
-        for (a, b) in self.broadphase.find_new_pairs() {
+        let (pairs, queried) = self.broadphase.find_new_pairs();
+        self.counters.proxies_queried = queried;
+        self.counters.contacts_created = 0;
+        for (a, b) in pairs {
             let key = pair_key(a, b);
             if self.contact_map.contains_key(&key) {
                 continue;
@@ -97,6 +121,7 @@ impl World {
             self.contact_map.insert(key, slot);
             self.bodies.at_mut(body_a).contacts.push(slot);
             self.bodies.at_mut(body_b).contacts.push(slot);
+            self.counters.contacts_created += 1;
         }
     }
 
@@ -105,6 +130,9 @@ impl World {
     pub fn collide(&mut self) {
         let settings = self.collide_settings();
         let slots: Vec<u32> = self.contacts.iter().map(|(i, _)| i).collect();
+        self.counters.manifolds_updated = 0;
+        self.counters.points_persisted = 0;
+        self.counters.points_new = 0;
         for slot in slots {
             let (a, b) = {
                 let c = self.contacts.at(slot);
@@ -117,8 +145,16 @@ impl World {
             }
             let xf_a = self.bodies.at(ra.body.index).transform;
             let xf_b = self.bodies.at(rb.body.index).transform;
+            self.counters.manifolds_updated += 1;
             let contact = self.contacts.at_mut(slot);
             let (was, now) = contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings);
+            for p in contact.manifold.points() {
+                if p.persisted {
+                    self.counters.points_persisted += 1;
+                } else {
+                    self.counters.points_new += 1;
+                }
+            }
             if was != now {
                 let event = ContactEvent {
                     shape_a: self.shape_id(a),
@@ -214,6 +250,8 @@ impl World {
             ));
         }
 
+        self.counters.bodies_solved = arrays.states.len();
+        self.counters.constraints_solved = arrays.contacts.len();
         run_substeps(
             arrays,
             &StepSettings {
@@ -239,6 +277,7 @@ impl World {
     /// the broadphase boxes of shapes that moved out of theirs.
     pub fn finalize(&mut self) {
         let arrays = std::mem::take(&mut self.solver);
+        self.counters.bodies_swept = 0;
         for (state, slot) in arrays.states.iter().zip(&arrays.bodies) {
             let body = self.bodies.at_mut(*slot);
             let finite = is_finite_vec(state.linear_velocity)

@@ -1,0 +1,397 @@
+//! The world's public API: refused calls change nothing, and each documented effect happens.
+
+use physics_core::prelude::*;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn world() -> World {
+    World::new(WorldDef::default()).unwrap()
+}
+
+fn ground(world: &mut World) -> BodyId {
+    let g = world
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    world
+        .create_shape(
+            g,
+            &ShapeDef::default(),
+            Polygon::new_box(50.0, 1.0).unwrap().into(),
+        )
+        .unwrap();
+    g
+}
+
+fn unit_box(world: &mut World, position: Vec2) -> BodyId {
+    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
+    world
+        .create_shape(
+            b,
+            &ShapeDef::default(),
+            Polygon::new_box(0.5, 0.5).unwrap().into(),
+        )
+        .unwrap();
+    b
+}
+
+#[test]
+fn stale_ids_are_errors_everywhere() {
+    let mut w = world();
+    let b = unit_box(&mut w, Vec2::ZERO);
+    let s = w.body_shapes(b).unwrap()[0];
+    w.destroy_body(b).unwrap();
+    assert_eq!(w.destroy_body(b), Err(WorldError::StaleBody(b)));
+    assert_eq!(w.body_position(b), Err(WorldError::StaleBody(b)));
+    assert_eq!(
+        w.set_linear_velocity(b, Vec2::X),
+        Err(WorldError::StaleBody(b))
+    );
+    assert_eq!(w.apply_force(b, Vec2::X), Err(WorldError::StaleBody(b)));
+    assert_eq!(w.shape(s).err(), Some(WorldError::StaleShape(s)));
+    assert_eq!(w.destroy_shape(s), Err(WorldError::StaleShape(s)));
+    assert_eq!(
+        w.create_shape(
+            b,
+            &ShapeDef::default(),
+            Circle::new(Vec2::ZERO, 1.0).unwrap().into()
+        ),
+        Err(WorldError::StaleBody(b))
+    );
+    // A new body reuses the slot with a new generation; the old id stays stale.
+    let c = unit_box(&mut w, Vec2::ZERO);
+    assert_eq!(c.index, b.index);
+    assert!(w.body_exists(c) && !w.body_exists(b));
+}
+
+#[test]
+fn non_finite_and_negative_inputs_change_nothing() {
+    let mut w = world();
+    let b = unit_box(&mut w, Vec2::new(1.0, 2.0));
+    w.set_linear_velocity(b, Vec2::new(3.0, 0.0)).unwrap();
+    let mass = w.body_mass_data(b).unwrap();
+
+    assert!(matches!(
+        w.set_linear_velocity(b, Vec2::NAN),
+        Err(WorldError::NonFinite(_))
+    ));
+    assert!(matches!(
+        w.set_angular_velocity(b, f32::INFINITY),
+        Err(WorldError::NonFinite(_))
+    ));
+    assert!(matches!(
+        w.set_transform(b, Vec2::new(f32::NAN, 0.0), Rot::IDENTITY),
+        Err(WorldError::NonFinite(_))
+    ));
+    assert!(matches!(
+        w.apply_linear_impulse(b, Vec2::INFINITY),
+        Err(WorldError::NonFinite(_))
+    ));
+    assert!(matches!(
+        w.apply_torque(b, f32::NAN),
+        Err(WorldError::NonFinite(_))
+    ));
+    assert_eq!(w.linear_velocity(b).unwrap(), Vec2::new(3.0, 0.0));
+    assert_eq!(w.body_position(b).unwrap(), Vec2::new(1.0, 2.0));
+
+    let bodies = w.body_count();
+    assert!(matches!(
+        w.create_body(&BodyDef::dynamic(Vec2::new(0.0, f32::NAN))),
+        Err(WorldError::NonFinite(_))
+    ));
+    assert_eq!(w.body_count(), bodies);
+
+    let shapes = w.shape_count();
+    let heavy = ShapeDef {
+        density: -1.0,
+        ..Default::default()
+    };
+    assert_eq!(
+        w.create_shape(b, &heavy, Circle::new(Vec2::ZERO, 1.0).unwrap().into()),
+        Err(WorldError::NegativeDensity(-1.0))
+    );
+    let bad_circle = Shape::Circle(Circle {
+        center: Vec2::ZERO,
+        radius: -2.0,
+    });
+    assert!(matches!(
+        w.create_shape(b, &ShapeDef::default(), bad_circle),
+        Err(WorldError::InvalidShape(ShapeError::InvalidRadius { .. }))
+    ));
+    assert_eq!(w.shape_count(), shapes);
+
+    let negative = MassData { mass: -5.0, ..mass };
+    assert_eq!(
+        w.set_mass_data(b, Some(negative)),
+        Err(WorldError::InvalidMass("mass"))
+    );
+    assert_eq!(w.body_mass_data(b).unwrap(), mass);
+
+    assert!(matches!(
+        w.step(f32::NAN),
+        Err(WorldError::InvalidTimeStep(_))
+    ));
+    assert!(matches!(w.step(-1.0), Err(WorldError::InvalidTimeStep(_))));
+    assert!(
+        World::new(WorldDef {
+            substep_count: 0,
+            ..Default::default()
+        })
+        .is_err()
+    );
+}
+
+#[test]
+fn destroying_a_body_destroys_its_shapes_and_contacts() {
+    let mut w = world();
+    let g = ground(&mut w);
+    let a = unit_box(&mut w, Vec2::new(0.0, 0.5));
+    let b = unit_box(&mut w, Vec2::new(3.0, 0.5));
+    for _ in 0..10 {
+        w.step(DT).unwrap();
+    }
+    assert_eq!(w.touching_contact_count(), 2);
+    let shapes = w.shape_count();
+    w.destroy_body(a).unwrap();
+    assert_eq!(w.shape_count(), shapes - 1);
+    assert_eq!(
+        w.contact_count(),
+        1,
+        "only b's contact with the ground remains"
+    );
+    assert_eq!(w.end_contact_events().len(), 1, "a touching contact ended");
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    // Nothing else was disturbed: b still rests on the ground.
+    assert!((w.body_position(b).unwrap() - Vec2::new(3.0, 0.5)).length() < 0.01);
+    assert!(w.body_exists(g));
+}
+
+#[test]
+fn a_game_in_pixels_behaves_like_one_in_metres() {
+    // The same drop onto the ground in metres and in pixels (100 per metre): every length,
+    // speed and gravity times 100, and the length unit set to 100.
+    let run = |unit: f32| {
+        let mut w = World::new(WorldDef {
+            gravity: Vec2::new(0.0, -10.0 * unit),
+            length_units_per_meter: unit,
+            ..Default::default()
+        })
+        .unwrap();
+        let g = w
+            .create_body(&BodyDef::fixed(Vec2::new(0.0, -unit)))
+            .unwrap();
+        w.create_shape(
+            g,
+            &ShapeDef::default(),
+            Polygon::new_box(20.0 * unit, unit).unwrap().into(),
+        )
+        .unwrap();
+        let mut bodies = Vec::new();
+        for i in 0..3 {
+            let b = w
+                .create_body(
+                    &BodyDef::dynamic(Vec2::new(0.1 * i as f32, 0.6 + 1.05 * i as f32) * unit)
+                        .with_angle(0.05),
+                )
+                .unwrap();
+            w.create_shape(
+                b,
+                &ShapeDef::default(),
+                Polygon::new_box(0.5 * unit, 0.5 * unit).unwrap().into(),
+            )
+            .unwrap();
+            bodies.push(b);
+        }
+        let ball = w
+            .create_body(
+                &BodyDef::dynamic(Vec2::new(3.0, 4.0) * unit)
+                    .with_velocity(Vec2::new(2.0, 0.0) * unit),
+            )
+            .unwrap();
+        let bouncy = ShapeDef {
+            restitution: 0.5,
+            ..Default::default()
+        };
+        w.create_shape(
+            ball,
+            &bouncy,
+            Circle::new(Vec2::ZERO, 0.3 * unit).unwrap().into(),
+        )
+        .unwrap();
+        bodies.push(ball);
+        for _ in 0..180 {
+            w.step(DT).unwrap();
+        }
+        bodies
+            .iter()
+            .map(|b| w.body_position(*b).unwrap() / unit)
+            .collect::<Vec<_>>()
+    };
+    let metres = run(1.0);
+    let pixels = run(100.0);
+    for (m, p) in metres.iter().zip(&pixels) {
+        // Same trajectories up to f32 rounding of the scaled numbers: within a millimetre.
+        assert!(m.distance(*p) < 1e-3, "metres {m} vs pixels/100 {p}");
+    }
+}
+
+#[test]
+fn resting_bodies_do_not_touch_the_broadphase() {
+    let mut w = world();
+    ground(&mut w);
+    for i in 0..5 {
+        unit_box(&mut w, Vec2::new(0.0, 0.5 + i as f32));
+    }
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+    }
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+        assert_eq!(
+            w.counters().proxies_queried,
+            0,
+            "a resting box re-queried the trees"
+        );
+        assert_eq!(w.counters().manifolds_updated, 5);
+    }
+}
+
+#[test]
+fn impulses_forces_and_torques_change_velocity_by_the_textbook_amounts() {
+    let mut w = World::new(WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let b = unit_box(&mut w, Vec2::ZERO);
+    let m = w.body_mass_data(b).unwrap();
+    assert!((m.mass - 1.0).abs() < 1e-6);
+    w.apply_linear_impulse(b, Vec2::new(2.0, 0.0)).unwrap();
+    assert!((w.linear_velocity(b).unwrap().x - 2.0).abs() < 1e-6);
+    // An impulse at a point off the centre also spins: dw = (r x J) / I.
+    w.apply_linear_impulse_at_point(b, Vec2::new(0.0, 1.0), Vec2::new(0.5, 0.0))
+        .unwrap();
+    let expected_w = 0.5 / m.rotational_inertia;
+    assert!((w.angular_velocity(b).unwrap() - expected_w).abs() < 1e-4);
+    // A force acts over one step: dv = F dt / m.
+    let v0 = w.linear_velocity(b).unwrap();
+    w.apply_force(b, Vec2::new(0.0, 60.0)).unwrap();
+    w.step(DT).unwrap();
+    assert!((w.linear_velocity(b).unwrap().y - (v0.y + 1.0)).abs() < 1e-4);
+    // Forces are cleared after the step.
+    let v1 = w.linear_velocity(b).unwrap();
+    w.step(DT).unwrap();
+    assert!((w.linear_velocity(b).unwrap() - v1).length() < 1e-5);
+    let w0 = w.angular_velocity(b).unwrap();
+    w.apply_torque(b, m.rotational_inertia * 60.0).unwrap();
+    w.step(DT).unwrap();
+    assert!((w.angular_velocity(b).unwrap() - (w0 + 1.0)).abs() < 1e-3);
+}
+
+#[test]
+fn gravity_scale_damping_and_fixed_rotation() {
+    let mut w = world();
+    let floating = unit_box(&mut w, Vec2::new(0.0, 10.0));
+    w.set_gravity_scale(floating, 0.0).unwrap();
+    let damped = unit_box(&mut w, Vec2::new(5.0, 10.0));
+    w.set_gravity_scale(damped, 0.0).unwrap();
+    w.set_damping(damped, 1.0, 0.0).unwrap();
+    w.set_linear_velocity(damped, Vec2::new(1.0, 0.0)).unwrap();
+    let fixed = unit_box(&mut w, Vec2::new(-5.0, 10.0));
+    w.set_fixed_rotation(fixed, true).unwrap();
+    w.apply_angular_impulse(fixed, 10.0).unwrap();
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    assert_eq!(w.body_position(floating).unwrap(), Vec2::new(0.0, 10.0));
+    // v' = -c v integrates to exp(-1) after 1 s; the implicit update gives (1 + h)^-240.
+    let expected = (1.0f32 + 1.0 / 240.0).powi(-240);
+    assert!((w.linear_velocity(damped).unwrap().x - expected).abs() < 1e-4);
+    assert_eq!(w.angular_velocity(fixed).unwrap(), 0.0);
+    assert!(matches!(
+        w.set_damping(damped, -1.0, 0.0),
+        Err(WorldError::InvalidSetting(_))
+    ));
+}
+
+#[test]
+fn several_shapes_make_one_rigid_body_with_combined_mass() {
+    let mut w = world();
+    let b = w.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
+    for x in [-1.0f32, 1.0] {
+        let part = Polygon::new_offset_box(0.5, 0.5, Vec2::new(x, 0.0), Rot::IDENTITY).unwrap();
+        w.create_shape(b, &ShapeDef::default(), part.into())
+            .unwrap();
+    }
+    let m = w.body_mass_data(b).unwrap();
+    assert!((m.mass - 2.0).abs() < 1e-5);
+    assert!(m.center.length() < 1e-6);
+    // Two unit boxes 1 m from the centre: 2 * (1/6 + 1) by the parallel axis theorem.
+    assert!((m.rotational_inertia - 2.0 * (1.0 / 6.0 + 1.0)).abs() < 1e-4);
+    let first = w.body_shapes(b).unwrap()[0];
+    w.destroy_shape(first).unwrap();
+    let m = w.body_mass_data(b).unwrap();
+    assert!((m.mass - 1.0).abs() < 1e-5 && (m.center.x - 1.0).abs() < 1e-5);
+}
+
+#[test]
+fn filters_and_sensors_let_bodies_pass_and_kinematic_bodies_push() {
+    let mut w = world();
+    ground(&mut w);
+    let ghost = w
+        .create_body(&BodyDef::dynamic(Vec2::new(-3.0, 0.5)))
+        .unwrap();
+    let no_ground = ShapeDef {
+        filter: Filter {
+            mask_bits: 0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    w.create_shape(
+        ghost,
+        &no_ground,
+        Polygon::new_box(0.5, 0.5).unwrap().into(),
+    )
+    .unwrap();
+    let sensor = w
+        .create_body(&BodyDef::dynamic(Vec2::new(3.0, 0.5)))
+        .unwrap();
+    let sensing = ShapeDef {
+        is_sensor: true,
+        ..Default::default()
+    };
+    w.create_shape(sensor, &sensing, Polygon::new_box(0.5, 0.5).unwrap().into())
+        .unwrap();
+    let pusher = w
+        .create_body(&BodyDef::kinematic(Vec2::new(-10.0, 0.6)))
+        .unwrap();
+    w.create_shape(
+        pusher,
+        &ShapeDef::default(),
+        Polygon::new_box(0.5, 0.5).unwrap().into(),
+    )
+    .unwrap();
+    w.set_linear_velocity(pusher, Vec2::new(2.0, 0.0)).unwrap();
+    let pushed = unit_box(&mut w, Vec2::new(-7.0, 0.5));
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+    }
+    assert!(
+        w.body_position(ghost).unwrap().y < -3.0,
+        "filtered box fell through"
+    );
+    assert!(
+        w.body_position(sensor).unwrap().y < -3.0,
+        "sensor box fell through"
+    );
+    // The kinematic box kept its velocity and pushed the dynamic one ahead of it.
+    assert!((w.linear_velocity(pusher).unwrap().x - 2.0).abs() < 1e-6);
+    let (kx, px) = (
+        w.body_position(pusher).unwrap().x,
+        w.body_position(pushed).unwrap().x,
+    );
+    assert!((kx - (-10.0 + 4.0)).abs() < 1e-3);
+    assert!(px > kx + 0.95, "pushed box stays ahead: {px} vs {kx}");
+}
