@@ -14,6 +14,11 @@
 //! assert_eq!(built.world.body_count(), 11);
 //! ```
 
+// The README's code blocks compile and run as doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 mod scene;
 pub mod scenes;
 

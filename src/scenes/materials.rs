@@ -16,7 +16,8 @@ pub const BALL_RESTITUTIONS: [f32; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 pub const DROP_HEIGHT: f32 = 5.0;
 
 /// Four 30 degree ramps stacked 12 m apart, each with one box; ramp and box share the same
-/// friction so the mixed coefficient is that value. Bodies: ramp, box, ramp, box, ...
+/// friction so the mixed coefficient is that value. Bodies: ramp, box, ramp, box, ..., then
+/// a floor.
 pub fn friction_ramp() -> Scene {
     let tangent = Rot::from_angle(RAMP_ANGLE).x_axis();
     let normal = Vec2::new(-tangent.y, tangent.x);
@@ -28,6 +29,9 @@ pub fn friction_ramp() -> Scene {
         let position = centre + (0.25 + 0.5) * normal + 5.0 * tangent;
         bodies.push(BodyDesc::dynamic(position, boxed(0.5, 0.5).friction(mu)).angle(RAMP_ANGLE));
     }
+    // A floor below the ramps catches the boxes that slide off (last, so the ramp and box
+    // indices above stay as documented).
+    bodies.push(BodyDesc::fixed(Vec2::new(0.0, -7.0), boxed(40.0, 1.0)));
     Scene {
         name: "friction_ramp",
         gravity: Vec2::new(0.0, -10.0),

@@ -4,9 +4,14 @@ use crate::scene::{BodyDesc, Scene, ShapeDesc, ball, boxed};
 use physics_core::prelude::*;
 
 /// Three staggered rows of static pegs and 600 mixed shapes (boxes, balls, capsules) raining
-/// onto them from a grid up to 60 m high.
+/// onto them from a grid up to 60 m high, in an 80 m wide box (balls deflected by the pegs
+/// would otherwise roll off the ends of the ground).
 pub fn rain() -> Scene {
-    let mut bodies = vec![BodyDesc::fixed(Vec2::new(0.0, -1.0), boxed(40.0, 1.0))];
+    let mut bodies = vec![
+        BodyDesc::fixed(Vec2::new(0.0, -1.0), boxed(40.0, 1.0)),
+        BodyDesc::fixed(Vec2::new(-40.5, 20.0), boxed(0.5, 20.0)),
+        BodyDesc::fixed(Vec2::new(40.5, 20.0), boxed(0.5, 20.0)),
+    ];
     for row in 0..3 {
         for k in 0..12 {
             let x = -22.0 + 4.0 * k as f32 + 2.0 * (row % 2) as f32;
