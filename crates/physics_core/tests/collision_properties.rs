@@ -5,7 +5,7 @@ mod support;
 
 use physics_core::collision::{
     CollideSettings, DistanceInput, ShapeProxy, SimplexCache, collide, polygon_separation,
-    shape_distance, shape_penetration,
+    shape_distance, shape_penetration, shapes_overlap,
 };
 use physics_core::prelude::*;
 use support::{Rng, point_segment_distance};
@@ -52,6 +52,14 @@ fn sat_and_epa_agree_on_random_overlapping_polygons() {
         if sat.separation > -1e-3 {
             continue;
         }
+        let (pa, pb) = (
+            ShapeProxy::from_shape(&Shape::Polygon(a)),
+            ShapeProxy::from_shape(&Shape::Polygon(b)),
+        );
+        assert!(
+            shapes_overlap(&pa, xa, &pb, xb),
+            "pair {attempts}: SAT overlap, GJK disagrees"
+        );
         let epa = shape_penetration(
             &ShapeProxy::from_shape(&Shape::Polygon(a)),
             xa,
@@ -127,6 +135,7 @@ fn gjk_distance_matches_brute_force_on_random_separated_polygons() {
         );
         assert!(((out.point_b - out.point_a).length() - out.distance).abs() < 1e-4);
         assert!((out.normal.length() - 1.0).abs() < 1e-5);
+        assert!(!shapes_overlap(&input.proxy_a, xa, &input.proxy_b, xb));
         checked += 1;
     }
 }

@@ -395,3 +395,71 @@ fn filters_and_sensors_let_bodies_pass_and_kinematic_bodies_push() {
     assert!((kx - (-10.0 + 4.0)).abs() < 1e-3);
     assert!(px > kx + 0.95, "pushed box stays ahead: {px} vs {kx}");
 }
+
+#[test]
+fn mixing_rules_decide_whether_a_box_slides() {
+    // A box of friction 0.1 on a 30 degree ramp of friction 1.0: the geometric mean 0.32 is
+    // below tan 30 = 0.58 so it slides; with the max rule (1.0) it holds.
+    let slides = |rule: MixRule| {
+        let mut w = World::new(WorldDef {
+            friction_mixing: rule,
+            ..Default::default()
+        })
+        .unwrap();
+        let angle = std::f32::consts::PI / 6.0;
+        let ramp = w
+            .create_body(&BodyDef::fixed(Vec2::ZERO).with_angle(angle))
+            .unwrap();
+        let grippy = ShapeDef {
+            friction: 1.0,
+            ..Default::default()
+        };
+        w.create_shape(ramp, &grippy, Polygon::new_box(10.0, 0.25).unwrap().into())
+            .unwrap();
+        let normal = Rot::from_angle(angle).rotate(Vec2::Y);
+        let b = w
+            .create_body(&BodyDef::dynamic(0.75 * normal).with_angle(angle))
+            .unwrap();
+        let slippery = ShapeDef {
+            friction: 0.1,
+            ..Default::default()
+        };
+        w.create_shape(b, &slippery, Polygon::new_box(0.5, 0.5).unwrap().into())
+            .unwrap();
+        for _ in 0..60 {
+            w.step(DT).unwrap();
+        }
+        w.body_position(b).unwrap().distance(0.75 * normal) > 0.5
+    };
+    assert!(slides(MixRule::GeometricMean));
+    assert!(!slides(MixRule::Max));
+    assert_eq!(MixRule::Average.mix(0.2, 0.6), 0.4);
+    assert_eq!(MixRule::Min.mix(0.2, 0.6), 0.2);
+}
+
+#[test]
+fn aabb_and_ray_queries_find_shapes_through_the_trees() {
+    let mut w = world();
+    let g = ground(&mut w);
+    let boxes: Vec<BodyId> = (0..5)
+        .map(|i| unit_box(&mut w, Vec2::new(3.0 * i as f32, 5.0)))
+        .collect();
+    let found = w.query_aabb(&Aabb::new(Vec2::new(2.0, 4.0), Vec2::new(7.0, 6.0)));
+    let expected: Vec<ShapeId> = [boxes[1], boxes[2]]
+        .iter()
+        .map(|b| w.body_shapes(*b).unwrap()[0])
+        .collect();
+    assert_eq!(found, expected);
+    // A ray down through box 2 stops at its top face, not at the ground below.
+    let (shape, hit) = w
+        .ray_cast_closest(Vec2::new(6.0, 10.0), Vec2::new(0.0, -20.0))
+        .unwrap();
+    assert_eq!(shape, expected[1]);
+    assert!((hit.point.y - 5.5).abs() < 1e-5);
+    // Between boxes it reaches the ground's top at y = 0.
+    let (shape, hit) = w
+        .ray_cast_closest(Vec2::new(1.5, 10.0), Vec2::new(0.0, -20.0))
+        .unwrap();
+    assert_eq!(shape, w.body_shapes(g).unwrap()[0]);
+    assert!(hit.point.y.abs() < 1e-5);
+}
