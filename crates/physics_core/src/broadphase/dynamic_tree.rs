@@ -145,16 +145,7 @@ impl DynamicTree {
             p.child1 = sibling;
             p.child2 = leaf;
         }
-        if old_parent == NULL_NODE {
-            self.root = new_parent;
-        } else {
-            let op = &mut self.nodes[old_parent as usize];
-            if op.child1 == sibling {
-                op.child1 = new_parent;
-            } else {
-                op.child2 = new_parent;
-            }
-        }
+        self.replace_child(old_parent, sibling, new_parent);
         self.nodes[sibling as usize].parent = new_parent;
         self.nodes[leaf as usize].parent = new_parent;
         self.refit_upwards(new_parent);
@@ -195,6 +186,20 @@ impl DynamicTree {
         index
     }
 
+    /// Points `parent`'s link to `old` at `new` instead (the root when `parent` is null).
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        if parent == NULL_NODE {
+            self.root = new;
+            return;
+        }
+        let p = &mut self.nodes[parent as usize];
+        if p.child1 == old {
+            p.child1 = new;
+        } else {
+            p.child2 = new;
+        }
+    }
+
     fn remove_leaf(&mut self, leaf: u32) {
         if leaf == self.root {
             self.root = NULL_NODE;
@@ -213,12 +218,7 @@ impl DynamicTree {
             self.free(parent);
             return;
         }
-        let gp = &mut self.nodes[grand_parent as usize];
-        if gp.child1 == parent {
-            gp.child1 = sibling;
-        } else {
-            gp.child2 = sibling;
-        }
+        self.replace_child(grand_parent, parent, sibling);
         self.nodes[sibling as usize].parent = grand_parent;
         self.free(parent);
         self.refit_upwards(grand_parent);
@@ -268,13 +268,7 @@ impl DynamicTree {
         self.nodes[tall as usize].child1 = a;
         self.nodes[tall as usize].parent = a_parent;
         self.nodes[a as usize].parent = tall;
-        if a_parent == NULL_NODE {
-            self.root = tall;
-        } else if self.nodes[a_parent as usize].child1 == a {
-            self.nodes[a_parent as usize].child1 = tall;
-        } else {
-            self.nodes[a_parent as usize].child2 = tall;
-        }
+        self.replace_child(a_parent, a, tall);
         let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height {
             (f, g)
         } else {
