@@ -20,6 +20,7 @@ pub(crate) mod body_state;
 pub(crate) mod contact_solver;
 pub mod softness;
 
+use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
 use contact_solver::{
     ContactConstraint, ContactSolveSettings, apply_restitution, solve_contacts, warm_start,
@@ -34,8 +35,9 @@ const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
 pub(crate) struct SolverArrays {
     pub states: Vec<BodyState>,
     pub params: Vec<BodyParams>,
-    /// Body slot index of each solver index.
-    pub bodies: Vec<u32>,
+    /// Body (slot, generation) of each solver index: `finalize` skips a body destroyed (and
+    /// perhaps replaced) between `solve` and `finalize`.
+    pub bodies: Vec<(u32, u32)>,
     pub contacts: Vec<ContactConstraint>,
 }
 
@@ -93,6 +95,9 @@ fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32,
         }
         let v = (s.linear_velocity + h * p.linear_acceleration) / (1.0 + h * p.linear_damping);
         let w = (s.angular_velocity + h * p.angular_acceleration) / (1.0 + h * p.angular_damping);
+        // Components first, so an infinite velocity (from a huge force) still clamps to a
+        // finite one instead of overflowing |v|^2.
+        let v = v.clamp(Vec2::splat(-max_speed), Vec2::splat(max_speed));
         let speed_sq = v.length_squared();
         s.linear_velocity = if speed_sq > max_speed * max_speed {
             v * (max_speed / speed_sq.sqrt())

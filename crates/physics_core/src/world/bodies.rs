@@ -28,6 +28,11 @@ impl World {
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
         validate_body_def(def)?;
         let mut body = Body::new(def);
+        if def.body_type == BodyType::Static {
+            // A static body never moves; a velocity would only corrupt contact bounces.
+            body.linear_velocity = Vec2::ZERO;
+            body.angular_velocity = 0.0;
+        }
         if def.body_type == BodyType::Dynamic {
             // Until shapes give it mass, a dynamic body weighs 1 kg.
             body.mass = 1.0;

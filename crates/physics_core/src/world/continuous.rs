@@ -111,7 +111,7 @@ impl World {
                     &other_sweep,
                     target,
                 );
-                if out.state == ToiState::Hit && out.fraction < first {
+                if out.state == ToiState::Hit && out.fraction > 0.0 && out.fraction < first {
                     first = out.fraction;
                 }
                 true

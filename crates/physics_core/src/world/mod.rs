@@ -47,6 +47,9 @@ pub struct World {
     solver: SolverArrays,
     begin_events: Vec<ContactEvent>,
     end_events: Vec<ContactEvent>,
+    /// End events of touching contacts destroyed outside `collide` (by destroying a body or
+    /// shape, or inside `collide` when boxes separate), delivered with the step's events.
+    pending_end_events: Vec<ContactEvent>,
     profile: StepProfile,
     counters: StepCounters,
     step_count: u64,
@@ -67,6 +70,7 @@ impl World {
             solver: SolverArrays::default(),
             begin_events: Vec::new(),
             end_events: Vec::new(),
+            pending_end_events: Vec::new(),
             profile: StepProfile::default(),
             counters: StepCounters::default(),
             step_count: 0,
@@ -126,7 +130,8 @@ impl World {
         &self.begin_events
     }
 
-    /// Shapes that stopped touching during the last step (or were destroyed while touching).
+    /// Shapes that stopped touching during the last step, and touching shapes destroyed
+    /// since the step before (reported with the next step).
     pub fn end_contact_events(&self) -> &[ContactEvent] {
         &self.end_events
     }
@@ -185,7 +190,7 @@ impl World {
             }
         }
         if contact.touching {
-            self.end_events.push(ContactEvent {
+            self.pending_end_events.push(ContactEvent {
                 shape_a: self.shape_id(contact.shape_a),
                 shape_b: self.shape_id(contact.shape_b),
             });

@@ -62,8 +62,6 @@ impl World {
         if !dt.is_finite() || dt < 0.0 {
             return Err(WorldError::InvalidTimeStep(dt));
         }
-        self.begin_events.clear();
-        self.end_events.clear();
         let t = Instant::now();
         self.update_pairs();
         self.profile.update_pairs_ms = elapsed_ms(t);
@@ -83,6 +81,11 @@ impl World {
     /// Broadphase stage: shapes whose boxes grew since the last step find the shapes their
     /// boxes now overlap; pairs that may collide become contacts.
     pub fn update_pairs(&mut self) {
+        // A new step's events begin here, with the end events of contacts destroyed since
+        // the last step (bodies or shapes destroyed by the user).
+        self.begin_events.clear();
+        self.end_events.clear();
+        self.end_events.append(&mut self.pending_end_events);
         let (pairs, queried) = self.broadphase.find_new_pairs();
         self.counters.proxies_queried = queried;
         self.counters.contacts_created = 0;
@@ -127,6 +130,9 @@ impl World {
 
     /// Narrowphase stage: recomputes every contact's manifold; contacts whose boxes no longer
     /// overlap are destroyed; begin and end touch events are recorded.
+    ///
+    /// Uses the world's current transforms; run [`World::update_pairs`] first so new pairs
+    /// have contacts.
     pub fn collide(&mut self) {
         let settings = self.collide_settings();
         let slots: Vec<u32> = self.contacts.iter().map(|(i, _)| i).collect();
@@ -167,6 +173,7 @@ impl World {
                 }
             }
         }
+        self.end_events.append(&mut self.pending_end_events);
     }
 
     /// Solver stage: gathers moving bodies and touching contacts into dense arrays and runs
@@ -190,7 +197,7 @@ impl World {
                 continue;
             }
             solver_index[slot as usize] = arrays.states.len() as u32;
-            arrays.bodies.push(slot);
+            arrays.bodies.push((slot, self.bodies.generation(slot)));
             arrays.states.push(BodyState {
                 linear_velocity: body.linear_velocity,
                 angular_velocity: body.angular_velocity,
@@ -262,12 +269,14 @@ impl World {
             },
         );
 
-        // Store impulses for next step's warm start.
+        // Store impulses for next step's warm start; a non-finite impulse is never kept, or it
+        // would be re-applied every step for as long as the contact lives.
+        let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
         for c in &arrays.contacts {
             let manifold = &mut self.contacts.at_mut(c.contact).manifold;
             for (mp, cp) in manifold.points_mut().iter_mut().zip(&c.points) {
-                mp.normal_impulse = cp.normal_impulse;
-                mp.tangent_impulse = cp.tangent_impulse;
+                mp.normal_impulse = finite_or_zero(cp.normal_impulse);
+                mp.tangent_impulse = finite_or_zero(cp.tangent_impulse);
             }
         }
         Ok(())
@@ -278,16 +287,28 @@ impl World {
     pub fn finalize(&mut self) {
         let arrays = std::mem::take(&mut self.solver);
         self.counters.bodies_swept = 0;
-        for (state, slot) in arrays.states.iter().zip(&arrays.bodies) {
-            let body = self.bodies.at_mut(*slot);
+        for (state, &(slot, generation)) in arrays.states.iter().zip(&arrays.bodies) {
+            let Some(body) = self.bodies.get_mut(slot, generation) else {
+                // Destroyed between solve and finalize.
+                continue;
+            };
+            body.force = bevy_math::Vec2::ZERO;
+            body.torque = 0.0;
             let finite = is_finite_vec(state.linear_velocity)
                 && state.angular_velocity.is_finite()
                 && is_finite_vec(state.delta_position)
                 && state.delta_rotation.is_valid();
             if !finite {
-                // Never let a NaN spread: the body stops where it was.
+                // Never let a NaN spread: the body stops where it was and its contacts forget
+                // their impulses.
                 body.linear_velocity = bevy_math::Vec2::ZERO;
                 body.angular_velocity = 0.0;
+                for contact in body.contacts.clone() {
+                    for p in self.contacts.at_mut(contact).manifold.points_mut() {
+                        p.normal_impulse = 0.0;
+                        p.tangent_impulse = 0.0;
+                    }
+                }
                 continue;
             }
             let (c1, q1) = (body.center, body.transform.q);
@@ -297,12 +318,10 @@ impl World {
             let q = (state.delta_rotation * body.transform.q).normalize();
             body.transform.q = q;
             body.transform.p = body.center - q.rotate(body.local_center);
-            body.force = bevy_math::Vec2::ZERO;
-            body.torque = 0.0;
             if body.body_type == BodyType::Dynamic {
-                self.solve_continuous(*slot, c1, q1);
+                self.solve_continuous(slot, c1, q1);
             }
-            self.refresh_shape_bounds(*slot, false);
+            self.refresh_shape_bounds(slot, false);
         }
         self.solver = arrays;
         self.solver.states.clear();
