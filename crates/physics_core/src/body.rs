@@ -139,6 +139,8 @@ pub(crate) struct Body {
     pub shapes: Vec<ShapeId>,
     /// Slot indices of the contacts touching this body's shapes.
     pub contacts: Vec<u32>,
+    /// Slot indices of the joints attached to this body.
+    pub joints: Vec<u32>,
 }
 
 impl Body {
@@ -166,6 +168,7 @@ impl Body {
             bullet: def.bullet,
             shapes: Vec::new(),
             contacts: Vec::new(),
+            joints: Vec::new(),
         }
     }
 

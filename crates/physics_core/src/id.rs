@@ -28,6 +28,10 @@ define_id!(
     /// A persistent contact between two shapes.
     ContactId
 );
+define_id!(
+    /// A joint between two bodies.
+    JointId
+);
 
 /// Dense storage with generation-checked handles and slot reuse.
 ///

@@ -39,6 +39,7 @@ pub mod constants;
 mod contact;
 pub mod filter;
 pub mod id;
+pub mod joint;
 pub mod math;
 pub mod shape;
 pub mod shape_def;
@@ -53,7 +54,10 @@ pub mod prelude {
     pub use crate::body::{BodyDef, BodyType};
     pub use crate::collision::{CollideSettings, Manifold, ManifoldPoint, collide};
     pub use crate::filter::Filter;
-    pub use crate::id::{BodyId, ShapeId};
+    pub use crate::id::{BodyId, JointId, ShapeId};
+    pub use crate::joint::{
+        DistanceJoint, JointDef, JointKind, MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint,
+    };
     pub use crate::math::{Rot, Transform};
     pub use crate::shape::{Aabb, Capsule, Circle, MassData, Polygon, Segment, Shape, ShapeError};
     pub use crate::shape_def::ShapeDef;

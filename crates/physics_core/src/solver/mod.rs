@@ -1,13 +1,13 @@
 //! The soft step: the order of the solver stages.
 //!
 //! ```text
-//! prepare contacts                       (once per step)
+//! prepare joints and contacts            (once per step)
 //! for each of the n substeps (h = dt / n):
 //!     integrate velocities               gravity, forces, damping
-//!     warm start                         apply the accumulated impulses
-//!     solve                              soft constraints with position bias
+//!     warm start                         joints, then contacts: the accumulated impulses
+//!     solve                              joints, then contacts: soft, with position bias
 //!     integrate positions                delta position and delta rotation
-//!     relax                              rigid constraints without bias
+//!     relax                              joints, then contacts: rigid, without bias
 //! restitution                            once, for points that approached fast
 //! store impulses                         for next step's warm start
 //! ```
@@ -20,6 +20,7 @@ pub(crate) mod body_state;
 pub(crate) mod contact_solver;
 pub mod softness;
 
+use crate::joint::{JointConstraint, RowContext, solve_joints, warm_start_joints};
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
 use contact_solver::{
@@ -39,6 +40,7 @@ pub(crate) struct SolverArrays {
     /// perhaps replaced) between `solve` and `finalize`.
     pub bodies: Vec<(u32, u32)>,
     pub contacts: Vec<ContactConstraint>,
+    pub joints: Vec<JointConstraint>,
 }
 
 /// Step-wide solver settings.
@@ -54,29 +56,26 @@ pub(crate) struct StepSettings {
 pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
     let h = settings.dt / settings.substeps as f32;
     let inv_h = 1.0 / h;
+    let biased = RowContext {
+        h,
+        inv_h,
+        use_bias: true,
+    };
+    let relaxed = RowContext {
+        use_bias: false,
+        ..biased
+    };
+    let contact = &settings.contact;
     for _ in 0..settings.substeps {
-        integrate_velocities(
-            &mut arrays.states,
-            &arrays.params,
-            h,
-            settings.max_linear_speed,
-        );
-        warm_start(&arrays.contacts, &mut arrays.states);
-        solve_contacts(
-            &mut arrays.contacts,
-            &mut arrays.states,
-            inv_h,
-            true,
-            &settings.contact,
-        );
-        integrate_positions(&mut arrays.states, h);
-        solve_contacts(
-            &mut arrays.contacts,
-            &mut arrays.states,
-            inv_h,
-            false,
-            &settings.contact,
-        );
+        let states = &mut arrays.states;
+        integrate_velocities(states, &arrays.params, h, settings.max_linear_speed);
+        warm_start_joints(&arrays.joints, states);
+        warm_start(&arrays.contacts, states);
+        solve_joints(&mut arrays.joints, states, &biased);
+        solve_contacts(&mut arrays.contacts, states, inv_h, true, contact);
+        integrate_positions(states, h);
+        solve_joints(&mut arrays.joints, states, &relaxed);
+        solve_contacts(&mut arrays.contacts, states, inv_h, false, contact);
     }
     apply_restitution(
         &mut arrays.contacts,

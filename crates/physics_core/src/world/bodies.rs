@@ -42,8 +42,16 @@ impl World {
         Ok(BodyId { index, generation })
     }
 
-    /// Destroys a body with its shapes and contacts.
+    /// Destroys a body with its shapes, contacts and joints.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<(), WorldError> {
+        let joints = self.body(id)?.joints.clone();
+        for slot in joints {
+            let joint = crate::id::JointId {
+                index: slot,
+                generation: self.joints.generation(slot),
+            };
+            self.destroy_joint(joint)?;
+        }
         let shapes = self.body(id)?.shapes.clone();
         let contacts = self.body(id)?.contacts.clone();
         for slot in contacts {

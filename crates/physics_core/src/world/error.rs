@@ -1,6 +1,6 @@
 //! Why a world call was refused. A refused call changes nothing.
 
-use crate::id::{BodyId, ShapeId};
+use crate::id::{BodyId, JointId, ShapeId};
 use crate::shape::ShapeError;
 use std::fmt;
 
@@ -11,6 +11,10 @@ pub enum WorldError {
     StaleBody(BodyId),
     /// The shape was destroyed (or the id belongs to another world).
     StaleShape(ShapeId),
+    /// The joint was destroyed.
+    StaleJoint(JointId),
+    /// A joint definition is invalid (says why).
+    InvalidJoint(&'static str),
     /// An input value is NaN or infinite.
     NonFinite(&'static str),
     /// A density is negative.
@@ -30,6 +34,8 @@ impl fmt::Display for WorldError {
         match self {
             WorldError::StaleBody(id) => write!(f, "body {id:?} does not exist (destroyed?)"),
             WorldError::StaleShape(id) => write!(f, "shape {id:?} does not exist (destroyed?)"),
+            WorldError::StaleJoint(id) => write!(f, "joint {id:?} does not exist (destroyed?)"),
+            WorldError::InvalidJoint(why) => write!(f, "invalid joint: {why}"),
             WorldError::NonFinite(what) => write!(f, "{what} is NaN or infinite"),
             WorldError::NegativeDensity(d) => write!(f, "density {d} is negative"),
             WorldError::InvalidMass(what) => write!(f, "{what} must be finite and not negative"),

@@ -7,12 +7,14 @@ mod bodies;
 mod continuous;
 mod def;
 mod error;
+mod joints;
 mod queries;
 mod shapes;
 mod step;
 
 pub use def::{MixRule, WorldDef};
 pub use error::WorldError;
+pub use joints::JointBreakEvent;
 pub use step::{StepCounters, StepProfile};
 
 use crate::body::Body;
@@ -41,6 +43,8 @@ pub struct World {
     bodies: Slots<Body>,
     shapes: Slots<ShapeRecord>,
     contacts: Slots<Contact>,
+    joints: Slots<crate::joint::Joint>,
+    joint_breaks: Vec<JointBreakEvent>,
     /// Shape pair -> contact slot.
     contact_map: HashMap<u64, u32>,
     broadphase: BroadPhase,
@@ -65,6 +69,8 @@ impl World {
             bodies: Slots::default(),
             shapes: Slots::default(),
             contacts: Slots::default(),
+            joints: Slots::default(),
+            joint_breaks: Vec::new(),
             contact_map: HashMap::new(),
             broadphase: BroadPhase::default(),
             solver: SolverArrays::default(),
@@ -98,6 +104,11 @@ impl World {
     /// Number of shapes.
     pub fn shape_count(&self) -> usize {
         self.shapes.len()
+    }
+
+    /// Number of joints.
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
     }
 
     /// Number of contacts (pairs whose enlarged boxes overlap).

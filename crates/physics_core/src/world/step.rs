@@ -98,6 +98,9 @@ impl World {
             if ra.body == rb.body || !ra.def.filter.should_collide(&rb.def.filter) {
                 continue;
             }
+            if self.joint_blocks_collision(ra.body.index, rb.body.index) {
+                continue;
+            }
             let (body_a, body_b) = (ra.body.index, rb.body.index);
             let dynamic = |i: u32| self.bodies.at(i).body_type == BodyType::Dynamic;
             if !dynamic(body_a) && !dynamic(body_b) {
@@ -182,12 +185,15 @@ impl World {
         if !dt.is_finite() || dt < 0.0 {
             return Err(WorldError::InvalidTimeStep(dt));
         }
-        let arrays = &mut self.solver;
+        // The arrays leave `self` while they are filled so the world can be read meanwhile.
+        let mut arrays = std::mem::take(&mut self.solver);
         arrays.states.clear();
         arrays.params.clear();
         arrays.bodies.clear();
         arrays.contacts.clear();
+        arrays.joints.clear();
         if dt == 0.0 {
+            self.solver = arrays;
             return Ok(());
         }
         let mut solver_index = vec![STATIC_BODY; self.bodies.capacity()];
@@ -230,6 +236,9 @@ impl World {
             restitution_threshold: self.tolerances.restitution_threshold,
             use_block_solver: self.def.enable_block_solver,
         };
+        let joint_hertz = self.def.joint_hertz.min(0.25 * substeps as f32 / dt);
+        let joint_softness = Softness::new(joint_hertz, self.def.joint_damping_ratio, h);
+        arrays.joints = self.prepare_joints(&solver_index, joint_softness);
         let constraint_body = |index: u32| {
             let b = self.bodies.at(index);
             ConstraintBody {
@@ -260,7 +269,7 @@ impl World {
         self.counters.bodies_solved = arrays.states.len();
         self.counters.constraints_solved = arrays.contacts.len();
         run_substeps(
-            arrays,
+            &mut arrays,
             &StepSettings {
                 dt,
                 substeps,
@@ -269,6 +278,8 @@ impl World {
             },
         );
 
+        self.joint_breaks.clear();
+        self.store_joint_impulses(&arrays.joints, 1.0 / h);
         // Store impulses for next step's warm start; a non-finite impulse is never kept, or it
         // would be re-applied every step for as long as the contact lives.
         let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
@@ -279,6 +290,7 @@ impl World {
                 mp.tangent_impulse = finite_or_zero(cp.tangent_impulse);
             }
         }
+        self.solver = arrays;
         Ok(())
     }
 

@@ -1,0 +1,204 @@
+//! Prismatic (slider) joint: B slides along an axis fixed in A and does not rotate relative to
+//! A; optional translation limits, motor and spring (seed 000, "Prismatic Constraint").
+//!
+//! With d = pB - pA, axis a and perpendicular p = perp(a) turning with A:
+//! Perpendicular and angle rows (solved together):
+//!   C = [p.d, thetaB - thetaA - reference]
+//!   J = [[-p, -(d + rA) x p, p, rB x p], [0, -1, 0, 1]]
+//!   K = [[mA + mB + iA s1^2 + iB s2^2, iA s1 + iB s2], [iA s1 + iB s2, iA + iB]]
+//!   with s1 = (d + rA) x p, s2 = rB x p.
+//! Axis rows (spring, motor, limits): C = a.d - target,
+//!   J = [-a, -(d + rA) x a, a, rB x a],  K = mA + mB + iA a1^2 + iB a2^2,
+//!   a1 = (d + rA) x a, a2 = rB x a.
+
+use super::RowContext;
+use super::{JointFrame, JointImpulses, limit_row, solve22};
+use crate::math::{cross, left_perp};
+use crate::solver::body_state::BodyState;
+use crate::solver::softness::Softness;
+use bevy_math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of a prismatic joint.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrismaticJoint {
+    /// Slide axis in body A's frame (unit length).
+    pub local_axis_a: Vec2,
+    /// B's angle relative to A to keep.
+    pub reference_angle: f32,
+    /// Enables the spring towards translation zero.
+    pub enable_spring: bool,
+    /// Spring stiffness (hertz).
+    pub hertz: f32,
+    /// Spring damping ratio.
+    pub damping_ratio: f32,
+    /// Enables the motor.
+    pub enable_motor: bool,
+    /// Motor target speed along the axis (m/s).
+    pub motor_speed: f32,
+    /// Largest motor force (N).
+    pub max_motor_force: f32,
+    /// Enables the translation limits.
+    pub enable_limit: bool,
+    /// Lowest translation along the axis.
+    pub lower_translation: f32,
+    /// Highest translation along the axis.
+    pub upper_translation: f32,
+}
+
+impl Default for PrismaticJoint {
+    fn default() -> Self {
+        PrismaticJoint {
+            local_axis_a: Vec2::X,
+            reference_angle: 0.0,
+            enable_spring: false,
+            hertz: 0.0,
+            damping_ratio: 0.0,
+            enable_motor: false,
+            motor_speed: 0.0,
+            max_motor_force: 0.0,
+            enable_limit: false,
+            lower_translation: 0.0,
+            upper_translation: 0.0,
+        }
+    }
+}
+
+/// Axis geometry at the current motion.
+struct Axes {
+    axis: Vec2,
+    perp: Vec2,
+    translation: f32,
+    lateral: f32,
+    a1: f32,
+    a2: f32,
+    s1: f32,
+    s2: f32,
+}
+
+fn axes(f: &JointFrame, j: &PrismaticJoint, sa: &BodyState, sb: &BodyState) -> Axes {
+    let (ra, rb, d) = f.current(sa, sb);
+    let axis = (sa.delta_rotation * f.rotation_a).rotate(j.local_axis_a);
+    let perp = left_perp(axis);
+    Axes {
+        axis,
+        perp,
+        translation: axis.dot(d),
+        lateral: perp.dot(d),
+        a1: cross(d + ra, axis),
+        a2: cross(rb, axis),
+        s1: cross(d + ra, perp),
+        s2: cross(rb, perp),
+    }
+}
+
+/// Applies an axial impulse `axial` and a perpendicular/angular impulse pair `lin`.
+fn apply(f: &JointFrame, x: &Axes, sa: &mut BodyState, sb: &mut BodyState, axial: f32, lin: Vec2) {
+    let p = axial * x.axis + lin.x * x.perp;
+    let la = axial * x.a1 + lin.x * x.s1 + lin.y;
+    let lb = axial * x.a2 + lin.x * x.s2 + lin.y;
+    sa.linear_velocity -= f.inv_mass_a * p;
+    sa.angular_velocity -= f.inv_inertia_a * la;
+    sb.linear_velocity += f.inv_mass_b * p;
+    sb.angular_velocity += f.inv_inertia_b * lb;
+}
+
+pub(crate) fn warm_start(
+    f: &JointFrame,
+    j: &PrismaticJoint,
+    imp: &JointImpulses,
+    states: &mut [BodyState],
+) {
+    let (mut sa, mut sb) = f.load(states);
+    let x = axes(f, j, &sa, &sb);
+    let axial = imp.spring + imp.motor + imp.lower - imp.upper;
+    apply(f, &x, &mut sa, &mut sb, axial, imp.linear);
+    f.store(states, sa, sb);
+}
+
+pub(crate) fn solve(
+    f: &JointFrame,
+    j: &PrismaticJoint,
+    imp: &mut JointImpulses,
+    states: &mut [BodyState],
+    ctx: &RowContext,
+) {
+    let (mut sa, mut sb) = f.load(states);
+    let x = axes(f, j, &sa, &sb);
+    let (ma, mb, ia, ib) = (f.inv_mass_a, f.inv_mass_b, f.inv_inertia_a, f.inv_inertia_b);
+    let k_axial = ma + mb + ia * x.a1 * x.a1 + ib * x.a2 * x.a2;
+    let axial_mass = if k_axial > 0.0 { 1.0 / k_axial } else { 0.0 };
+    let axial_cdot = |sa: &BodyState, sb: &BodyState| {
+        x.axis.dot(sb.linear_velocity - sa.linear_velocity) + x.a2 * sb.angular_velocity
+            - x.a1 * sa.angular_velocity
+    };
+
+    if j.enable_spring && j.hertz > 0.0 {
+        let spring = Softness::new(j.hertz, j.damping_ratio, ctx.h);
+        let delta = -axial_mass
+            * spring.mass_scale
+            * (axial_cdot(&sa, &sb) + spring.bias_rate * x.translation)
+            - spring.impulse_scale * imp.spring;
+        imp.spring += delta;
+        apply(f, &x, &mut sa, &mut sb, delta, Vec2::ZERO);
+    }
+    if j.enable_motor {
+        let max = j.max_motor_force * ctx.h;
+        let total =
+            (imp.motor - axial_mass * (axial_cdot(&sa, &sb) - j.motor_speed)).clamp(-max, max);
+        let delta = total - imp.motor;
+        imp.motor = total;
+        apply(f, &x, &mut sa, &mut sb, delta, Vec2::ZERO);
+    }
+    if j.enable_limit {
+        let delta = limit_row(
+            axial_mass,
+            axial_cdot(&sa, &sb),
+            x.translation - j.lower_translation,
+            &f.softness,
+            ctx.use_bias,
+            ctx.inv_h,
+            &mut imp.lower,
+        );
+        apply(f, &x, &mut sa, &mut sb, delta, Vec2::ZERO);
+        let delta = limit_row(
+            axial_mass,
+            -axial_cdot(&sa, &sb),
+            j.upper_translation - x.translation,
+            &f.softness,
+            ctx.use_bias,
+            ctx.inv_h,
+            &mut imp.upper,
+        );
+        apply(f, &x, &mut sa, &mut sb, -delta, Vec2::ZERO);
+    }
+
+    // Perpendicular and angle rows together.
+    let cdot = Vec2::new(
+        x.perp.dot(sb.linear_velocity - sa.linear_velocity) + x.s2 * sb.angular_velocity
+            - x.s1 * sa.angular_velocity,
+        sb.angular_velocity - sa.angular_velocity,
+    );
+    let c = Vec2::new(x.lateral, f.angle(&sa, &sb, j.reference_angle));
+    let (bias, mass_scale, impulse_scale) = if ctx.use_bias {
+        (
+            f.softness.bias_rate * c,
+            f.softness.mass_scale,
+            f.softness.impulse_scale,
+        )
+    } else {
+        (Vec2::ZERO, 1.0, 0.0)
+    };
+    let k11 = ma + mb + ia * x.s1 * x.s1 + ib * x.s2 * x.s2;
+    let k12 = ia * x.s1 + ib * x.s2;
+    let mut k22 = ia + ib;
+    if k22 == 0.0 {
+        // Neither body can rotate: the angle row is redundant; keep K invertible.
+        k22 = 1.0;
+    }
+    let b = solve22(k11, k12, k22, cdot + bias);
+    let impulse = -mass_scale * b - impulse_scale * imp.linear;
+    imp.linear += impulse;
+    apply(f, &x, &mut sa, &mut sb, 0.0, impulse);
+    f.store(states, sa, sb);
+}

@@ -1,0 +1,375 @@
+//! Creating, destroying, reading and driving joints.
+
+use super::{World, WorldError};
+use crate::id::{BodyId, JointId};
+use crate::joint::{
+    Joint, JointBody, JointConstraint, JointDef, JointFrame, JointImpulses, JointKind,
+};
+use crate::math::is_finite_vec;
+use crate::solver::body_state::STATIC_BODY;
+use crate::solver::softness::Softness;
+use bevy_math::Vec2;
+
+/// A joint that broke because its force or torque exceeded its threshold; it is disabled, not
+/// destroyed, so it can be re-enabled or destroyed by the caller.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointBreakEvent {
+    /// The joint.
+    pub joint: JointId,
+    /// Its force when it broke (N).
+    pub force: Vec2,
+    /// Its torque when it broke (N m).
+    pub torque: f32,
+}
+
+fn check(ok: bool, why: &'static str) -> Result<(), WorldError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(WorldError::InvalidJoint(why))
+    }
+}
+
+/// Validates a joint's own parameters.
+fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
+    let finite = |xs: &[f32]| xs.iter().all(|x| x.is_finite());
+    match kind {
+        JointKind::Revolute(j) => {
+            check(
+                finite(&[
+                    j.reference_angle,
+                    j.hertz,
+                    j.damping_ratio,
+                    j.motor_speed,
+                    j.max_motor_torque,
+                    j.lower_angle,
+                    j.upper_angle,
+                ]),
+                "revolute parameter is NaN or infinite",
+            )?;
+            check(
+                j.hertz >= 0.0 && j.damping_ratio >= 0.0 && j.max_motor_torque >= 0.0,
+                "spring and motor parameters must not be negative",
+            )?;
+            check(
+                j.lower_angle <= j.upper_angle,
+                "lower angle above upper angle",
+            )
+        }
+        JointKind::Prismatic(j) => {
+            check(
+                is_finite_vec(j.local_axis_a)
+                    && finite(&[
+                        j.reference_angle,
+                        j.hertz,
+                        j.damping_ratio,
+                        j.motor_speed,
+                        j.max_motor_force,
+                        j.lower_translation,
+                        j.upper_translation,
+                    ]),
+                "prismatic parameter is NaN or infinite",
+            )?;
+            check(
+                (j.local_axis_a.length() - 1.0).abs() < 1e-3,
+                "prismatic axis must be unit length",
+            )?;
+            check(
+                j.hertz >= 0.0 && j.damping_ratio >= 0.0 && j.max_motor_force >= 0.0,
+                "spring and motor parameters must not be negative",
+            )?;
+            check(
+                j.lower_translation <= j.upper_translation,
+                "lower translation above upper translation",
+            )
+        }
+        JointKind::Distance(j) => {
+            check(
+                finite(&[j.length, j.min_length, j.hertz, j.damping_ratio])
+                    && !j.max_length.is_nan(),
+                "distance parameter is NaN or infinite",
+            )?;
+            check(
+                j.length >= 0.0 && j.min_length >= 0.0 && j.min_length <= j.max_length,
+                "distance lengths must satisfy 0 <= min <= max",
+            )?;
+            check(
+                j.hertz >= 0.0 && j.damping_ratio >= 0.0,
+                "spring parameters must not be negative",
+            )
+        }
+        JointKind::Weld(j) => {
+            check(
+                finite(&[
+                    j.reference_angle,
+                    j.linear_hertz,
+                    j.linear_damping_ratio,
+                    j.angular_hertz,
+                    j.angular_damping_ratio,
+                ]),
+                "weld parameter is NaN or infinite",
+            )?;
+            check(
+                j.linear_hertz >= 0.0
+                    && j.angular_hertz >= 0.0
+                    && j.linear_damping_ratio >= 0.0
+                    && j.angular_damping_ratio >= 0.0,
+                "weld stiffness must not be negative",
+            )
+        }
+        JointKind::Mouse(j) => {
+            check(
+                is_finite_vec(j.target) && finite(&[j.hertz, j.damping_ratio, j.max_force]),
+                "mouse parameter is NaN or infinite",
+            )?;
+            check(
+                j.hertz > 0.0 && j.damping_ratio >= 0.0 && j.max_force >= 0.0,
+                "mouse stiffness must be positive",
+            )
+        }
+    }
+}
+
+impl World {
+    /// Creates a joint. Errors: stale body ids, a joint of a body to itself, non-finite
+    /// anchors or parameters, inconsistent limits.
+    pub fn create_joint(&mut self, def: &JointDef) -> Result<JointId, WorldError> {
+        self.body(def.body_a)?;
+        self.body(def.body_b)?;
+        check(
+            def.body_a != def.body_b,
+            "a joint needs two different bodies",
+        )?;
+        check(
+            is_finite_vec(def.local_anchor_a) && is_finite_vec(def.local_anchor_b),
+            "anchor is NaN or infinite",
+        )?;
+        check(
+            !def.break_force.is_nan()
+                && !def.break_torque.is_nan()
+                && def.break_force >= 0.0
+                && def.break_torque >= 0.0,
+            "break thresholds must be positive or infinite",
+        )?;
+        validate_kind(&def.kind)?;
+        let (slot, generation) = self.joints.insert(Joint {
+            def: *def,
+            enabled: true,
+            impulses: JointImpulses::default(),
+            reaction_force: Vec2::ZERO,
+            reaction_torque: 0.0,
+        });
+        self.bodies.at_mut(def.body_a.index).joints.push(slot);
+        self.bodies.at_mut(def.body_b.index).joints.push(slot);
+        if !def.collide_connected {
+            // Existing contacts between the two bodies go; update_pairs creates no new ones.
+            let shared: Vec<u32> = self
+                .bodies
+                .at(def.body_a.index)
+                .contacts
+                .iter()
+                .copied()
+                .filter(|c| {
+                    let c = self.contacts.at(*c);
+                    (c.body_a == def.body_a.index && c.body_b == def.body_b.index)
+                        || (c.body_a == def.body_b.index && c.body_b == def.body_a.index)
+                })
+                .collect();
+            for c in shared {
+                self.destroy_contact(c);
+            }
+        }
+        Ok(JointId {
+            index: slot,
+            generation,
+        })
+    }
+
+    /// Destroys a joint.
+    pub fn destroy_joint(&mut self, id: JointId) -> Result<(), WorldError> {
+        let joint = self
+            .joints
+            .remove(id.index, id.generation)
+            .ok_or(WorldError::StaleJoint(id))?;
+        for body in [joint.def.body_a, joint.def.body_b] {
+            if let Some(b) = self.bodies.get_mut(body.index, body.generation) {
+                b.joints.retain(|j| *j != id.index);
+            }
+        }
+        // The bodies may collide again: let the broadphase look at them.
+        for body in [joint.def.body_a, joint.def.body_b] {
+            if self.bodies.get(body.index, body.generation).is_some() {
+                self.refresh_shape_bounds(body.index, true);
+            }
+        }
+        Ok(())
+    }
+
+    fn joint(&self, id: JointId) -> Result<&Joint, WorldError> {
+        self.joints
+            .get(id.index, id.generation)
+            .ok_or(WorldError::StaleJoint(id))
+    }
+
+    /// The joint's definition as it is now.
+    pub fn joint_def(&self, id: JointId) -> Result<&JointDef, WorldError> {
+        Ok(&self.joint(id)?.def)
+    }
+
+    /// Replaces the joint's type parameters (motor speed, limits, target...), validated.
+    pub fn set_joint_kind(&mut self, id: JointId, kind: JointKind) -> Result<(), WorldError> {
+        self.joint(id)?;
+        validate_kind(&kind)?;
+        let joint = self.joints.at_mut(id.index);
+        if std::mem::discriminant(&joint.def.kind) != std::mem::discriminant(&kind) {
+            return Err(WorldError::InvalidJoint(
+                "a joint cannot change type; destroy and recreate it",
+            ));
+        }
+        joint.def.kind = kind;
+        Ok(())
+    }
+
+    /// Enables or disables a joint (a broken joint is disabled).
+    pub fn set_joint_enabled(&mut self, id: JointId, enabled: bool) -> Result<(), WorldError> {
+        self.joint(id)?;
+        let joint = self.joints.at_mut(id.index);
+        joint.enabled = enabled;
+        joint.impulses = JointImpulses::default();
+        Ok(())
+    }
+
+    /// True when the joint is enabled.
+    pub fn joint_enabled(&self, id: JointId) -> Result<bool, WorldError> {
+        Ok(self.joint(id)?.enabled)
+    }
+
+    /// Force (N) and torque (N m) the joint applied to body B during the last step.
+    pub fn joint_reaction(&self, id: JointId) -> Result<(Vec2, f32), WorldError> {
+        let j = self.joint(id)?;
+        Ok((j.reaction_force, j.reaction_torque))
+    }
+
+    /// Joints that broke during the last step.
+    pub fn joint_break_events(&self) -> &[JointBreakEvent] {
+        &self.joint_breaks
+    }
+
+    /// Anchors in each body's frame of a world point, for building a [`JointDef`].
+    pub fn local_anchors(
+        &self,
+        body_a: BodyId,
+        body_b: BodyId,
+        world_point: Vec2,
+    ) -> Result<(Vec2, Vec2), WorldError> {
+        let (a, b) = (self.body(body_a)?, self.body(body_b)?);
+        Ok((
+            a.transform.apply_inverse(world_point),
+            b.transform.apply_inverse(world_point),
+        ))
+    }
+
+    /// True when a joint between the two bodies forbids their shapes to collide.
+    pub(crate) fn joint_blocks_collision(&self, body_a: u32, body_b: u32) -> bool {
+        self.bodies.at(body_a).joints.iter().any(|j| {
+            let def = &self.joints.at(*j).def;
+            !def.collide_connected
+                && ((def.body_a.index == body_a && def.body_b.index == body_b)
+                    || (def.body_a.index == body_b && def.body_b.index == body_a))
+        })
+    }
+
+    /// Builds the joint constraints of this step (`solver_index` maps body slots).
+    pub(crate) fn prepare_joints(
+        &self,
+        solver_index: &[u32],
+        softness: Softness,
+    ) -> Vec<JointConstraint> {
+        let joint_body = |id: BodyId| {
+            let b = self.bodies.at(id.index);
+            JointBody {
+                solver_index: solver_index[id.index as usize],
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                center: b.center,
+                rotation: b.transform.q,
+                local_center: b.local_center,
+            }
+        };
+        let mut out = Vec::new();
+        for (slot, joint) in self.joints.iter() {
+            let (a, b) = (joint_body(joint.def.body_a), joint_body(joint.def.body_b));
+            if !joint.enabled || (a.solver_index == STATIC_BODY && b.solver_index == STATIC_BODY) {
+                continue;
+            }
+            let mut frame = JointFrame::new(slot, &joint.def, &a, &b, softness);
+            if let JointKind::Mouse(m) = joint.def.kind {
+                // Only B is pulled; A just gives the joint a frame.
+                frame.index_a = STATIC_BODY;
+                frame.inv_mass_a = 0.0;
+                frame.inv_inertia_a = 0.0;
+                frame.anchor_a = Vec2::ZERO;
+                frame.delta_center = b.center - m.target;
+            }
+            out.push(JointConstraint {
+                frame,
+                kind: joint.def.kind,
+                impulses: joint.impulses,
+            });
+        }
+        out
+    }
+
+    /// Stores joint impulses, computes reaction forces and breaks overloaded joints.
+    pub(crate) fn store_joint_impulses(&mut self, constraints: &[JointConstraint], inv_h: f32) {
+        for c in constraints {
+            let joint = self.joints.at_mut(c.frame.joint);
+            let finite = |x: f32| if x.is_finite() { x } else { 0.0 };
+            let i = c.impulses;
+            let f = &c.frame;
+            let (force, torque) = match c.kind {
+                JointKind::Revolute(_) => (i.linear, i.spring + i.motor + i.lower - i.upper),
+                JointKind::Weld(_) => (i.linear, i.angular),
+                JointKind::Mouse(_) => (i.linear, 0.0),
+                JointKind::Distance(_) => {
+                    let n = (f.delta_center + f.anchor_b - f.anchor_a).normalize_or_zero();
+                    (n * (i.axial + i.spring + i.lower - i.upper), 0.0)
+                }
+                JointKind::Prismatic(p) => {
+                    let axis = f.rotation_a.rotate(p.local_axis_a);
+                    let perp = crate::math::left_perp(axis);
+                    (
+                        axis * (i.spring + i.motor + i.lower - i.upper) + perp * i.linear.x,
+                        i.linear.y,
+                    )
+                }
+            };
+            joint.impulses = JointImpulses {
+                linear: Vec2::new(finite(i.linear.x), finite(i.linear.y)),
+                angular: finite(i.angular),
+                spring: finite(i.spring),
+                motor: finite(i.motor),
+                lower: finite(i.lower),
+                upper: finite(i.upper),
+                axial: finite(i.axial),
+            };
+            joint.reaction_force = force * inv_h;
+            joint.reaction_torque = torque * inv_h;
+            let breaks = joint.reaction_force.length() > joint.def.break_force
+                || joint.reaction_torque.abs() > joint.def.break_torque;
+            if breaks {
+                joint.enabled = false;
+                joint.impulses = JointImpulses::default();
+                let event = JointBreakEvent {
+                    joint: JointId {
+                        index: c.frame.joint,
+                        generation: self.joints.generation(c.frame.joint),
+                    },
+                    force: self.joints.at(c.frame.joint).reaction_force,
+                    torque: self.joints.at(c.frame.joint).reaction_torque,
+                };
+                self.joint_breaks.push(event);
+            }
+        }
+    }
+}

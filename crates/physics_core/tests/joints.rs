@@ -1,0 +1,419 @@
+//! Joint behaviour against mechanics: periods, limits, motors, springs, ropes, breaking.
+
+use physics_core::prelude::*;
+
+const DT: f32 = 1.0 / 60.0;
+const G: f32 = 10.0;
+
+fn world() -> World {
+    World::new(WorldDef::default()).unwrap()
+}
+
+fn anchor_body(w: &mut World, p: Vec2) -> BodyId {
+    w.create_body(&BodyDef::fixed(p)).unwrap()
+}
+
+fn ball(w: &mut World, p: Vec2, radius: f32, density: f32) -> BodyId {
+    let b = w.create_body(&BodyDef::dynamic(p)).unwrap();
+    let def = ShapeDef {
+        density,
+        ..Default::default()
+    };
+    w.create_shape(b, &def, Circle::new(Vec2::ZERO, radius).unwrap().into())
+        .unwrap();
+    b
+}
+
+fn boxed(w: &mut World, p: Vec2, hx: f32, hy: f32) -> BodyId {
+    let b = w.create_body(&BodyDef::dynamic(p)).unwrap();
+    w.create_shape(
+        b,
+        &ShapeDef::default(),
+        Polygon::new_box(hx, hy).unwrap().into(),
+    )
+    .unwrap();
+    b
+}
+
+fn pin(w: &mut World, a: BodyId, b: BodyId, at: Vec2, joint: RevoluteJoint) -> JointId {
+    let (la, lb) = w.local_anchors(a, b, at).unwrap();
+    w.create_joint(&JointDef::new(a, b, la, lb, JointKind::Revolute(joint)))
+        .unwrap()
+}
+
+/// Times of upward zero crossings of `signal`, linearly interpolated between steps.
+fn upward_crossings(samples: &[f32]) -> Vec<f32> {
+    samples
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] < 0.0 && w[1] >= 0.0)
+        .map(|(i, w)| (i as f32 + w[0] / (w[0] - w[1])) * DT)
+        .collect()
+}
+
+#[test]
+fn pendulum_period_matches_two_pi_root_l_over_g() {
+    let mut w = world();
+    let (length, radius) = (2.0f32, 0.05f32);
+    let pivot = anchor_body(&mut w, Vec2::ZERO);
+    let amplitude = 0.05f32;
+    let bob_at = Vec2::new(length * amplitude.sin(), -length * amplitude.cos());
+    let bob = ball(&mut w, bob_at, radius, 100.0);
+    pin(&mut w, pivot, bob, Vec2::ZERO, RevoluteJoint::default());
+    let mut xs = Vec::new();
+    for _ in 0..900 {
+        w.step(DT).unwrap();
+        xs.push(w.body_position(bob).unwrap().x);
+    }
+    let crossings = upward_crossings(&xs);
+    assert!(crossings.len() >= 5);
+    let measured = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f32;
+    // Physical pendulum: the disk's own inertia adds r^2/2 to L^2.
+    let predicted = 2.0
+        * std::f32::consts::PI
+        * ((length * length + 0.5 * radius * radius) / (G * length)).sqrt();
+    assert!(
+        (measured - predicted).abs() < 0.01 * predicted,
+        "period {measured} s, predicted {predicted} s"
+    );
+}
+
+#[test]
+#[ignore = "issue 4 target not met yet: soft joints at 4 substeps open 6.7 mm on a whipping \
+            chain (steady-state gap K F / w^2); needs the joint-tree direct solver of seed 003"]
+fn swinging_chain_keeps_its_pins_together() {
+    let mut w = world();
+    let links = 10;
+    let half = 0.25f32;
+    let ground = anchor_body(&mut w, Vec2::new(0.0, 10.0));
+    let mut prev = ground;
+    let mut joints = Vec::new();
+    for i in 0..links {
+        // Released horizontally: the chain swings down and whips.
+        let link = boxed(
+            &mut w,
+            Vec2::new(half + 2.0 * half * i as f32, 10.0),
+            half,
+            0.05,
+        );
+        joints.push(pin(
+            &mut w,
+            prev,
+            link,
+            Vec2::new(2.0 * half * i as f32, 10.0),
+            RevoluteJoint::default(),
+        ));
+        prev = link;
+    }
+    let mut worst = 0.0f32;
+    for step in 0..600 {
+        w.step(DT).unwrap();
+        if step >= 540 {
+            for j in &joints {
+                let def = w.joint_def(*j).unwrap();
+                let pa = w
+                    .body_transform(def.body_a)
+                    .unwrap()
+                    .apply(def.local_anchor_a);
+                let pb = w
+                    .body_transform(def.body_b)
+                    .unwrap()
+                    .apply(def.local_anchor_b);
+                worst = worst.max(pa.distance(pb));
+            }
+        }
+    }
+    assert!(
+        worst < 0.001,
+        "a pin opened by {worst} m in the last second"
+    );
+}
+
+#[test]
+fn revolute_limits_hold_and_motor_reaches_speed_within_its_torque() {
+    let mut w = world();
+    let ground = anchor_body(&mut w, Vec2::ZERO);
+    // A bar hinged at its end, falling under gravity onto limits at +-0.5 rad.
+    let bar = boxed(&mut w, Vec2::new(1.0, 0.0), 1.0, 0.1);
+    let limited = RevoluteJoint {
+        enable_limit: true,
+        lower_angle: -0.5,
+        upper_angle: 0.5,
+        ..Default::default()
+    };
+    pin(&mut w, ground, bar, Vec2::ZERO, limited);
+    let mut lowest = f32::INFINITY;
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+        lowest = lowest.min(w.body_rotation(bar).unwrap().angle());
+    }
+    assert!(lowest > -0.5 - 0.01, "bar passed its limit: {lowest} rad");
+
+    // A wheel driven by a motor: reaches its speed when torque allows...
+    let wheel = ball(&mut w, Vec2::new(10.0, 0.0), 0.5, 1.0);
+    let hub = anchor_body(&mut w, Vec2::new(10.0, 0.0));
+    let motor = RevoluteJoint {
+        enable_motor: true,
+        motor_speed: 4.0,
+        max_motor_torque: 50.0,
+        ..Default::default()
+    };
+    let j = pin(&mut w, hub, wheel, Vec2::new(10.0, 0.0), motor);
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    let speed = w.angular_velocity(wheel).unwrap();
+    assert!((speed - 4.0).abs() < 0.02 * 4.0, "motor speed {speed}");
+    // ...and never exceeds its torque: a weak motor accelerates at torque / inertia.
+    let weak = RevoluteJoint {
+        max_motor_torque: 0.1,
+        motor_speed: 1000.0,
+        ..motor
+    };
+    w.set_joint_kind(j, JointKind::Revolute(weak)).unwrap();
+    let before = w.angular_velocity(wheel).unwrap();
+    w.step(DT).unwrap();
+    let inertia = w.body_mass_data(wheel).unwrap().rotational_inertia;
+    let gained = w.angular_velocity(wheel).unwrap() - before;
+    assert!(
+        gained <= 0.1 / inertia * DT * 1.001 + 1e-5,
+        "gained {gained} rad/s in a step"
+    );
+    let (_, torque) = w.joint_reaction(j).unwrap();
+    assert!(torque.abs() <= 0.1 * 1.001, "reported torque {torque}");
+}
+
+#[test]
+fn prismatic_stays_on_its_axis_and_within_its_limits() {
+    let mut w = world();
+    let ground = anchor_body(&mut w, Vec2::ZERO);
+    let slider = boxed(&mut w, Vec2::ZERO, 0.5, 0.25);
+    // A 45 degree rail: the block slides down it under gravity and stops at -2 m.
+    let axis = Vec2::new(1.0, 1.0).normalize();
+    let rail = PrismaticJoint {
+        local_axis_a: axis,
+        enable_limit: true,
+        lower_translation: -2.0,
+        upper_translation: 1.0,
+        ..Default::default()
+    };
+    w.create_joint(&JointDef::new(
+        ground,
+        slider,
+        Vec2::ZERO,
+        Vec2::ZERO,
+        JointKind::Prismatic(rail),
+    ))
+    .unwrap();
+    let (mut worst_off_axis, mut lowest, mut worst_angle) = (0.0f32, f32::INFINITY, 0.0f32);
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+        let p = w.body_position(slider).unwrap();
+        worst_off_axis = worst_off_axis.max(p.dot(Vec2::new(-axis.y, axis.x)).abs());
+        lowest = lowest.min(p.dot(axis));
+        worst_angle = worst_angle.max(w.body_rotation(slider).unwrap().angle().abs());
+    }
+    assert!(
+        worst_off_axis < 0.001,
+        "left the axis by {worst_off_axis} m"
+    );
+    assert!(lowest > -2.0 - 0.01, "passed the lower limit: {lowest}");
+    assert!(worst_angle < 0.01, "rotated by {worst_angle} rad");
+}
+
+#[test]
+fn distance_spring_oscillates_at_its_frequency_and_rope_stays_short() {
+    let mut w = World::new(WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let ground = anchor_body(&mut w, Vec2::ZERO);
+    // A lightly damped spring, stretched 0.2 m and released.
+    let hertz = 1.5f32;
+    let mass_body = ball(&mut w, Vec2::new(2.2, 0.0), 0.1, 50.0);
+    let spring = DistanceJoint::spring(2.0, hertz, 0.02);
+    w.create_joint(&JointDef::new(
+        ground,
+        mass_body,
+        Vec2::ZERO,
+        Vec2::ZERO,
+        JointKind::Distance(spring),
+    ))
+    .unwrap();
+    let mut xs = Vec::new();
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+        xs.push(w.body_position(mass_body).unwrap().x - 2.0);
+    }
+    let crossings = upward_crossings(&xs);
+    let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f32;
+    assert!(
+        (1.0 / period - hertz).abs() < 0.05 * hertz,
+        "spring at {} Hz, set to {hertz} Hz",
+        1.0 / period
+    );
+
+    // A rope under gravity never stretches past its length by more than 1 cm.
+    let mut w = world();
+    let top = anchor_body(&mut w, Vec2::new(0.0, 10.0));
+    let weight = ball(&mut w, Vec2::new(0.5, 10.0), 0.2, 20.0);
+    w.create_joint(&JointDef::new(
+        top,
+        weight,
+        Vec2::ZERO,
+        Vec2::ZERO,
+        JointKind::Distance(DistanceJoint::rope(3.0)),
+    ))
+    .unwrap();
+    let mut longest = 0.0f32;
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+        longest = longest.max(
+            w.body_position(weight)
+                .unwrap()
+                .distance(Vec2::new(0.0, 10.0)),
+        );
+    }
+    assert!(longest < 3.0 + 0.01, "rope stretched to {longest} m");
+}
+
+#[test]
+fn a_joint_breaks_above_its_threshold_and_not_below() {
+    // A 10 kg weight hangs from a pin: the pin carries 100 N.
+    let hang = |threshold: f32| {
+        let mut w = world();
+        let top = anchor_body(&mut w, Vec2::new(0.0, 5.0));
+        let weight = boxed(&mut w, Vec2::new(0.0, 4.5), 0.5, 0.5);
+        w.set_mass_data(
+            weight,
+            Some(MassData {
+                mass: 10.0,
+                center: Vec2::ZERO,
+                rotational_inertia: 1.0,
+            }),
+        )
+        .unwrap();
+        let (la, lb) = w.local_anchors(top, weight, Vec2::new(0.0, 5.0)).unwrap();
+        let def = JointDef::new(
+            top,
+            weight,
+            la,
+            lb,
+            JointKind::Revolute(RevoluteJoint::default()),
+        )
+        .with_break_thresholds(threshold, f32::INFINITY);
+        let j = w.create_joint(&def).unwrap();
+        let mut broke = false;
+        for _ in 0..120 {
+            w.step(DT).unwrap();
+            broke |= w.joint_break_events().iter().any(|e| e.joint == j);
+        }
+        (
+            broke,
+            w.joint_enabled(j).unwrap(),
+            w.body_position(weight).unwrap().y,
+        )
+    };
+    let (broke, enabled, y) = hang(120.0);
+    assert!(
+        !broke && enabled && y > 4.0,
+        "held 100 N under a 120 N threshold"
+    );
+    let (broke, enabled, y) = hang(80.0);
+    assert!(
+        broke && !enabled && y < 0.0,
+        "a 100 N load must break an 80 N joint"
+    );
+}
+
+#[test]
+#[ignore = "issue 4 target not met yet: a 5-box welded cantilever opens 1.4 mm with soft \
+            welds; stiffer (120 Hz) or leak-free welds explode; needs the joint-tree solver"]
+fn welded_beam_keeps_its_shape_under_gravity() {
+    let mut w = world();
+    let wall = anchor_body(&mut w, Vec2::ZERO);
+    let mut prev = wall;
+    let mut boxes = Vec::new();
+    let mut welds = Vec::new();
+    for i in 0..5 {
+        let b = boxed(&mut w, Vec2::new(0.5 + i as f32, 0.0), 0.5, 0.125);
+        let at = Vec2::new(i as f32, 0.0);
+        let (la, lb) = w.local_anchors(prev, b, at).unwrap();
+        welds.push(
+            w.create_joint(&JointDef::new(
+                prev,
+                b,
+                la,
+                lb,
+                JointKind::Weld(WeldJoint::default()),
+            ))
+            .unwrap(),
+        );
+        boxes.push(b);
+        prev = b;
+    }
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+    }
+    for j in &welds {
+        let def = *w.joint_def(*j).unwrap();
+        let (xa, xb) = (
+            w.body_transform(def.body_a).unwrap(),
+            w.body_transform(def.body_b).unwrap(),
+        );
+        let gap = xa
+            .apply(def.local_anchor_a)
+            .distance(xb.apply(def.local_anchor_b));
+        let bend = xa.q.relative_angle(xb.q).abs();
+        assert!(gap < 0.001, "weld opened by {gap} m");
+        assert!(bend < 0.01, "weld bent by {bend} rad");
+    }
+}
+
+#[test]
+fn joint_validation_and_connected_bodies_do_not_collide() {
+    let mut w = world();
+    let a = boxed(&mut w, Vec2::ZERO, 0.5, 0.5);
+    let b = boxed(&mut w, Vec2::new(0.5, 0.0), 0.5, 0.5);
+    let rev = JointKind::Revolute(RevoluteJoint::default());
+    assert!(matches!(
+        w.create_joint(&JointDef::new(a, a, Vec2::ZERO, Vec2::ZERO, rev)),
+        Err(WorldError::InvalidJoint(_))
+    ));
+    assert!(matches!(
+        w.create_joint(&JointDef::new(a, b, Vec2::NAN, Vec2::ZERO, rev)),
+        Err(WorldError::InvalidJoint(_))
+    ));
+    let bad_limits = RevoluteJoint {
+        enable_limit: true,
+        lower_angle: 1.0,
+        upper_angle: -1.0,
+        ..Default::default()
+    };
+    assert!(
+        w.create_joint(&JointDef::new(
+            a,
+            b,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            JointKind::Revolute(bad_limits)
+        ))
+        .is_err()
+    );
+    assert_eq!(w.joint_count(), 0);
+    // Overlapping boxes joined by a pin do not push each other apart.
+    let (la, lb) = w.local_anchors(a, b, Vec2::new(0.25, 0.0)).unwrap();
+    let j = w.create_joint(&JointDef::new(a, b, la, lb, rev)).unwrap();
+    w.set_gravity_scale(a, 0.0).unwrap();
+    w.set_gravity_scale(b, 0.0).unwrap();
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    assert_eq!(w.touching_contact_count(), 0);
+    assert!(w.linear_velocity(b).unwrap().length() < 1e-3);
+    // Destroying a body destroys its joints; the stale id is an error.
+    w.destroy_body(a).unwrap();
+    assert_eq!(w.joint_count(), 0);
+    assert_eq!(w.joint_def(j).err(), Some(WorldError::StaleJoint(j)));
+}
