@@ -56,7 +56,8 @@ pub mod prelude {
     pub use crate::filter::Filter;
     pub use crate::id::{BodyId, JointId, ShapeId};
     pub use crate::joint::{
-        DistanceJoint, JointDef, JointKind, MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint,
+        AngleJoint, DistanceJoint, JointDef, JointKind, MotorJoint, MouseJoint, PrismaticJoint,
+        PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint,
     };
     pub use crate::math::{Rot, Transform};
     pub use crate::shape::{Aabb, Capsule, Circle, MassData, Polygon, Segment, Shape, ShapeError};

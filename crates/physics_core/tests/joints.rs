@@ -417,3 +417,191 @@ fn joint_validation_and_connected_bodies_do_not_collide() {
     assert_eq!(w.joint_count(), 0);
     assert_eq!(w.joint_def(j).err(), Some(WorldError::StaleJoint(j)));
 }
+
+#[test]
+fn pulley_keeps_its_rope_length_constant() {
+    // Block and tackle at 2:1: B's rope counts twice, so 0.5 kg on A balances 1 kg on B. Pushed
+    // apart, the pair coasts for the whole 10 s without either box reaching its pulley wheel.
+    let mut w = world();
+    let (ga, gb) = (Vec2::new(-2.0, 10.0), Vec2::new(2.0, 10.0));
+    let a = boxed(&mut w, Vec2::new(-2.0, 5.0), 0.5, 0.5);
+    let b = boxed(&mut w, Vec2::new(2.0, 6.0), 0.5, 0.5);
+    let light = MassData {
+        mass: 0.5,
+        center: Vec2::ZERO,
+        rotational_inertia: 0.1,
+    };
+    w.set_mass_data(a, Some(light)).unwrap();
+    w.set_linear_velocity(a, Vec2::new(0.0, -0.2)).unwrap();
+    w.set_linear_velocity(b, Vec2::new(0.0, 0.1)).unwrap();
+    let ratio = 2.0;
+    let pulley = PulleyJoint::new(ga, gb, Vec2::new(-2.0, 5.5), Vec2::new(2.0, 6.5), ratio);
+    let (ta, tb) = (Vec2::new(0.0, 0.5), Vec2::new(0.0, 0.5));
+    w.create_joint(&JointDef::new(a, b, ta, tb, JointKind::Pulley(pulley)))
+        .unwrap();
+    let rope = |w: &World| {
+        let pa = w.body_transform(a).unwrap().apply(ta);
+        let pb = w.body_transform(b).unwrap().apply(tb);
+        pa.distance(ga) + ratio * pb.distance(gb)
+    };
+    let start = rope(&w);
+    let y0 = w.body_position(b).unwrap().y;
+    let mut worst = 0.0f32;
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+        worst = worst.max((rope(&w) - start).abs());
+    }
+    assert!(worst < 0.01, "rope length drifted by {worst} m");
+    // Balanced, the pair keeps its momentum: B rises at 0.1 m/s for 10 s.
+    let risen = w.body_position(b).unwrap().y - y0;
+    assert!(
+        (risen - 1.0).abs() < 0.05,
+        "B rose {risen} m, balanced coasting gives 1 m"
+    );
+}
+
+#[test]
+fn gear_holds_its_ratio_and_motor_joint_reaches_its_target() {
+    let mut w = World::new(WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let frame = anchor_body(&mut w, Vec2::ZERO);
+    let big = ball(&mut w, Vec2::new(0.0, 0.0), 1.0, 1.0);
+    let small = ball(&mut w, Vec2::new(3.0, 0.0), 0.5, 1.0);
+    pin(
+        &mut w,
+        frame,
+        big,
+        Vec2::ZERO,
+        RevoluteJoint {
+            enable_motor: true,
+            motor_speed: 2.0,
+            max_motor_torque: 100.0,
+            ..Default::default()
+        },
+    );
+    pin(
+        &mut w,
+        frame,
+        small,
+        Vec2::new(3.0, 0.0),
+        RevoluteJoint::default(),
+    );
+    // Meshing gears: the small one turns twice as fast the other way.
+    let gear = AngleJoint {
+        ratio: -2.0,
+        offset: None,
+    };
+    w.create_joint(&JointDef::new(
+        big,
+        small,
+        Vec2::ZERO,
+        Vec2::ZERO,
+        JointKind::Angle(gear),
+    ))
+    .unwrap();
+    let mut turned_big = 0.0f32;
+    let mut turned_small = 0.0f32;
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+        turned_big += w.angular_velocity(big).unwrap() * DT;
+        turned_small += w.angular_velocity(small).unwrap() * DT;
+    }
+    assert!(
+        turned_big > 6.0,
+        "several radians, past any wrap: {turned_big}"
+    );
+    assert!(
+        (turned_small + 2.0 * turned_big).abs() < 0.02 * turned_big,
+        "big {turned_big} small {turned_small}"
+    );
+
+    // A motor joint pulls a free box to (2, 5) from the frame, turned by 1 rad.
+    // Its path at y = 5 stays clear of the gears at y = 0.
+    let target = boxed(&mut w, Vec2::new(-3.0, 5.0), 0.5, 0.5);
+    let drive = MotorJoint {
+        linear_offset: Vec2::new(2.0, 5.0),
+        angular_offset: 1.0,
+        max_force: 50.0,
+        max_torque: 50.0,
+        hertz: 5.0,
+        damping_ratio: 1.0,
+    };
+    w.create_joint(&JointDef::new(
+        frame,
+        target,
+        Vec2::ZERO,
+        Vec2::ZERO,
+        JointKind::Motor(drive),
+    ))
+    .unwrap();
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+    }
+    let reached = w.body_position(target).unwrap();
+    assert!(
+        reached.distance(Vec2::new(2.0, 5.0)) < 0.01,
+        "motor joint reached {reached}"
+    );
+    assert!((w.body_rotation(target).unwrap().angle() - 1.0).abs() < 0.01);
+}
+
+#[test]
+fn wheel_suspension_settles_at_its_static_deflection() {
+    // A 1 kg chassis on a 1 kg wheel resting on the ground, joined by a 4 Hz spring. A soft
+    // spring's stiffness is w^2 times the row's effective mass m_eff = (1/mc + 1/mw)^-1, so
+    // at rest it carries the chassis weight mc g at a compression of mc g / (w^2 m_eff).
+    let mut w = world();
+    let ground = anchor_body(&mut w, Vec2::new(0.0, -1.0));
+    let floor = Polygon::new_box(20.0, 1.0).unwrap();
+    w.create_shape(ground, &ShapeDef::default(), floor.into())
+        .unwrap();
+    let chassis = boxed(&mut w, Vec2::new(0.0, 1.5), 1.0, 0.25);
+    let unit = MassData {
+        mass: 1.0,
+        center: Vec2::ZERO,
+        rotational_inertia: 1.0,
+    };
+    w.set_mass_data(chassis, Some(unit)).unwrap();
+    w.set_fixed_rotation(chassis, true).unwrap();
+    let wheel = ball(
+        &mut w,
+        Vec2::new(0.0, 0.5),
+        0.5,
+        1.0 / (std::f32::consts::PI * 0.25),
+    );
+    let suspension = WheelJoint {
+        hertz: 4.0,
+        damping_ratio: 1.0,
+        ..Default::default()
+    };
+    let (la, lb) = w
+        .local_anchors(chassis, wheel, Vec2::new(0.0, 0.5))
+        .unwrap();
+    w.create_joint(&JointDef::new(
+        chassis,
+        wheel,
+        la,
+        lb,
+        JointKind::Wheel(suspension),
+    ))
+    .unwrap();
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+    }
+    let (mc, mw) = (1.0f32, w.body_mass_data(wheel).unwrap().mass);
+    let m_eff = 1.0 / (1.0 / mc + 1.0 / mw);
+    let omega = 2.0 * std::f32::consts::PI * 4.0;
+    let predicted = mc * G / (omega * omega * m_eff);
+    let deflection = 1.5 - w.body_position(chassis).unwrap().y;
+    assert!(
+        (deflection - predicted).abs() < 0.05 * predicted,
+        "deflection {deflection}, predicted {predicted}"
+    );
+    assert!(
+        w.body_position(wheel).unwrap().x.abs() < 1e-3,
+        "the wheel stayed under the chassis"
+    );
+}

@@ -8,17 +8,25 @@
 //!
 //!   d = (dpB - dpA) + dqB(anchor_b) - dqA(anchor_a) + delta_center.
 
+mod angle;
 mod distance;
+mod motor;
 mod mouse;
 mod prismatic;
+mod pulley;
 mod revolute;
 mod weld;
+mod wheel;
 
+pub use angle::AngleJoint;
 pub use distance::DistanceJoint;
+pub use motor::MotorJoint;
 pub use mouse::MouseJoint;
 pub use prismatic::PrismaticJoint;
+pub use pulley::PulleyJoint;
 pub use revolute::RevoluteJoint;
 pub use weld::WeldJoint;
+pub use wheel::WheelJoint;
 
 use crate::id::BodyId;
 use crate::math::Rot;
@@ -40,6 +48,14 @@ pub enum JointKind {
     Weld(WeldJoint),
     /// Pulls body B's anchor towards a world target (dragging with the mouse).
     Mouse(MouseJoint),
+    /// A wheel on a suspension axis fixed in A, with spring, motor and travel limits.
+    Wheel(WheelJoint),
+    /// Two bodies on ropes over two ground points: length_a + ratio * length_b constant.
+    Pulley(PulleyJoint),
+    /// Keeps thetaB - ratio * thetaA constant: relative rotation, or a gear.
+    Angle(AngleJoint),
+    /// Drives B's pose relative to A with limited force and torque.
+    Motor(MotorJoint),
 }
 
 /// Everything needed to create a joint.
@@ -117,6 +133,8 @@ pub struct JointImpulses {
 pub(crate) struct Joint {
     pub def: JointDef,
     pub enabled: bool,
+    /// Unwrapped angles of A and B at the start of the step (angle joints).
+    pub unwrapped_angles: (f32, f32),
     pub impulses: JointImpulses,
     /// Force and torque of the last step.
     pub reaction_force: Vec2,
@@ -139,6 +157,8 @@ pub(crate) struct JointConstraint {
     pub frame: JointFrame,
     pub kind: JointKind,
     pub impulses: JointImpulses,
+    /// Unwrapped angles of A and B at the start of the step (angle joints).
+    pub unwrapped_angles: (f32, f32),
 }
 
 /// Applies every joint's accumulated impulses.
@@ -151,6 +171,10 @@ pub(crate) fn warm_start_joints(joints: &[JointConstraint], states: &mut [BodySt
             JointKind::Distance(_) => distance::warm_start(f, &c.impulses, states),
             JointKind::Weld(_) => weld::warm_start(f, &c.impulses, states),
             JointKind::Mouse(_) => mouse::warm_start(f, &c.impulses, states),
+            JointKind::Wheel(j) => wheel::warm_start(f, j, &c.impulses, states),
+            JointKind::Pulley(j) => pulley::warm_start(f, j, &c.impulses, states),
+            JointKind::Angle(j) => angle::warm_start(f, j, &c.impulses, states),
+            JointKind::Motor(_) => motor::warm_start(f, &c.impulses, states),
         }
     }
 }
@@ -170,6 +194,13 @@ pub(crate) fn solve_joints(
             JointKind::Distance(j) => distance::solve(f, j, imp, states, ctx),
             JointKind::Weld(j) => weld::solve(f, j, imp, states, ctx),
             JointKind::Mouse(j) => mouse::solve(f, j, imp, states, ctx),
+            JointKind::Wheel(j) => wheel::solve(f, j, imp, states, ctx),
+            JointKind::Pulley(j) => pulley::solve(f, j, imp, states, ctx),
+            JointKind::Angle(j) => {
+                let offset = j.offset.unwrap_or(0.0);
+                angle::solve(f, j, c.unwrapped_angles, offset, imp, states, ctx)
+            }
+            JointKind::Motor(j) => motor::solve(f, j, imp, states, ctx),
         }
     }
 }
@@ -199,6 +230,8 @@ pub(crate) struct JointFrame {
     pub anchor_b: Vec2,
     /// cB - cA at the start of the step.
     pub delta_center: Vec2,
+    /// cA at the start of the step (joints with world-fixed points: pulleys).
+    pub center_a: Vec2,
     /// Rotations at the start of the step.
     pub rotation_a: Rot,
     pub rotation_b: Rot,
@@ -224,6 +257,7 @@ impl JointFrame {
             anchor_a: a.rotation.rotate(def.local_anchor_a - a.local_center),
             anchor_b: b.rotation.rotate(def.local_anchor_b - b.local_center),
             delta_center: b.center - a.center,
+            center_a: a.center,
             rotation_a: a.rotation,
             rotation_b: b.rotation,
             softness,

@@ -127,6 +127,68 @@ fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
                 "mouse stiffness must be positive",
             )
         }
+        JointKind::Wheel(j) => {
+            check(
+                is_finite_vec(j.local_axis_a)
+                    && finite(&[
+                        j.hertz,
+                        j.damping_ratio,
+                        j.motor_speed,
+                        j.max_motor_torque,
+                        j.lower_translation,
+                        j.upper_translation,
+                    ]),
+                "wheel parameter is NaN or infinite",
+            )?;
+            check(
+                (j.local_axis_a.length() - 1.0).abs() < 1e-3,
+                "wheel axis must be unit length",
+            )?;
+            check(
+                j.hertz >= 0.0 && j.damping_ratio >= 0.0 && j.max_motor_torque >= 0.0,
+                "spring and motor parameters must not be negative",
+            )?;
+            check(
+                j.lower_translation <= j.upper_translation,
+                "lower translation above upper translation",
+            )
+        }
+        JointKind::Pulley(j) => {
+            check(
+                is_finite_vec(j.ground_a)
+                    && is_finite_vec(j.ground_b)
+                    && finite(&[j.constant, j.ratio]),
+                "pulley parameter is NaN or infinite",
+            )?;
+            check(
+                j.ratio > 0.0 && j.constant > 0.0,
+                "pulley ratio and rope length must be positive",
+            )
+        }
+        JointKind::Angle(j) => check(
+            j.ratio.is_finite() && j.offset.is_none_or(f32::is_finite),
+            "angle joint ratio or offset is NaN or infinite",
+        ),
+        JointKind::Motor(j) => {
+            check(
+                is_finite_vec(j.linear_offset)
+                    && finite(&[
+                        j.angular_offset,
+                        j.max_force,
+                        j.max_torque,
+                        j.hertz,
+                        j.damping_ratio,
+                    ]),
+                "motor joint parameter is NaN or infinite",
+            )?;
+            check(
+                j.max_force >= 0.0
+                    && j.max_torque >= 0.0
+                    && j.hertz > 0.0
+                    && j.damping_ratio >= 0.0,
+                "motor limits must not be negative and its stiffness must be positive",
+            )
+        }
     }
 }
 
@@ -152,9 +214,19 @@ impl World {
             "break thresholds must be positive or infinite",
         )?;
         validate_kind(&def.kind)?;
+        let angle_a = self.bodies.at(def.body_a.index).transform.q.angle();
+        let angle_b = self.bodies.at(def.body_b.index).transform.q.angle();
+        let mut def = *def;
+        if let JointKind::Angle(ref mut a) = def.kind
+            && a.offset.is_none()
+        {
+            a.offset = Some(angle_b - a.ratio * angle_a);
+        }
+        let def = &def;
         let (slot, generation) = self.joints.insert(Joint {
             def: *def,
             enabled: true,
+            unwrapped_angles: (angle_a, angle_b),
             impulses: JointImpulses::default(),
             reaction_force: Vec2::ZERO,
             reaction_torque: 0.0,
@@ -315,15 +387,27 @@ impl World {
                 frame,
                 kind: joint.def.kind,
                 impulses: joint.impulses,
+                unwrapped_angles: joint.unwrapped_angles,
             });
         }
         out
     }
 
     /// Stores joint impulses, computes reaction forces and breaks overloaded joints.
-    pub(crate) fn store_joint_impulses(&mut self, constraints: &[JointConstraint], inv_h: f32) {
+    pub(crate) fn store_joint_impulses(
+        &mut self,
+        constraints: &[JointConstraint],
+        states: &[crate::solver::body_state::BodyState],
+        inv_h: f32,
+    ) {
+        let turn = |index: u32| {
+            let s = crate::solver::body_state::read_state(states, index);
+            s.delta_rotation.s.atan2(s.delta_rotation.c)
+        };
         for c in constraints {
             let joint = self.joints.at_mut(c.frame.joint);
+            joint.unwrapped_angles.0 += turn(c.frame.index_a);
+            joint.unwrapped_angles.1 += turn(c.frame.index_b);
             let finite = |x: f32| if x.is_finite() { x } else { 0.0 };
             let i = c.impulses;
             let f = &c.frame;
@@ -343,6 +427,23 @@ impl World {
                         i.linear.y,
                     )
                 }
+                JointKind::Wheel(w) => {
+                    let axis = f.rotation_a.rotate(w.local_axis_a);
+                    let perp = crate::math::left_perp(axis);
+                    (
+                        axis * (i.spring + i.lower - i.upper) + perp * i.linear.x,
+                        i.motor,
+                    )
+                }
+                JointKind::Pulley(p) => {
+                    let anchor_b = f.center_a + f.delta_center + f.anchor_b;
+                    (
+                        (p.ground_b - anchor_b).normalize_or_zero() * (i.axial * p.ratio),
+                        0.0,
+                    )
+                }
+                JointKind::Angle(_) => (Vec2::ZERO, i.angular),
+                JointKind::Motor(_) => (i.linear, i.angular),
             };
             joint.impulses = JointImpulses {
                 linear: Vec2::new(finite(i.linear.x), finite(i.linear.y)),

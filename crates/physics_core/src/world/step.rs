@@ -279,7 +279,7 @@ impl World {
         );
 
         self.joint_breaks.clear();
-        self.store_joint_impulses(&arrays.joints, 1.0 / h);
+        self.store_joint_impulses(&arrays.joints, &arrays.states, 1.0 / h);
         // Store impulses for next step's warm start; a non-finite impulse is never kept, or it
         // would be re-applied every step for as long as the contact lives.
         let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };

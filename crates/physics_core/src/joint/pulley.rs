@@ -1,0 +1,123 @@
+//! Pulley joint (seed 000, block and tackle): each body hangs from its own ground anchor and
+//! the rope's total stays constant: length_a + ratio * length_b = constant.
+//!
+//! With uA = (pA - gA) / |pA - gA| and uB likewise:
+//!   C = |pA - gA| + ratio |pB - gB| - constant
+//!   J = [uA, rA x uA, ratio uB, ratio (rB x uB)]
+//!   K = mA + iA (rA x uA)^2 + ratio^2 (mB + iB (rB x uB)^2)
+//! The rope can only pull: the impulse is one-sided (C <= 0 holds, slack is free).
+
+use super::{JointFrame, JointImpulses, RowContext, limit_row};
+use crate::math::{cross, cross_sv, length_and_normalize};
+use crate::solver::body_state::BodyState;
+use bevy_math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of a pulley joint.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PulleyJoint {
+    /// World point body A's rope runs over.
+    pub ground_a: Vec2,
+    /// World point body B's rope runs over.
+    pub ground_b: Vec2,
+    /// length_a + ratio * length_b, kept at most this.
+    pub constant: f32,
+    /// Mechanical advantage: B's rope length counts `ratio` times.
+    pub ratio: f32,
+}
+
+impl PulleyJoint {
+    /// A pulley whose ropes run from `ground_a` to `anchor_a` and from `ground_b` to
+    /// `anchor_b` (world points), the current lengths defining the constant.
+    pub fn new(ground_a: Vec2, ground_b: Vec2, anchor_a: Vec2, anchor_b: Vec2, ratio: f32) -> Self {
+        PulleyJoint {
+            ground_a,
+            ground_b,
+            constant: anchor_a.distance(ground_a) + ratio * anchor_b.distance(ground_b),
+            ratio,
+        }
+    }
+}
+
+struct Geometry {
+    ra: Vec2,
+    rb: Vec2,
+    ua: Vec2,
+    ub: Vec2,
+    c: f32,
+}
+
+fn geometry(f: &JointFrame, j: &PulleyJoint, sa: &BodyState, sb: &BodyState) -> Geometry {
+    let (ra, rb, _) = f.current(sa, sb);
+    let pa = f.center_a + sa.delta_position + ra;
+    let pb = f.center_a + f.delta_center + sb.delta_position + rb;
+    let (la, ua) = length_and_normalize(pa - j.ground_a);
+    let (lb, ub) = length_and_normalize(pb - j.ground_b);
+    Geometry {
+        ra,
+        rb,
+        ua,
+        ub,
+        c: j.constant - (la + j.ratio * lb),
+    }
+}
+
+/// Applies a rope impulse `lambda` (pulling both bodies towards their anchors).
+fn apply(
+    f: &JointFrame,
+    j: &PulleyJoint,
+    g: &Geometry,
+    sa: &mut BodyState,
+    sb: &mut BodyState,
+    lambda: f32,
+) {
+    let pa = -lambda * g.ua;
+    let pb = -lambda * j.ratio * g.ub;
+    sa.linear_velocity += f.inv_mass_a * pa;
+    sa.angular_velocity += f.inv_inertia_a * cross(g.ra, pa);
+    sb.linear_velocity += f.inv_mass_b * pb;
+    sb.angular_velocity += f.inv_inertia_b * cross(g.rb, pb);
+}
+
+pub(crate) fn warm_start(
+    f: &JointFrame,
+    j: &PulleyJoint,
+    imp: &JointImpulses,
+    states: &mut [BodyState],
+) {
+    let (mut sa, mut sb) = f.load(states);
+    let g = geometry(f, j, &sa, &sb);
+    apply(f, j, &g, &mut sa, &mut sb, imp.axial);
+    f.store(states, sa, sb);
+}
+
+pub(crate) fn solve(
+    f: &JointFrame,
+    j: &PulleyJoint,
+    imp: &mut JointImpulses,
+    states: &mut [BodyState],
+    ctx: &RowContext,
+) {
+    let (mut sa, mut sb) = f.load(states);
+    let g = geometry(f, j, &sa, &sb);
+    let (cra, crb) = (cross(g.ra, g.ua), cross(g.rb, g.ub));
+    let k = f.inv_mass_a
+        + f.inv_inertia_a * cra * cra
+        + j.ratio * j.ratio * (f.inv_mass_b + f.inv_inertia_b * crb * crb);
+    let mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    // The rope shortens at -d(la + ratio lb)/dt: the limit row C = constant - total >= 0.
+    let va = sa.linear_velocity + cross_sv(sa.angular_velocity, g.ra);
+    let vb = sb.linear_velocity + cross_sv(sb.angular_velocity, g.rb);
+    let cdot = -(g.ua.dot(va) + j.ratio * g.ub.dot(vb));
+    let lambda = limit_row(
+        mass,
+        cdot,
+        g.c,
+        &f.softness,
+        ctx.use_bias,
+        ctx.inv_h,
+        &mut imp.axial,
+    );
+    apply(f, j, &g, &mut sa, &mut sb, lambda);
+    f.store(states, sa, sb);
+}
