@@ -23,5 +23,5 @@ mod scene;
 pub mod scenes;
 
 pub use physics_core;
-pub use scene::{BodyDesc, BuiltScene, Scene, ShapeDesc};
+pub use scene::{BodyDesc, BuiltScene, JointDesc, Scene, ShapeDesc};
 pub use scenes::{SCENE_NAMES, scene};

@@ -46,6 +46,12 @@ impl ShapeDesc {
         self.restitution = restitution;
         self
     }
+
+    /// In a collision group (shapes of the same negative group never collide).
+    pub fn group(mut self, group_index: i32) -> Self {
+        self.filter.group_index = group_index;
+        self
+    }
 }
 
 /// A body and its shapes.
@@ -117,6 +123,52 @@ impl BodyDesc {
     }
 }
 
+/// A joint between two bodies of a scene, by their index in [`Scene::bodies`], anchored at
+/// world points (as the scene is built).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointDesc {
+    /// Index of body A.
+    pub body_a: usize,
+    /// Index of body B.
+    pub body_b: usize,
+    /// World anchor on A.
+    pub anchor_a: Vec2,
+    /// World anchor on B (the same point for pins and welds).
+    pub anchor_b: Vec2,
+    /// Type and parameters.
+    pub kind: JointKind,
+    /// Whether the joined bodies still collide.
+    pub collide_connected: bool,
+}
+
+impl JointDesc {
+    /// A joint anchored at one world point on both bodies.
+    pub fn at(body_a: usize, body_b: usize, anchor: Vec2, kind: JointKind) -> Self {
+        JointDesc {
+            body_a,
+            body_b,
+            anchor_a: anchor,
+            anchor_b: anchor,
+            kind,
+            collide_connected: false,
+        }
+    }
+
+    /// A joint with a separate world anchor on each body (distance joints, pulleys).
+    pub fn between(
+        body_a: usize,
+        body_b: usize,
+        anchor_a: Vec2,
+        anchor_b: Vec2,
+        kind: JointKind,
+    ) -> Self {
+        JointDesc {
+            anchor_b,
+            ..Self::at(body_a, body_b, anchor_a, kind)
+        }
+    }
+}
+
 /// A named world to simulate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
@@ -130,14 +182,18 @@ pub struct Scene {
     pub steps: usize,
     /// Bodies, in creation order.
     pub bodies: Vec<BodyDesc>,
+    /// Joints between the bodies.
+    pub joints: Vec<JointDesc>,
 }
 
-/// A scene built into a world, with the ids of its bodies in description order.
+/// A scene built into a world, with the ids of its bodies and joints in description order.
 pub struct BuiltScene {
     /// The world.
     pub world: World,
     /// Body ids, index-aligned with [`Scene::bodies`].
     pub bodies: Vec<BodyId>,
+    /// Joint ids, index-aligned with [`Scene::joints`].
+    pub joints: Vec<JointId>,
 }
 
 impl Scene {
@@ -169,7 +225,20 @@ impl Scene {
             }
             bodies.push(id);
         }
-        Ok(BuiltScene { world, bodies })
+        let mut joints = Vec::with_capacity(self.joints.len());
+        for j in &self.joints {
+            let (a, b) = (bodies[j.body_a], bodies[j.body_b]);
+            let local_a = world.body_transform(a)?.apply_inverse(j.anchor_a);
+            let local_b = world.body_transform(b)?.apply_inverse(j.anchor_b);
+            let mut def = JointDef::new(a, b, local_a, local_b, j.kind);
+            def.collide_connected = j.collide_connected;
+            joints.push(world.create_joint(&def)?);
+        }
+        Ok(BuiltScene {
+            world,
+            bodies,
+            joints,
+        })
     }
 
     /// Number of dynamic bodies.

@@ -5,7 +5,13 @@ use physics2d_demos::{SCENE_NAMES, scene};
 
 /// The benchmark scenes are large; a second of simulation checks them without slowing the
 /// suite (the benchmark runs them in full).
-const LARGE: [&str; 4] = ["large_pyramid", "many_pyramids", "tumbler", "smash"];
+const LARGE: [&str; 5] = [
+    "large_pyramid",
+    "many_pyramids",
+    "tumbler",
+    "smash",
+    "joint_grid",
+];
 
 #[test]
 fn every_scene_steps_without_nan_or_escaping_bodies() {

@@ -38,6 +38,7 @@ pub fn friction_ramp() -> Scene {
         dt: 1.0 / 60.0,
         steps: 180,
         bodies,
+        joints: Vec::new(),
     }
 }
 
@@ -59,5 +60,6 @@ pub fn restitution() -> Scene {
         dt: 1.0 / 60.0,
         steps: 300,
         bodies,
+        joints: Vec::new(),
     }
 }

@@ -1,7 +1,9 @@
 //! The scene library, by name.
 
+mod joints;
 mod materials;
 
+pub use joints::{CRANK_RADIUS, PENDULUM_LENGTH};
 pub use materials::{BALL_RESTITUTIONS, DROP_HEIGHT, RAMP_ANGLE, RAMP_FRICTIONS};
 mod stacking;
 
@@ -26,6 +28,15 @@ pub const SCENE_NAMES: &[&str] = &[
     "rain",
     "tumbler",
     "smash",
+    "pendulum",
+    "bridge",
+    "ragdoll",
+    "car",
+    "pulley",
+    "piston_crank",
+    "rope",
+    "cloth",
+    "joint_grid",
 ];
 
 /// The scene with this name.
@@ -45,6 +56,15 @@ pub fn scene(name: &str) -> Option<Scene> {
         "rain" => stress::rain(),
         "tumbler" => stress::tumbler(),
         "smash" => stress::smash(),
+        "pendulum" => joints::pendulum(),
+        "bridge" => joints::bridge(),
+        "ragdoll" => joints::ragdoll(),
+        "car" => joints::car(),
+        "pulley" => joints::pulley(),
+        "piston_crank" => joints::piston_crank(),
+        "rope" => joints::rope(),
+        "cloth" => joints::cloth(),
+        "joint_grid" => joints::joint_grid(),
         _ => return None,
     })
 }

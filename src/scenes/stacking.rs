@@ -18,6 +18,7 @@ fn scene(name: &'static str, steps: usize, bodies: Vec<BodyDesc>) -> Scene {
         dt: DT,
         steps,
         bodies,
+        joints: Vec::new(),
     }
 }
 

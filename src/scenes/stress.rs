@@ -42,6 +42,7 @@ pub fn rain() -> Scene {
         dt: 1.0 / 60.0,
         steps: 1000,
         bodies,
+        joints: Vec::new(),
     }
 }
 
@@ -76,6 +77,7 @@ pub fn tumbler() -> Scene {
         dt: 1.0 / 60.0,
         steps: 750,
         bodies,
+        joints: Vec::new(),
     }
 }
 
@@ -97,5 +99,6 @@ pub fn smash() -> Scene {
         dt: 1.0 / 60.0,
         steps: 300,
         bodies,
+        joints: Vec::new(),
     }
 }
