@@ -79,8 +79,6 @@ fn pendulum_period_matches_two_pi_root_l_over_g() {
 }
 
 #[test]
-#[ignore = "issue 4 target not met yet: soft joints at 4 substeps open 6.7 mm on a whipping \
-            chain (steady-state gap K F / w^2); needs the joint-tree direct solver of seed 003"]
 fn swinging_chain_keeps_its_pins_together() {
     let mut w = world();
     let links = 10;
@@ -328,8 +326,6 @@ fn a_joint_breaks_above_its_threshold_and_not_below() {
 }
 
 #[test]
-#[ignore = "issue 4 target not met yet: a 5-box welded cantilever opens 1.4 mm with soft \
-            welds; stiffer (120 Hz) or leak-free welds explode; needs the joint-tree solver"]
 fn welded_beam_keeps_its_shape_under_gravity() {
     let mut w = world();
     let wall = anchor_body(&mut w, Vec2::ZERO);

@@ -10,6 +10,7 @@
 
 mod angle;
 mod distance;
+mod exact_islands;
 mod motor;
 mod mouse;
 mod prismatic;
@@ -27,6 +28,10 @@ pub use pulley::PulleyJoint;
 pub use revolute::RevoluteJoint;
 pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
+
+pub(crate) use exact_islands::{
+    ExactIsland, build_exact_islands, project_exact_islands, solve_exact_islands,
+};
 
 use crate::id::BodyId;
 use crate::math::Rot;
@@ -159,12 +164,21 @@ pub(crate) struct JointConstraint {
     pub impulses: JointImpulses,
     /// Unwrapped angles of A and B at the start of the step (angle joints).
     pub unwrapped_angles: (f32, f32),
+    /// Its equality rows are solved with its island by `solve_exact_islands`.
+    pub exact: bool,
 }
 
 /// Applies every joint's accumulated impulses.
 pub(crate) fn warm_start_joints(joints: &[JointConstraint], states: &mut [BodyState]) {
     for c in joints {
         let f = &c.frame;
+        // Exact rows are solved from scratch each iteration: only the other rows warm start.
+        let mut impulses = c.impulses;
+        if c.exact {
+            impulses.linear = Vec2::ZERO;
+            impulses.angular = 0.0;
+        }
+        let c = &JointConstraint { impulses, ..*c };
         match &c.kind {
             JointKind::Revolute(_) => revolute::warm_start(f, &c.impulses, states),
             JointKind::Prismatic(j) => prismatic::warm_start(f, j, &c.impulses, states),
@@ -189,9 +203,10 @@ pub(crate) fn solve_joints(
         let f = &c.frame;
         let imp = &mut c.impulses;
         match &c.kind {
-            JointKind::Revolute(j) => revolute::solve(f, j, imp, states, ctx),
-            JointKind::Prismatic(j) => prismatic::solve(f, j, imp, states, ctx),
+            JointKind::Revolute(j) => revolute::solve(f, j, imp, states, ctx, c.exact),
+            JointKind::Prismatic(j) => prismatic::solve(f, j, imp, states, ctx, c.exact),
             JointKind::Distance(j) => distance::solve(f, j, imp, states, ctx),
+            JointKind::Weld(_) if c.exact => {}
             JointKind::Weld(j) => weld::solve(f, j, imp, states, ctx),
             JointKind::Mouse(j) => mouse::solve(f, j, imp, states, ctx),
             JointKind::Wheel(j) => wheel::solve(f, j, imp, states, ctx),

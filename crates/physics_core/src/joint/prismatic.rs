@@ -122,6 +122,7 @@ pub(crate) fn solve(
     imp: &mut JointImpulses,
     states: &mut [BodyState],
     ctx: &RowContext,
+    exact: bool,
 ) {
     let (mut sa, mut sb) = f.load(states);
     let x = axes(f, j, &sa, &sb);
@@ -173,6 +174,10 @@ pub(crate) fn solve(
         apply(f, &x, &mut sa, &mut sb, -delta, Vec2::ZERO);
     }
 
+    if exact {
+        f.store(states, sa, sb);
+        return;
+    }
     // Perpendicular and angle rows together.
     let cdot = Vec2::new(
         x.perp.dot(sb.linear_velocity - sa.linear_velocity) + x.s2 * sb.angular_velocity

@@ -56,6 +56,7 @@ pub(crate) fn solve(
     imp: &mut JointImpulses,
     states: &mut [BodyState],
     ctx: &RowContext,
+    exact: bool,
 ) {
     let (mut sa, mut sb) = f.load(states);
     let k_axial = f.inv_inertia_a + f.inv_inertia_b;
@@ -107,7 +108,9 @@ pub(crate) fn solve(
         f.apply(&mut sa, &mut sb, zero, zero, zero, -delta);
     }
 
-    solve_point(f, &mut sa, &mut sb, &mut imp.linear, ctx.use_bias);
+    if !exact {
+        solve_point(f, &mut sa, &mut sb, &mut imp.linear, ctx.use_bias);
+    }
     f.store(states, sa, sb);
 }
 

@@ -5,8 +5,10 @@
 //! for each of the n substeps (h = dt / n):
 //!     integrate velocities               gravity, forces, damping
 //!     warm start                         joints, then contacts: the accumulated impulses
-//!     solve                              joints, then contacts: soft, with position bias
-//!     integrate positions                delta position and delta rotation
+//!     solve                              joints (small joint islands exactly), then
+//!                                        contacts: soft, with position bias
+//!     integrate positions                delta position and delta rotation; small joint
+//!                                        islands projected exactly onto their constraints
 //!     relax                              joints, then contacts: rigid, without bias
 //! restitution                            once, for points that approached fast
 //! store impulses                         for next step's warm start
@@ -20,7 +22,10 @@ pub(crate) mod body_state;
 pub(crate) mod contact_solver;
 pub mod softness;
 
-use crate::joint::{JointConstraint, RowContext, solve_joints, warm_start_joints};
+use crate::joint::{
+    ExactIsland, JointConstraint, RowContext, project_exact_islands, solve_exact_islands,
+    solve_joints, warm_start_joints,
+};
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
 use contact_solver::{
@@ -41,6 +46,7 @@ pub(crate) struct SolverArrays {
     pub bodies: Vec<(u32, u32)>,
     pub contacts: Vec<ContactConstraint>,
     pub joints: Vec<JointConstraint>,
+    pub exact_islands: Vec<ExactIsland>,
 }
 
 /// Step-wide solver settings.
@@ -50,6 +56,8 @@ pub(crate) struct StepSettings {
     pub substeps: u32,
     pub max_linear_speed: f32,
     pub contact: ContactSolveSettings,
+    /// Bias rate of the joint softness, used by the exact island solve.
+    pub joint_bias_rate: f32,
 }
 
 /// Runs the substep loop and restitution on prepared arrays.
@@ -71,9 +79,14 @@ pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
         integrate_velocities(states, &arrays.params, h, settings.max_linear_speed);
         warm_start_joints(&arrays.joints, states);
         warm_start(&arrays.contacts, states);
+        let (islands, joints) = (&arrays.exact_islands, &mut arrays.joints);
+        solve_exact_islands(islands, joints, states, settings.joint_bias_rate, &biased);
         solve_joints(&mut arrays.joints, states, &biased);
         solve_contacts(&mut arrays.contacts, states, inv_h, true, contact);
         integrate_positions(states, h);
+        project_exact_islands(&arrays.exact_islands, &arrays.joints, states);
+        let (islands, joints) = (&arrays.exact_islands, &mut arrays.joints);
+        solve_exact_islands(islands, joints, states, settings.joint_bias_rate, &relaxed);
         solve_joints(&mut arrays.joints, states, &relaxed);
         solve_contacts(&mut arrays.contacts, states, inv_h, false, contact);
     }

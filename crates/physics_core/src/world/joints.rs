@@ -388,6 +388,7 @@ impl World {
                 kind: joint.def.kind,
                 impulses: joint.impulses,
                 unwrapped_angles: joint.unwrapped_angles,
+                exact: false,
             });
         }
         out

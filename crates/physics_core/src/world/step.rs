@@ -239,6 +239,8 @@ impl World {
         let joint_hertz = self.def.joint_hertz.min(0.25 * substeps as f32 / dt);
         let joint_softness = Softness::new(joint_hertz, self.def.joint_damping_ratio, h);
         arrays.joints = self.prepare_joints(&solver_index, joint_softness);
+        arrays.exact_islands =
+            crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
         let constraint_body = |index: u32| {
             let b = self.bodies.at(index);
             ConstraintBody {
@@ -275,6 +277,7 @@ impl World {
                 substeps,
                 max_linear_speed: self.tolerances.max_linear_speed,
                 contact: contact_settings,
+                joint_bias_rate: joint_softness.bias_rate,
             },
         );
 
