@@ -601,3 +601,202 @@ fn wheel_suspension_settles_at_its_static_deflection() {
         "the wheel stayed under the chassis"
     );
 }
+
+#[test]
+fn mouse_joint_drags_within_its_force() {
+    let mut w = world();
+    let ground = anchor_body(&mut w, Vec2::new(0.0, -1.0));
+    w.create_shape(
+        ground,
+        &ShapeDef::default(),
+        Polygon::new_box(20.0, 1.0).unwrap().into(),
+    )
+    .unwrap();
+    let b = boxed(&mut w, Vec2::new(0.0, 0.5), 0.5, 0.5);
+    let mouse = |target: Vec2, max_force: f32| {
+        JointKind::Mouse(MouseJoint {
+            target,
+            hertz: 5.0,
+            damping_ratio: 0.7,
+            max_force,
+        })
+    };
+    // 1 kg needs 10 N to lift: 5 N cannot.
+    let j = w
+        .create_joint(&JointDef::new(
+            ground,
+            b,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            mouse(Vec2::new(0.0, 3.0), 5.0),
+        ))
+        .unwrap();
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.body_position(b).unwrap().y < 0.52, "lifted with 5 N");
+    // 100 N can: the box hangs at the target, below it by the weight over the stiffness.
+    w.set_joint_kind(j, mouse(Vec2::new(2.0, 3.0), 100.0))
+        .unwrap();
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+    }
+    let omega = 2.0 * std::f32::consts::PI * 5.0;
+    let sag = G / (omega * omega);
+    let p = w.body_position(b).unwrap();
+    assert!(p.distance(Vec2::new(2.0, 3.0 - sag)) < 0.01, "held at {p}");
+}
+
+#[test]
+fn springs_and_motors_of_revolute_and_prismatic_joints() {
+    let mut w = World::new(WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let frame = anchor_body(&mut w, Vec2::ZERO);
+    // Rotational spring: a spun wheel returns to its reference angle.
+    let wheel = ball(&mut w, Vec2::ZERO, 0.5, 1.0);
+    let spring = RevoluteJoint {
+        enable_spring: true,
+        hertz: 2.0,
+        damping_ratio: 1.0,
+        ..Default::default()
+    };
+    pin(&mut w, frame, wheel, Vec2::ZERO, spring);
+    w.set_angular_velocity(wheel, 5.0).unwrap();
+    for _ in 0..180 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.body_rotation(wheel).unwrap().angle().abs() < 0.01);
+    // Prismatic motor: slides at its speed; then its spring pulls it back to zero.
+    let slider = boxed(&mut w, Vec2::new(5.0, 0.0), 0.5, 0.5);
+    let motorised = PrismaticJoint {
+        enable_motor: true,
+        motor_speed: 1.5,
+        max_motor_force: 100.0,
+        ..Default::default()
+    };
+    let j = w
+        .create_joint(&JointDef::new(
+            frame,
+            slider,
+            Vec2::new(5.0, 0.0),
+            Vec2::ZERO,
+            JointKind::Prismatic(motorised),
+        ))
+        .unwrap();
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    assert!((w.linear_velocity(slider).unwrap().x - 1.5).abs() < 0.03);
+    let sprung = PrismaticJoint {
+        enable_spring: true,
+        hertz: 2.0,
+        damping_ratio: 1.0,
+        ..Default::default()
+    };
+    w.set_joint_kind(j, JointKind::Prismatic(sprung)).unwrap();
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+    }
+    assert!((w.body_position(slider).unwrap().x - 5.0).abs() < 0.01);
+}
+
+#[test]
+fn soft_weld_bends_more_than_a_rigid_one() {
+    let droop = |weld: WeldJoint| {
+        let mut w = world();
+        let wall = anchor_body(&mut w, Vec2::ZERO);
+        let beam = boxed(&mut w, Vec2::new(1.0, 0.0), 1.0, 0.1);
+        let (la, lb) = w.local_anchors(wall, beam, Vec2::ZERO).unwrap();
+        w.create_joint(&JointDef::new(wall, beam, la, lb, JointKind::Weld(weld)))
+            .unwrap();
+        for _ in 0..300 {
+            w.step(DT).unwrap();
+        }
+        -w.body_rotation(beam).unwrap().angle()
+    };
+    let rigid = droop(WeldJoint::default());
+    let soft = droop(WeldJoint {
+        angular_hertz: 1.0,
+        angular_damping_ratio: 1.0,
+        ..Default::default()
+    });
+    assert!(rigid.abs() < 0.01, "rigid weld drooped {rigid} rad");
+    assert!(soft > 0.05, "soft weld drooped only {soft} rad");
+}
+
+#[test]
+fn collide_connected_enable_disable_stale_ids_and_breaking_torque() {
+    let mut w = world();
+    let ground = anchor_body(&mut w, Vec2::new(0.0, 5.0));
+    let a = boxed(&mut w, Vec2::ZERO, 0.5, 0.5);
+    let b = boxed(&mut w, Vec2::new(0.6, 0.0), 0.5, 0.5);
+    w.set_gravity_scale(a, 0.0).unwrap();
+    w.set_gravity_scale(b, 0.0).unwrap();
+    // With collide_connected, overlapping joined boxes still push each other.
+    let (la, lb) = w.local_anchors(a, b, Vec2::new(0.3, 0.0)).unwrap();
+    let mut def = JointDef::new(a, b, la, lb, JointKind::Distance(DistanceJoint::rope(3.0)));
+    def.collide_connected = true;
+    w.create_joint(&def).unwrap();
+    w.step(DT).unwrap();
+    assert!(
+        w.touching_contact_count() > 0,
+        "connected bodies should collide"
+    );
+
+    // Stale body ids are refused.
+    let gone = boxed(&mut w, Vec2::new(9.0, 9.0), 0.5, 0.5);
+    w.destroy_body(gone).unwrap();
+    let stale = JointDef::new(
+        ground,
+        gone,
+        Vec2::ZERO,
+        Vec2::ZERO,
+        JointKind::Revolute(RevoluteJoint::default()),
+    );
+    assert_eq!(w.create_joint(&stale), Err(WorldError::StaleBody(gone)));
+
+    // A disabled pendulum falls; re-enabled it holds again.
+    let bob = ball(&mut w, Vec2::new(0.0, 3.0), 0.2, 1.0);
+    let j = pin(
+        &mut w,
+        ground,
+        bob,
+        Vec2::new(0.0, 5.0),
+        RevoluteJoint::default(),
+    );
+    w.set_joint_enabled(j, false).unwrap();
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.body_position(bob).unwrap().y < 2.0);
+    assert!(!w.joint_enabled(j).unwrap());
+
+    // A weld holding a 1 kg, 2 m beam carries about m g L/2 = 10 N m: it breaks at 5 N m.
+    let wall = anchor_body(&mut w, Vec2::new(20.0, 0.0));
+    let beam = boxed(&mut w, Vec2::new(21.0, 0.0), 1.0, 0.25);
+    w.set_mass_data(
+        beam,
+        Some(MassData {
+            mass: 1.0,
+            center: Vec2::ZERO,
+            rotational_inertia: 0.35,
+        }),
+    )
+    .unwrap();
+    let (la, lb) = w.local_anchors(wall, beam, Vec2::new(20.0, 0.0)).unwrap();
+    let weld = JointDef::new(wall, beam, la, lb, JointKind::Weld(WeldJoint::default()))
+        .with_break_thresholds(f32::INFINITY, 5.0);
+    let wj = w.create_joint(&weld).unwrap();
+    let mut broke = false;
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+        broke |= w
+            .joint_break_events()
+            .iter()
+            .any(|e| e.joint == wj && e.torque.abs() > 5.0);
+    }
+    assert!(broke && !w.joint_enabled(wj).unwrap());
+}
