@@ -11,6 +11,7 @@
 mod angle;
 mod distance;
 mod exact_islands;
+mod line;
 mod motor;
 mod mouse;
 mod prismatic;

@@ -12,8 +12,8 @@
 //!   a1 = (d + rA) x a, a2 = rB x a.
 
 use super::RowContext;
+use super::line::LineAxes;
 use super::{JointFrame, JointImpulses, limit_row, solve22};
-use crate::math::{cross, left_perp};
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
 use bevy_math::Vec2;
@@ -64,45 +64,6 @@ impl Default for PrismaticJoint {
     }
 }
 
-/// Axis geometry at the current motion.
-struct Axes {
-    axis: Vec2,
-    perp: Vec2,
-    translation: f32,
-    lateral: f32,
-    a1: f32,
-    a2: f32,
-    s1: f32,
-    s2: f32,
-}
-
-fn axes(f: &JointFrame, j: &PrismaticJoint, sa: &BodyState, sb: &BodyState) -> Axes {
-    let (ra, rb, d) = f.current(sa, sb);
-    let axis = (sa.delta_rotation * f.rotation_a).rotate(j.local_axis_a);
-    let perp = left_perp(axis);
-    Axes {
-        axis,
-        perp,
-        translation: axis.dot(d),
-        lateral: perp.dot(d),
-        a1: cross(d + ra, axis),
-        a2: cross(rb, axis),
-        s1: cross(d + ra, perp),
-        s2: cross(rb, perp),
-    }
-}
-
-/// Applies an axial impulse `axial` and a perpendicular/angular impulse pair `lin`.
-fn apply(f: &JointFrame, x: &Axes, sa: &mut BodyState, sb: &mut BodyState, axial: f32, lin: Vec2) {
-    let p = axial * x.axis + lin.x * x.perp;
-    let la = axial * x.a1 + lin.x * x.s1 + lin.y;
-    let lb = axial * x.a2 + lin.x * x.s2 + lin.y;
-    sa.linear_velocity -= f.inv_mass_a * p;
-    sa.angular_velocity -= f.inv_inertia_a * la;
-    sb.linear_velocity += f.inv_mass_b * p;
-    sb.angular_velocity += f.inv_inertia_b * lb;
-}
-
 pub(crate) fn warm_start(
     f: &JointFrame,
     j: &PrismaticJoint,
@@ -110,9 +71,9 @@ pub(crate) fn warm_start(
     states: &mut [BodyState],
 ) {
     let (mut sa, mut sb) = f.load(states);
-    let x = axes(f, j, &sa, &sb);
+    let x = LineAxes::new(f, j.local_axis_a, &sa, &sb);
     let axial = imp.spring + imp.motor + imp.lower - imp.upper;
-    apply(f, &x, &mut sa, &mut sb, axial, imp.linear);
+    x.apply(f, &mut sa, &mut sb, axial, imp.linear.x, imp.linear.y);
     f.store(states, sa, sb);
 }
 
@@ -125,53 +86,48 @@ pub(crate) fn solve(
     exact: bool,
 ) {
     let (mut sa, mut sb) = f.load(states);
-    let x = axes(f, j, &sa, &sb);
+    let x = LineAxes::new(f, j.local_axis_a, &sa, &sb);
     let (ma, mb, ia, ib) = (f.inv_mass_a, f.inv_mass_b, f.inv_inertia_a, f.inv_inertia_b);
-    let k_axial = ma + mb + ia * x.a1 * x.a1 + ib * x.a2 * x.a2;
-    let axial_mass = if k_axial > 0.0 { 1.0 / k_axial } else { 0.0 };
-    let axial_cdot = |sa: &BodyState, sb: &BodyState| {
-        x.axis.dot(sb.linear_velocity - sa.linear_velocity) + x.a2 * sb.angular_velocity
-            - x.a1 * sa.angular_velocity
-    };
+    let axial_mass = x.axial_mass(f);
 
     if j.enable_spring && j.hertz > 0.0 {
         let spring = Softness::new(j.hertz, j.damping_ratio, ctx.h);
         let delta = -axial_mass
             * spring.mass_scale
-            * (axial_cdot(&sa, &sb) + spring.bias_rate * x.translation)
+            * (x.axial_velocity(&sa, &sb) + spring.bias_rate * x.translation)
             - spring.impulse_scale * imp.spring;
         imp.spring += delta;
-        apply(f, &x, &mut sa, &mut sb, delta, Vec2::ZERO);
+        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
     }
     if j.enable_motor {
         let max = j.max_motor_force * ctx.h;
-        let total =
-            (imp.motor - axial_mass * (axial_cdot(&sa, &sb) - j.motor_speed)).clamp(-max, max);
+        let total = (imp.motor - axial_mass * (x.axial_velocity(&sa, &sb) - j.motor_speed))
+            .clamp(-max, max);
         let delta = total - imp.motor;
         imp.motor = total;
-        apply(f, &x, &mut sa, &mut sb, delta, Vec2::ZERO);
+        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
     }
     if j.enable_limit {
         let delta = limit_row(
             axial_mass,
-            axial_cdot(&sa, &sb),
+            x.axial_velocity(&sa, &sb),
             x.translation - j.lower_translation,
             &f.softness,
             ctx.use_bias,
             ctx.inv_h,
             &mut imp.lower,
         );
-        apply(f, &x, &mut sa, &mut sb, delta, Vec2::ZERO);
+        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
         let delta = limit_row(
             axial_mass,
-            -axial_cdot(&sa, &sb),
+            -x.axial_velocity(&sa, &sb),
             j.upper_translation - x.translation,
             &f.softness,
             ctx.use_bias,
             ctx.inv_h,
             &mut imp.upper,
         );
-        apply(f, &x, &mut sa, &mut sb, -delta, Vec2::ZERO);
+        x.apply(f, &mut sa, &mut sb, -delta, 0.0, 0.0);
     }
 
     if exact {
@@ -180,8 +136,7 @@ pub(crate) fn solve(
     }
     // Perpendicular and angle rows together.
     let cdot = Vec2::new(
-        x.perp.dot(sb.linear_velocity - sa.linear_velocity) + x.s2 * sb.angular_velocity
-            - x.s1 * sa.angular_velocity,
+        x.lateral_velocity(&sa, &sb),
         sb.angular_velocity - sa.angular_velocity,
     );
     let c = Vec2::new(x.lateral, f.angle(&sa, &sb, j.reference_angle));
@@ -204,6 +159,6 @@ pub(crate) fn solve(
     let b = solve22(k11, k12, k22, cdot + bias);
     let impulse = -mass_scale * b - impulse_scale * imp.linear;
     imp.linear += impulse;
-    apply(f, &x, &mut sa, &mut sb, 0.0, impulse);
+    x.apply(f, &mut sa, &mut sb, 0.0, impulse.x, impulse.y);
     f.store(states, sa, sb);
 }

@@ -7,8 +7,8 @@
 //! Axis rows (spring, limits): C = a.d - target, J = [-a, -(d + rA) x a, a, rB x a].
 //! Motor row: Cdot = wB - wA - speed, J = [0, -1, 0, 1], K = iA + iB.
 
+use super::line::LineAxes;
 use super::{JointFrame, JointImpulses, RowContext, limit_row};
-use crate::math::{cross, left_perp};
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
 use bevy_math::Vec2;
@@ -56,53 +56,6 @@ impl Default for WheelJoint {
     }
 }
 
-struct Axes {
-    axis: Vec2,
-    perp: Vec2,
-    translation: f32,
-    lateral: f32,
-    a1: f32,
-    a2: f32,
-    s1: f32,
-    s2: f32,
-}
-
-fn axes(f: &JointFrame, j: &WheelJoint, sa: &BodyState, sb: &BodyState) -> Axes {
-    let (ra, rb, d) = f.current(sa, sb);
-    let axis = (sa.delta_rotation * f.rotation_a).rotate(j.local_axis_a);
-    let perp = left_perp(axis);
-    Axes {
-        axis,
-        perp,
-        translation: axis.dot(d),
-        lateral: perp.dot(d),
-        a1: cross(d + ra, axis),
-        a2: cross(rb, axis),
-        s1: cross(d + ra, perp),
-        s2: cross(rb, perp),
-    }
-}
-
-/// Applies impulses along the axis (`axial`), the perpendicular (`lateral`) and about the
-/// wheel's rotation (`angular`).
-fn apply(
-    f: &JointFrame,
-    x: &Axes,
-    sa: &mut BodyState,
-    sb: &mut BodyState,
-    axial: f32,
-    lateral: f32,
-    angular: f32,
-) {
-    let p = axial * x.axis + lateral * x.perp;
-    let la = axial * x.a1 + lateral * x.s1 + angular;
-    let lb = axial * x.a2 + lateral * x.s2 + angular;
-    sa.linear_velocity -= f.inv_mass_a * p;
-    sa.angular_velocity -= f.inv_inertia_a * la;
-    sb.linear_velocity += f.inv_mass_b * p;
-    sb.angular_velocity += f.inv_inertia_b * lb;
-}
-
 fn row_mass(k: f32) -> f32 {
     if k > 0.0 { 1.0 / k } else { 0.0 }
 }
@@ -114,16 +67,9 @@ pub(crate) fn warm_start(
     states: &mut [BodyState],
 ) {
     let (mut sa, mut sb) = f.load(states);
-    let x = axes(f, j, &sa, &sb);
-    apply(
-        f,
-        &x,
-        &mut sa,
-        &mut sb,
-        imp.spring + imp.lower - imp.upper,
-        imp.linear.x,
-        imp.motor,
-    );
+    let x = LineAxes::new(f, j.local_axis_a, &sa, &sb);
+    let axial = imp.spring + imp.lower - imp.upper;
+    x.apply(f, &mut sa, &mut sb, axial, imp.linear.x, imp.motor);
     f.store(states, sa, sb);
 }
 
@@ -135,13 +81,9 @@ pub(crate) fn solve(
     ctx: &RowContext,
 ) {
     let (mut sa, mut sb) = f.load(states);
-    let x = axes(f, j, &sa, &sb);
+    let x = LineAxes::new(f, j.local_axis_a, &sa, &sb);
     let (ma, mb, ia, ib) = (f.inv_mass_a, f.inv_mass_b, f.inv_inertia_a, f.inv_inertia_b);
-    let axial_mass = row_mass(ma + mb + ia * x.a1 * x.a1 + ib * x.a2 * x.a2);
-    let axial_cdot = |sa: &BodyState, sb: &BodyState| {
-        x.axis.dot(sb.linear_velocity - sa.linear_velocity) + x.a2 * sb.angular_velocity
-            - x.a1 * sa.angular_velocity
-    };
+    let axial_mass = x.axial_mass(f);
 
     if j.enable_motor {
         let mass = row_mass(ia + ib);
@@ -150,43 +92,42 @@ pub(crate) fn solve(
         let total = (imp.motor - mass * cdot).clamp(-max, max);
         let delta = total - imp.motor;
         imp.motor = total;
-        apply(f, &x, &mut sa, &mut sb, 0.0, 0.0, delta);
+        x.apply(f, &mut sa, &mut sb, 0.0, 0.0, delta);
     }
     if j.enable_spring && j.hertz > 0.0 {
         let spring = Softness::new(j.hertz, j.damping_ratio, ctx.h);
         let delta = -axial_mass
             * spring.mass_scale
-            * (axial_cdot(&sa, &sb) + spring.bias_rate * x.translation)
+            * (x.axial_velocity(&sa, &sb) + spring.bias_rate * x.translation)
             - spring.impulse_scale * imp.spring;
         imp.spring += delta;
-        apply(f, &x, &mut sa, &mut sb, delta, 0.0, 0.0);
+        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
     }
     if j.enable_limit {
         let delta = limit_row(
             axial_mass,
-            axial_cdot(&sa, &sb),
+            x.axial_velocity(&sa, &sb),
             x.translation - j.lower_translation,
             &f.softness,
             ctx.use_bias,
             ctx.inv_h,
             &mut imp.lower,
         );
-        apply(f, &x, &mut sa, &mut sb, delta, 0.0, 0.0);
+        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
         let delta = limit_row(
             axial_mass,
-            -axial_cdot(&sa, &sb),
+            -x.axial_velocity(&sa, &sb),
             j.upper_translation - x.translation,
             &f.softness,
             ctx.use_bias,
             ctx.inv_h,
             &mut imp.upper,
         );
-        apply(f, &x, &mut sa, &mut sb, -delta, 0.0, 0.0);
+        x.apply(f, &mut sa, &mut sb, -delta, 0.0, 0.0);
     }
     // Perpendicular row.
     let mass = row_mass(ma + mb + ia * x.s1 * x.s1 + ib * x.s2 * x.s2);
-    let cdot = x.perp.dot(sb.linear_velocity - sa.linear_velocity) + x.s2 * sb.angular_velocity
-        - x.s1 * sa.angular_velocity;
+    let cdot = x.lateral_velocity(&sa, &sb);
     let delta = super::soft_row(
         mass,
         cdot,
@@ -195,6 +136,6 @@ pub(crate) fn solve(
         ctx.use_bias,
         &mut imp.linear.x,
     );
-    apply(f, &x, &mut sa, &mut sb, 0.0, delta, 0.0);
+    x.apply(f, &mut sa, &mut sb, 0.0, delta, 0.0);
     f.store(states, sa, sb);
 }

@@ -1,0 +1,86 @@
+//! The geometry of a line constraint, shared by the prismatic and wheel joints: B's anchor
+//! moves along an axis fixed in A.
+//!
+//! With d = pB - pA, axis a (turning with A) and perpendicular p = perp(a):
+//!   axial rows:         J = [-a, -(d + rA) x a, a, rB x a]   (lever arms a1, a2)
+//!   perpendicular row:  J = [-p, -(d + rA) x p, p, rB x p]   (lever arms s1, s2)
+//! The (d + rA) arm on A is what makes the axis follow A's rotation.
+
+use super::JointFrame;
+use crate::math::{cross, left_perp};
+use crate::solver::body_state::BodyState;
+use bevy_math::Vec2;
+
+/// Axis, perpendicular and lever arms of a line constraint at the current motion.
+pub(crate) struct LineAxes {
+    pub axis: Vec2,
+    pub perp: Vec2,
+    /// a . d: position along the axis.
+    pub translation: f32,
+    /// p . d: distance off the axis.
+    pub lateral: f32,
+    pub a1: f32,
+    pub a2: f32,
+    pub s1: f32,
+    pub s2: f32,
+}
+
+impl LineAxes {
+    /// The line geometry of a joint whose axis is `local_axis_a` in A's frame.
+    pub fn new(f: &JointFrame, local_axis_a: Vec2, sa: &BodyState, sb: &BodyState) -> Self {
+        let (ra, rb, d) = f.current(sa, sb);
+        let axis = (sa.delta_rotation * f.rotation_a).rotate(local_axis_a);
+        let perp = left_perp(axis);
+        LineAxes {
+            axis,
+            perp,
+            translation: axis.dot(d),
+            lateral: perp.dot(d),
+            a1: cross(d + ra, axis),
+            a2: cross(rb, axis),
+            s1: cross(d + ra, perp),
+            s2: cross(rb, perp),
+        }
+    }
+
+    /// Effective mass of the axial rows.
+    pub fn axial_mass(&self, f: &JointFrame) -> f32 {
+        let k = f.inv_mass_a
+            + f.inv_mass_b
+            + f.inv_inertia_a * self.a1 * self.a1
+            + f.inv_inertia_b * self.a2 * self.a2;
+        if k > 0.0 { 1.0 / k } else { 0.0 }
+    }
+
+    /// Relative velocity along the axis.
+    pub fn axial_velocity(&self, sa: &BodyState, sb: &BodyState) -> f32 {
+        self.axis.dot(sb.linear_velocity - sa.linear_velocity) + self.a2 * sb.angular_velocity
+            - self.a1 * sa.angular_velocity
+    }
+
+    /// Relative velocity across the axis.
+    pub fn lateral_velocity(&self, sa: &BodyState, sb: &BodyState) -> f32 {
+        self.perp.dot(sb.linear_velocity - sa.linear_velocity) + self.s2 * sb.angular_velocity
+            - self.s1 * sa.angular_velocity
+    }
+
+    /// Applies impulses along the axis (`axial`), across it (`lateral`) and about the relative
+    /// rotation (`angular`): minus to A, plus to B.
+    pub fn apply(
+        &self,
+        f: &JointFrame,
+        sa: &mut BodyState,
+        sb: &mut BodyState,
+        axial: f32,
+        lateral: f32,
+        angular: f32,
+    ) {
+        let p = axial * self.axis + lateral * self.perp;
+        let la = axial * self.a1 + lateral * self.s1 + angular;
+        let lb = axial * self.a2 + lateral * self.s2 + angular;
+        sa.linear_velocity -= f.inv_mass_a * p;
+        sa.angular_velocity -= f.inv_inertia_a * la;
+        sb.linear_velocity += f.inv_mass_b * p;
+        sb.angular_velocity += f.inv_inertia_b * lb;
+    }
+}
