@@ -65,8 +65,10 @@ fn main() {
         };
         let steps = steps_override.unwrap_or(s.steps);
         for &block in &solvers {
+            // The benchmark scenes are specified with sleeping off.
             let def = WorldDef {
                 enable_block_solver: block,
+                enable_sleep: false,
                 ..WorldDef::default()
             };
             let mut built = s.build(def).expect("scene builds");

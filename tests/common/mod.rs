@@ -7,10 +7,12 @@ use physics2d_demos::{BuiltScene, Scene};
 /// Both contact solver settings: one point at a time, and the 2-point block solver.
 pub const SOLVERS: [(&str, bool); 2] = [("sequential", false), ("block", true)];
 
-/// World settings with the block solver switched on or off.
+/// World settings with the block solver switched on or off. Sleep is off: these tests
+/// measure what the solver does with bodies at rest, which sleeping would hide.
 pub fn def(block: bool) -> WorldDef {
     WorldDef {
         enable_block_solver: block,
+        enable_sleep: false,
         ..WorldDef::default()
     }
 }

@@ -135,6 +135,8 @@ pub(crate) struct Body {
     pub awake: bool,
     pub can_sleep: bool,
     pub bullet: bool,
+    /// Seconds this body has spent below the sleep speeds.
+    pub sleep_time: f32,
     /// Shapes attached, in creation order.
     pub shapes: Vec<ShapeId>,
     /// Slot indices of the contacts touching this body's shapes.
@@ -166,6 +168,7 @@ impl Body {
             awake: def.awake,
             can_sleep: def.can_sleep,
             bullet: def.bullet,
+            sleep_time: 0.0,
             shapes: Vec::new(),
             contacts: Vec::new(),
             joints: Vec::new(),

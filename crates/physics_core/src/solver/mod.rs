@@ -20,6 +20,7 @@
 pub(crate) mod block_solver;
 pub(crate) mod body_state;
 pub(crate) mod contact_solver;
+pub(crate) mod island;
 pub mod softness;
 
 use crate::joint::{

@@ -54,6 +54,16 @@ impl World {
         }
         let shapes = self.body(id)?.shapes.clone();
         let contacts = self.body(id)?.contacts.clone();
+        // Whatever rested on the body wakes and falls.
+        for &c in &contacts {
+            let contact = self.contacts.at(c);
+            let other = if contact.body_a == id.index {
+                contact.body_b
+            } else {
+                contact.body_a
+            };
+            self.wake_island(other);
+        }
         for slot in contacts {
             self.destroy_contact(slot);
         }
@@ -136,6 +146,7 @@ impl World {
         body.transform = Transform::new(position, rotation);
         body.center = body.transform.apply(body.local_center);
         self.refresh_shape_bounds(id.index, true);
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -146,6 +157,7 @@ impl World {
         if body.is_moving() {
             body.linear_velocity = velocity;
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -156,6 +168,7 @@ impl World {
         if body.is_moving() && !body.fixed_rotation {
             body.angular_velocity = velocity;
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -166,6 +179,7 @@ impl World {
         if body.body_type == BodyType::Dynamic {
             body.force += force;
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -183,6 +197,7 @@ impl World {
             body.force += force;
             body.torque += cross(point - body.center, force);
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -193,6 +208,7 @@ impl World {
         if body.body_type == BodyType::Dynamic {
             body.torque += torque;
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -203,6 +219,7 @@ impl World {
         if body.body_type == BodyType::Dynamic {
             body.linear_velocity += body.inv_mass * impulse;
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -220,6 +237,7 @@ impl World {
             body.linear_velocity += body.inv_mass * impulse;
             body.angular_velocity += body.inv_inertia * cross(point - body.center, impulse);
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -230,6 +248,7 @@ impl World {
         if body.body_type == BodyType::Dynamic {
             body.angular_velocity += body.inv_inertia * impulse;
         }
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -237,6 +256,7 @@ impl World {
     pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<(), WorldError> {
         check_scalar(scale, "gravity scale")?;
         self.body_mut(id)?.gravity_scale = scale;
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -257,6 +277,7 @@ impl World {
     pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), WorldError> {
         self.body_mut(id)?.fixed_rotation = fixed;
         self.update_mass(id.index);
+        self.wake_island(id.index);
         Ok(())
     }
 
@@ -277,13 +298,19 @@ impl World {
         }
         self.body_mut(id)?.mass_override = mass_data;
         self.update_mass(id.index);
+        self.wake_island(id.index);
         Ok(())
     }
 
-    /// Wakes or puts the body to sleep (sleeping bodies arrive with islands; for now this
-    /// only records the flag).
+    /// Wakes the body's island, or puts it to sleep (a sleeping island costs nothing per step
+    /// until something touches, pushes or moves it).
     pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), WorldError> {
-        self.body_mut(id)?.awake = awake;
+        self.body(id)?;
+        if awake {
+            self.wake_island(id.index);
+        } else {
+            self.sleep_island(id.index);
+        }
         Ok(())
     }
 

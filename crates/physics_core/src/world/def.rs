@@ -63,6 +63,15 @@ pub struct WorldDef {
     pub max_linear_speed: f32,
     /// World units per metre: 1 for metres, for example 100 for a game in pixels.
     pub length_units_per_meter: f32,
+    /// Lets islands of bodies at rest fall asleep (they then cost nothing per step).
+    pub enable_sleep: bool,
+    /// (m/s) Bodies slower than this (and turning slower than `sleep_angular_speed`) count as
+    /// resting.
+    pub sleep_linear_speed: f32,
+    /// Turning speed below which a body counts as resting (rad/s).
+    pub sleep_angular_speed: f32,
+    /// Seconds an island's bodies must all rest before it sleeps.
+    pub time_to_sleep: f32,
     /// Solve two-point manifolds with the 2x2 block solver (seed 001) instead of one point
     /// at a time.
     pub enable_block_solver: bool,
@@ -88,6 +97,10 @@ impl Default for WorldDef {
             aabb_margin: 0.1,
             max_linear_speed: 400.0,
             length_units_per_meter: 1.0,
+            enable_sleep: true,
+            sleep_linear_speed: 0.05,
+            sleep_angular_speed: 2.0 * std::f32::consts::PI / 180.0,
+            time_to_sleep: 0.5,
             enable_block_solver: false,
             friction_mixing: MixRule::GeometricMean,
             restitution_mixing: MixRule::Max,
@@ -104,6 +117,7 @@ pub(crate) struct Tolerances {
     pub restitution_threshold: f32,
     pub max_contact_push_speed: f32,
     pub max_linear_speed: f32,
+    pub sleep_linear_speed: f32,
 }
 
 impl WorldDef {
@@ -124,6 +138,9 @@ impl WorldDef {
             self.aabb_margin,
             self.max_linear_speed,
             self.length_units_per_meter,
+            self.sleep_linear_speed,
+            self.sleep_angular_speed,
+            self.time_to_sleep,
         ];
         if finite.iter().any(|x| !x.is_finite()) {
             return Err(InvalidSetting("a world setting is NaN or infinite"));
@@ -145,6 +162,9 @@ impl WorldDef {
             self.linear_slop,
             self.speculative_distance,
             self.aabb_margin,
+            self.sleep_linear_speed,
+            self.sleep_angular_speed,
+            self.time_to_sleep,
         ];
         if non_negative.iter().any(|x| *x < 0.0) {
             return Err(InvalidSetting(
@@ -167,6 +187,7 @@ impl WorldDef {
             restitution_threshold: self.restitution_threshold * unit,
             max_contact_push_speed: self.max_contact_push_speed * unit,
             max_linear_speed: self.max_linear_speed * unit,
+            sleep_linear_speed: self.sleep_linear_speed * unit,
         }
     }
 }

@@ -272,6 +272,7 @@ impl World {
         for body in [joint.def.body_a, joint.def.body_b] {
             if self.bodies.get(body.index, body.generation).is_some() {
                 self.refresh_shape_bounds(body.index, true);
+                self.wake_island(body.index);
             }
         }
         Ok(())
@@ -299,6 +300,9 @@ impl World {
             ));
         }
         joint.def.kind = kind;
+        let (a, b) = (joint.def.body_a.index, joint.def.body_b.index);
+        self.wake_island(a);
+        self.wake_island(b);
         Ok(())
     }
 
@@ -308,6 +312,9 @@ impl World {
         let joint = self.joints.at_mut(id.index);
         joint.enabled = enabled;
         joint.impulses = JointImpulses::default();
+        let (a, b) = (joint.def.body_a.index, joint.def.body_b.index);
+        self.wake_island(a);
+        self.wake_island(b);
         Ok(())
     }
 
@@ -359,10 +366,12 @@ impl World {
     ) -> Vec<JointConstraint> {
         let joint_body = |id: BodyId| {
             let b = self.bodies.at(id.index);
+            let solver = solver_index[id.index as usize];
+            let moving = if solver == STATIC_BODY { 0.0 } else { 1.0 };
             JointBody {
-                solver_index: solver_index[id.index as usize],
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia,
+                solver_index: solver,
+                inv_mass: moving * b.inv_mass,
+                inv_inertia: moving * b.inv_inertia,
                 center: b.center,
                 rotation: b.transform.q,
                 local_center: b.local_center,

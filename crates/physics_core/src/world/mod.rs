@@ -10,6 +10,7 @@ mod error;
 mod joints;
 mod queries;
 mod shapes;
+mod sleep;
 mod step;
 
 pub use def::{MixRule, WorldDef};
@@ -57,6 +58,8 @@ pub struct World {
     profile: StepProfile,
     counters: StepCounters,
     step_count: u64,
+    /// Time step of the last `solve`, for the sleep timers in `finalize`.
+    last_dt: f32,
 }
 
 impl World {
@@ -80,6 +83,7 @@ impl World {
             profile: StepProfile::default(),
             counters: StepCounters::default(),
             step_count: 0,
+            last_dt: 0.0,
         })
     }
 
@@ -93,6 +97,12 @@ impl World {
         def.validate()?;
         self.tolerances = def.tolerances();
         self.def = def;
+        if !def.enable_sleep {
+            for (_, b) in self.bodies.iter_mut() {
+                b.awake = true;
+                b.sleep_time = 0.0;
+            }
+        }
         Ok(())
     }
 

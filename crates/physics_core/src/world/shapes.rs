@@ -37,6 +37,7 @@ impl World {
         let id = ShapeId { index, generation };
         self.bodies.at_mut(body.index).shapes.push(id);
         self.update_mass(body.index);
+        self.wake_island(body.index);
         Ok(id)
     }
 
@@ -47,6 +48,8 @@ impl World {
             .get(id.index, id.generation)
             .ok_or(WorldError::StaleShape(id))?;
         let body = record.body;
+        // Wake the island while its contacts still say who rested on this shape.
+        self.wake_island(body.index);
         let contacts: Vec<u32> = self
             .bodies
             .at(body.index)

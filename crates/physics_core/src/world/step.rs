@@ -148,6 +148,12 @@ impl World {
                 (c.shape_a, c.shape_b)
             };
             let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
+            let (body_a, body_b) = (ra.body.index, rb.body.index);
+            let (sim_a, sim_b) = (self.is_simulated(body_a), self.is_simulated(body_b));
+            if !sim_a && !sim_b {
+                // Asleep (or asleep on static ground): nothing moved, nothing to update.
+                continue;
+            }
             if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
                 self.destroy_contact(slot);
                 continue;
@@ -162,6 +168,13 @@ impl World {
                     self.counters.points_persisted += 1;
                 } else {
                     self.counters.points_new += 1;
+                }
+            }
+            if now && sim_a != sim_b && !self.contacts.at(slot).sensor {
+                // An awake body touches a sleeping one: its island wakes.
+                let sleeping = if sim_a { body_b } else { body_a };
+                if self.bodies.at(sleeping).is_moving() {
+                    self.wake_island(sleeping);
                 }
             }
             if was != now {
@@ -198,8 +211,9 @@ impl World {
         }
         let mut solver_index = vec![STATIC_BODY; self.bodies.capacity()];
         let gravity = self.def.gravity;
+        self.last_dt = dt;
         for (slot, body) in self.bodies.iter() {
-            if !body.is_moving() {
+            if !body.is_moving() || !body.awake {
                 continue;
             }
             solver_index[slot as usize] = arrays.states.len() as u32;
@@ -241,19 +255,23 @@ impl World {
         arrays.joints = self.prepare_joints(&solver_index, joint_softness);
         arrays.exact_islands =
             crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
+        // A body outside the solver (static or asleep) acts as a fixed one.
         let constraint_body = |index: u32| {
             let b = self.bodies.at(index);
+            let solver = solver_index[index as usize];
+            let moving = if solver == STATIC_BODY { 0.0 } else { 1.0 };
             ConstraintBody {
-                solver_index: solver_index[index as usize],
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia,
+                solver_index: solver,
+                inv_mass: moving * b.inv_mass,
+                inv_inertia: moving * b.inv_inertia,
                 center_offset: b.center - b.transform.p,
-                linear_velocity: b.linear_velocity,
-                angular_velocity: b.angular_velocity,
+                linear_velocity: moving * b.linear_velocity,
+                angular_velocity: moving * b.angular_velocity,
             }
         };
         for (slot, c) in self.contacts.iter() {
-            if !c.touching || c.sensor {
+            let solved = |i: u32| solver_index[i as usize] != STATIC_BODY;
+            if !c.touching || c.sensor || !(solved(c.body_a) || solved(c.body_b)) {
                 continue;
             }
             let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
@@ -341,5 +359,6 @@ impl World {
         self.solver = arrays;
         self.solver.states.clear();
         self.solver.bodies.clear();
+        self.update_sleep(self.last_dt);
     }
 }

@@ -1,0 +1,161 @@
+//! Islands at rest fall asleep, wake when touched, and cost (nearly) nothing while asleep.
+
+use physics2d_demos::physics_core::prelude::*;
+use physics2d_demos::scene;
+use physics2d_demos::scenes::pyramid_boxes;
+
+#[test]
+fn settled_pyramid_sleeps_and_a_dropped_ball_wakes_it() {
+    let s = scene("pyramid").unwrap();
+    let mut built = s.build(WorldDef::default()).unwrap();
+    let mut slept_at = None;
+    for step in 0..600 {
+        built.world.step(s.dt).unwrap();
+        if built.world.awake_body_count() == 0 {
+            slept_at = Some(step);
+            break;
+        }
+    }
+    let slept_at = slept_at.expect("the pyramid never fell asleep in 10 s");
+    // It needs 0.5 s of rest after settling.
+    assert!(slept_at >= 30, "asleep after only {slept_at} steps");
+    let positions: Vec<Vec2> = built
+        .bodies
+        .iter()
+        .map(|b| built.world.body_position(*b).unwrap())
+        .collect();
+
+    // A ball dropped on the top box wakes the pyramid's island.
+    let top = *built.bodies.last().unwrap();
+    let above = built.world.body_position(top).unwrap() + Vec2::new(0.0, 3.0);
+    let ball = built.world.create_body(&BodyDef::dynamic(above)).unwrap();
+    built
+        .world
+        .create_shape(
+            ball,
+            &ShapeDef::default(),
+            Circle::new(Vec2::ZERO, 0.3).unwrap().into(),
+        )
+        .unwrap();
+    let mut woken = 0;
+    for _ in 0..60 {
+        built.world.step(s.dt).unwrap();
+        woken = woken.max(built.world.awake_body_count());
+    }
+    assert!(woken > 100, "only {woken} bodies woke when the ball landed");
+    // Asleep, nothing moved.
+    let moved = positions
+        .iter()
+        .zip(&built.bodies)
+        .map(|(p, b)| p.distance(built.world.body_position(*b).unwrap()))
+        .fold(0.0f32, f32::max);
+    assert!(moved < 0.05, "a box moved {moved} m");
+}
+
+#[test]
+fn a_hundred_sleeping_pyramids_cost_almost_nothing() {
+    let mut s = scene("pyramid").unwrap();
+    s.bodies.truncate(1);
+    for k in 0..100 {
+        let x = -95.0 + 2.0 * 0.5 * 6.0 * (k % 30) as f32;
+        // Rows of pyramids on the one ground; each base 5 (15 boxes).
+        let boxes = pyramid_boxes(5, Vec2::new(x, 0.0));
+        if k < 30 {
+            s.bodies.extend(boxes);
+        } else {
+            // Stack further rows on small static shelves so every pyramid rests on something.
+            let shelf_y = 6.0 * (k / 30) as f32;
+            let mut shelf = s.bodies[0].clone();
+            shelf.position = Vec2::new(x + 0.0, shelf_y - 0.25);
+            shelf.shapes = vec![physics2d_demos::ShapeDesc::new(
+                Polygon::new_box(3.0, 0.25).unwrap(),
+            )];
+            s.bodies.push(shelf);
+            s.bodies.extend(pyramid_boxes(5, Vec2::new(x, shelf_y)));
+        }
+    }
+    let work = |w: &World| {
+        let c = w.counters();
+        c.bodies_solved + c.constraints_solved + c.manifolds_updated + c.proxies_queried
+    };
+    let mut awake = s
+        .build(WorldDef {
+            enable_sleep: false,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut sleepy = s.build(WorldDef::default()).unwrap();
+    for _ in 0..300 {
+        awake.world.step(s.dt).unwrap();
+        sleepy.world.step(s.dt).unwrap();
+    }
+    assert_eq!(
+        sleepy.world.awake_body_count(),
+        0,
+        "some pyramids are still awake"
+    );
+    let (mut awake_work, mut asleep_work) = (0, 0);
+    for _ in 0..10 {
+        awake.world.step(s.dt).unwrap();
+        sleepy.world.step(s.dt).unwrap();
+        awake_work += work(&awake.world);
+        asleep_work += work(&sleepy.world);
+    }
+    assert!(
+        awake_work > 1000,
+        "awake pyramids did {awake_work} units of work"
+    );
+    assert!(
+        asleep_work * 20 <= awake_work,
+        "asleep {asleep_work} vs awake {awake_work}: less than 20x cheaper"
+    );
+}
+
+#[test]
+fn pushing_a_sleeping_body_wakes_it_and_can_sleep_false_never_sleeps() {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    w.create_shape(
+        ground,
+        &ShapeDef::default(),
+        Polygon::new_box(20.0, 1.0).unwrap().into(),
+    )
+    .unwrap();
+    let b = w
+        .create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.5)))
+        .unwrap();
+    w.create_shape(
+        b,
+        &ShapeDef::default(),
+        Polygon::new_box(0.5, 0.5).unwrap().into(),
+    )
+    .unwrap();
+    let restless = w
+        .create_body(&BodyDef {
+            can_sleep: false,
+            ..BodyDef::dynamic(Vec2::new(3.0, 0.5))
+        })
+        .unwrap();
+    w.create_shape(
+        restless,
+        &ShapeDef::default(),
+        Polygon::new_box(0.5, 0.5).unwrap().into(),
+    )
+    .unwrap();
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert!(!w.is_awake(b).unwrap());
+    assert!(w.is_awake(restless).unwrap());
+    w.apply_linear_impulse(b, Vec2::new(2.0, 0.0)).unwrap();
+    assert!(w.is_awake(b).unwrap());
+    w.step(1.0 / 60.0).unwrap();
+    assert!(w.linear_velocity(b).unwrap().x > 1.0);
+    // Putting it to sleep by hand stops it where it is.
+    w.set_awake(b, false).unwrap();
+    let p = w.body_position(b).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    assert_eq!(w.body_position(b).unwrap(), p);
+}
