@@ -314,6 +314,12 @@ impl World {
         Ok(())
     }
 
+    /// Flags the body as a bullet: swept against dynamic bodies too, not only static ones.
+    pub fn set_bullet(&mut self, id: BodyId, bullet: bool) -> Result<(), WorldError> {
+        self.body_mut(id)?.bullet = bullet;
+        Ok(())
+    }
+
     /// True when the body is awake.
     pub fn is_awake(&self, id: BodyId) -> Result<bool, WorldError> {
         Ok(self.body(id)?.awake)

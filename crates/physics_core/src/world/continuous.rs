@@ -1,12 +1,16 @@
-//! Continuous collision of fast dynamic bodies against static geometry.
+//! Continuous collision of fast dynamic bodies against static geometry, and of bullets against
+//! everything.
 //!
 //! Speculative points only reach a few centimetres ahead, so a body that moves more than half
 //! a quarter of its smallest extent in one step could pass through a thin static wall or sink deep into the
 //! ground. After the solver, such a body is swept from its start pose to its end pose against
 //! the static shapes along the way; at the first time of impact it is moved back to that pose
 //! (keeping its velocity), and next step's speculative contact stops it at the surface.
+//! Bodies flagged as bullets are swept last, also against the other dynamic bodies at their
+//! final poses, so a small fast projectile cannot pass through a thin box either.
 
 use super::World;
+use crate::body::BodyType;
 use crate::collision::{ShapeProxy, Sweep, ToiState, time_of_impact};
 use crate::math::Rot;
 use crate::shape::Shape;
@@ -58,6 +62,7 @@ impl World {
     /// pulls it back to the first impact with static geometry if it moved fast.
     pub(crate) fn solve_continuous(&mut self, body_slot: u32, c1: Vec2, q1: Rot) {
         let body = self.bodies.at(body_slot);
+        let bullet = body.bullet;
         let (c2, q2) = (body.center, body.transform.q);
         let mut min_extent = f32::INFINITY;
         let mut max_extent = 0.0f32;
@@ -98,24 +103,40 @@ impl World {
                 .compute_aabb(start)
                 .union(&record.shape.compute_aabb(end));
             let proxy = ShapeProxy::from_shape(&record.shape);
-            self.broadphase.static_tree.query(&swept_box, |_, data| {
+            let mut sweep_against = |data: u64| {
                 let other = self.shapes.at(data as u32);
-                if other.def.is_sensor || !record.def.filter.should_collide(&other.def.filter) {
-                    return true;
+                let other_body = self.bodies.at(other.body.index);
+                let blocks = !other.def.is_sensor
+                    && other.body != record.body
+                    && record.def.filter.should_collide(&other.def.filter)
+                    && !self.joint_blocks_collision(body_slot, other.body.index);
+                // A bullet meets dynamic bodies at their end-of-step pose (they were swept
+                // first); other fast bodies only meet static geometry.
+                let fixed = other_body.body_type == BodyType::Static
+                    || (bullet && other_body.body_type == BodyType::Dynamic && !other_body.bullet);
+                if blocks && fixed {
+                    let out = time_of_impact(
+                        &proxy,
+                        &sweep,
+                        &ShapeProxy::from_shape(&other.shape),
+                        &Sweep::fixed(other_body.transform),
+                        target,
+                    );
+                    if out.state == ToiState::Hit && out.fraction > 0.0 && out.fraction < first {
+                        first = out.fraction;
+                    }
                 }
-                let other_sweep = Sweep::fixed(self.bodies.at(other.body.index).transform);
-                let out = time_of_impact(
-                    &proxy,
-                    &sweep,
-                    &ShapeProxy::from_shape(&other.shape),
-                    &other_sweep,
-                    target,
-                );
-                if out.state == ToiState::Hit && out.fraction > 0.0 && out.fraction < first {
-                    first = out.fraction;
-                }
+            };
+            self.broadphase.static_tree.query(&swept_box, |_, data| {
+                sweep_against(data);
                 true
             });
+            if bullet {
+                self.broadphase.moving_tree.query(&swept_box, |_, data| {
+                    sweep_against(data);
+                    true
+                });
+            }
         }
         if first < 1.0 {
             let xf = sweep.transform_at(first);

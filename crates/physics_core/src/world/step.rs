@@ -320,6 +320,7 @@ impl World {
     pub fn finalize(&mut self) {
         let arrays = std::mem::take(&mut self.solver);
         self.counters.bodies_swept = 0;
+        let mut bullets = Vec::new();
         for (state, &(slot, generation)) in arrays.states.iter().zip(&arrays.bodies) {
             let Some(body) = self.bodies.get_mut(slot, generation) else {
                 // Destroyed between solve and finalize.
@@ -352,8 +353,17 @@ impl World {
             body.transform.q = q;
             body.transform.p = body.center - q.rotate(body.local_center);
             if body.body_type == BodyType::Dynamic {
+                if body.bullet {
+                    bullets.push((slot, c1, q1));
+                    continue;
+                }
                 self.solve_continuous(slot, c1, q1);
             }
+            self.refresh_shape_bounds(slot, false);
+        }
+        // Bullets last: they are swept against the other bodies' final poses.
+        for (slot, c1, q1) in bullets {
+            self.solve_continuous(slot, c1, q1);
             self.refresh_shape_bounds(slot, false);
         }
         self.solver = arrays;
