@@ -27,6 +27,8 @@ pub(crate) struct Contact {
     pub touching: bool,
     /// Either shape is a sensor: overlap is tracked, nothing is solved.
     pub sensor: bool,
+    /// Cleared for one step by the pre-solve hook (one-way platforms).
+    pub enabled: bool,
 }
 
 impl Contact {
@@ -45,7 +47,12 @@ impl Contact {
         let mut manifold = collide(shape_a, xf_a, shape_b, xf_b, settings);
         carry_impulses(&old, &mut manifold, settings.speculative_distance);
         self.manifold = manifold;
-        self.touching = manifold.point_count > 0;
+        // A sensor reports real overlap, not speculative points.
+        self.touching = if self.sensor {
+            manifold.points().iter().any(|p| p.separation <= 0.0)
+        } else {
+            manifold.point_count > 0
+        };
         (was_touching, self.touching)
     }
 }

@@ -62,5 +62,7 @@ pub mod prelude {
     pub use crate::math::{Rot, Transform};
     pub use crate::shape::{Aabb, Capsule, Circle, MassData, Polygon, Segment, Shape, ShapeError};
     pub use crate::shape_def::ShapeDef;
-    pub use crate::world::{MixRule, World, WorldDef, WorldError};
+    pub use crate::world::{
+        ContactData, ContactEvent, HitEvent, MixRule, SensorEvent, World, WorldDef, WorldError,
+    };
 }

@@ -19,6 +19,8 @@ pub struct ShapeDef {
     pub is_sensor: bool,
     /// Which shapes this one collides with.
     pub filter: Filter,
+    /// Report hit events when this shape is struck faster than the world's hit threshold.
+    pub enable_hit_events: bool,
 }
 
 impl Default for ShapeDef {
@@ -29,6 +31,7 @@ impl Default for ShapeDef {
             restitution: 0.0,
             is_sensor: false,
             filter: Filter::default(),
+            enable_hit_events: false,
         }
     }
 }

@@ -51,6 +51,8 @@ pub struct WorldDef {
     pub joint_damping_ratio: f32,
     /// (m/s) Approach speed below which contacts do not bounce.
     pub restitution_threshold: f32,
+    /// (m/s) Approach speed above which shapes with hit events enabled report a hit.
+    pub hit_event_threshold: f32,
     /// (m/s) The fastest speed at which overlap is pushed apart.
     pub max_contact_push_speed: f32,
     /// (m) Overlap allowed at rest, which keeps contacts persistent.
@@ -91,6 +93,7 @@ impl Default for WorldDef {
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
             restitution_threshold: 1.0,
+            hit_event_threshold: 1.0,
             max_contact_push_speed: 3.0,
             linear_slop: LINEAR_SLOP,
             speculative_distance: 4.0 * LINEAR_SLOP,
@@ -118,6 +121,7 @@ pub(crate) struct Tolerances {
     pub max_contact_push_speed: f32,
     pub max_linear_speed: f32,
     pub sleep_linear_speed: f32,
+    pub hit_event_threshold: f32,
 }
 
 impl WorldDef {
@@ -132,6 +136,7 @@ impl WorldDef {
             self.joint_hertz,
             self.joint_damping_ratio,
             self.restitution_threshold,
+            self.hit_event_threshold,
             self.max_contact_push_speed,
             self.linear_slop,
             self.speculative_distance,
@@ -158,6 +163,7 @@ impl WorldDef {
             self.contact_damping_ratio,
             self.joint_damping_ratio,
             self.restitution_threshold,
+            self.hit_event_threshold,
             self.max_contact_push_speed,
             self.linear_slop,
             self.speculative_distance,
@@ -188,6 +194,7 @@ impl WorldDef {
             max_contact_push_speed: self.max_contact_push_speed * unit,
             max_linear_speed: self.max_linear_speed * unit,
             sleep_linear_speed: self.sleep_linear_speed * unit,
+            hit_event_threshold: self.hit_event_threshold * unit,
         }
     }
 }

@@ -7,6 +7,7 @@ mod bodies;
 mod continuous;
 mod def;
 mod error;
+mod events;
 mod joints;
 mod queries;
 mod shapes;
@@ -15,6 +16,9 @@ mod step;
 
 pub use def::{MixRule, WorldDef};
 pub use error::WorldError;
+pub use events::{
+    ContactData, ContactEvent, HitEvent, PreSolveHook, SensorEvent, one_way_platforms,
+};
 pub use joints::JointBreakEvent;
 pub use step::{StepCounters, StepProfile};
 
@@ -27,15 +31,6 @@ use crate::shape_def::ShapeRecord;
 use crate::solver::SolverArrays;
 use def::Tolerances;
 use std::collections::HashMap;
-
-/// A begin- or end-touch event between two shapes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ContactEvent {
-    /// First shape.
-    pub shape_a: ShapeId,
-    /// Second shape.
-    pub shape_b: ShapeId,
-}
 
 /// The simulation world.
 pub struct World {
@@ -55,6 +50,11 @@ pub struct World {
     /// End events of touching contacts destroyed outside `collide` (by destroying a body or
     /// shape, or inside `collide` when boxes separate), delivered with the step's events.
     pending_end_events: Vec<ContactEvent>,
+    sensor_begin_events: Vec<SensorEvent>,
+    sensor_end_events: Vec<SensorEvent>,
+    pending_sensor_end_events: Vec<SensorEvent>,
+    hit_events: Vec<HitEvent>,
+    pre_solve: Option<PreSolveHook>,
     profile: StepProfile,
     counters: StepCounters,
     step_count: u64,
@@ -80,6 +80,11 @@ impl World {
             begin_events: Vec::new(),
             end_events: Vec::new(),
             pending_end_events: Vec::new(),
+            sensor_begin_events: Vec::new(),
+            sensor_end_events: Vec::new(),
+            pending_sensor_end_events: Vec::new(),
+            hit_events: Vec::new(),
+            pre_solve: None,
             profile: StepProfile::default(),
             counters: StepCounters::default(),
             step_count: 0,
@@ -211,10 +216,13 @@ impl World {
             }
         }
         if contact.touching {
-            self.pending_end_events.push(ContactEvent {
-                shape_a: self.shape_id(contact.shape_a),
-                shape_b: self.shape_id(contact.shape_b),
-            });
+            self.record_touch_change(
+                contact.shape_a,
+                contact.shape_b,
+                contact.sensor,
+                false,
+                true,
+            );
         }
     }
 }

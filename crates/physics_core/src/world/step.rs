@@ -1,7 +1,7 @@
 //! The four stages of a step, each public so a scheduler (the Bevy plugin) can run them as
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
-use super::{ContactEvent, World, WorldError};
+use super::{HitEvent, World, WorldError};
 use crate::body::BodyType;
 use crate::contact::{Contact, pair_key};
 use crate::math::is_finite_vec;
@@ -86,6 +86,11 @@ impl World {
         self.begin_events.clear();
         self.end_events.clear();
         self.end_events.append(&mut self.pending_end_events);
+        self.sensor_begin_events.clear();
+        self.sensor_end_events.clear();
+        self.sensor_end_events
+            .append(&mut self.pending_sensor_end_events);
+        self.hit_events.clear();
         let (pairs, queried) = self.broadphase.find_new_pairs();
         self.counters.proxies_queried = queried;
         self.counters.contacts_created = 0;
@@ -96,6 +101,10 @@ impl World {
             }
             let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
             if ra.body == rb.body || !ra.def.filter.should_collide(&rb.def.filter) {
+                continue;
+            }
+            if ra.def.is_sensor && rb.def.is_sensor {
+                // Sensors detect bodies, not each other.
                 continue;
             }
             if self.joint_blocks_collision(ra.body.index, rb.body.index) {
@@ -122,6 +131,7 @@ impl World {
                     .mix(ra.def.restitution, rb.def.restitution),
                 touching: false,
                 sensor: ra.def.is_sensor || rb.def.is_sensor,
+                enabled: true,
             };
             let (slot, _) = self.contacts.insert(contact);
             self.contact_map.insert(key, slot);
@@ -139,6 +149,8 @@ impl World {
     pub fn collide(&mut self) {
         let settings = self.collide_settings();
         let slots: Vec<u32> = self.contacts.iter().map(|(i, _)| i).collect();
+        // The hook leaves the world while it runs, so it can be handed world data.
+        let mut hook = self.pre_solve.take();
         self.counters.manifolds_updated = 0;
         self.counters.points_persisted = 0;
         self.counters.points_new = 0;
@@ -177,19 +189,23 @@ impl World {
                     self.wake_island(sleeping);
                 }
             }
+            let sensor = self.contacts.at(slot).sensor;
             if was != now {
-                let event = ContactEvent {
-                    shape_a: self.shape_id(a),
-                    shape_b: self.shape_id(b),
-                };
-                if now {
-                    self.begin_events.push(event);
-                } else {
-                    self.end_events.push(event);
-                }
+                self.record_touch_change(a, b, sensor, now, false);
             }
+            let enabled = match (&mut hook, now && !sensor) {
+                (Some(hook), true) => {
+                    let (ida, idb) = (self.shape_id(a), self.shape_id(b));
+                    hook(ida, idb, &self.contacts.at(slot).manifold)
+                }
+                _ => true,
+            };
+            self.contacts.at_mut(slot).enabled = enabled;
         }
+        self.pre_solve = hook;
         self.end_events.append(&mut self.pending_end_events);
+        self.sensor_end_events
+            .append(&mut self.pending_sensor_end_events);
     }
 
     /// Solver stage: gathers moving bodies and touching contacts into dense arrays and runs
@@ -271,7 +287,7 @@ impl World {
         };
         for (slot, c) in self.contacts.iter() {
             let solved = |i: u32| solver_index[i as usize] != STATIC_BODY;
-            if !c.touching || c.sensor || !(solved(c.body_a) || solved(c.body_b)) {
+            if !c.touching || c.sensor || !c.enabled || !(solved(c.body_a) || solved(c.body_b)) {
                 continue;
             }
             let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
@@ -301,6 +317,37 @@ impl World {
 
         self.joint_breaks.clear();
         self.store_joint_impulses(&arrays.joints, &arrays.states, 1.0 / h);
+        let threshold = self.tolerances.hit_event_threshold;
+        for c in &arrays.contacts {
+            let contact = self.contacts.at(c.contact);
+            let (sa, sb) = (
+                self.shapes.at(contact.shape_a),
+                self.shapes.at(contact.shape_b),
+            );
+            if !(sa.def.enable_hit_events || sb.def.enable_hit_events) {
+                continue;
+            }
+            let fastest = c.points[..c.point_count]
+                .iter()
+                .zip(contact.manifold.points())
+                .filter(|(cp, _)| cp.max_normal_impulse > 0.0)
+                .map(|(cp, mp)| (-cp.relative_velocity, mp.point))
+                .fold(None, |best: Option<(f32, bevy_math::Vec2)>, x| match best {
+                    Some(b) if b.0 >= x.0 => Some(b),
+                    _ => Some(x),
+                });
+            if let Some((speed, point)) = fastest
+                && speed > threshold
+            {
+                self.hit_events.push(HitEvent {
+                    shape_a: self.shape_id(contact.shape_a),
+                    shape_b: self.shape_id(contact.shape_b),
+                    point,
+                    normal: c.normal,
+                    approach_speed: speed,
+                });
+            }
+        }
         // Store impulses for next step's warm start; a non-finite impulse is never kept, or it
         // would be re-applied every step for as long as the contact lives.
         let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };

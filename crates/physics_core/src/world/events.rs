@@ -1,0 +1,149 @@
+//! What happened during a step, for games to react to: touches, sensor overlaps, hard hits,
+//! contact data, and the pre-solve hook that can switch a contact off for one step.
+
+use super::World;
+use crate::collision::Manifold;
+use crate::id::ShapeId;
+use bevy_math::Vec2;
+
+/// A begin- or end-touch event between two shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactEvent {
+    /// First shape.
+    pub shape_a: ShapeId,
+    /// Second shape.
+    pub shape_b: ShapeId,
+}
+
+/// A shape began or stopped overlapping a sensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SensorEvent {
+    /// The sensor shape.
+    pub sensor: ShapeId,
+    /// The shape that entered or left it.
+    pub visitor: ShapeId,
+}
+
+/// Two shapes met faster than the hit threshold (one of them has hit events enabled).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HitEvent {
+    /// First shape.
+    pub shape_a: ShapeId,
+    /// Second shape.
+    pub shape_b: ShapeId,
+    /// Where they met (world).
+    pub point: Vec2,
+    /// Unit normal from A to B.
+    pub normal: Vec2,
+    /// Speed at which they approached along the normal.
+    pub approach_speed: f32,
+}
+
+/// The manifold of a touching pair, with the impulses of the last step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactData {
+    /// First shape.
+    pub shape_a: ShapeId,
+    /// Second shape.
+    pub shape_b: ShapeId,
+    /// Points, normal, and the normal and friction impulses of each point.
+    pub manifold: Manifold,
+}
+
+/// Called for every touching, non-sensor contact after the narrowphase; returning false
+/// disables the contact for this step.
+pub type PreSolveHook = Box<dyn FnMut(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync>;
+
+/// A pre-solve rule for one-way platforms: a contact with one of `platforms` is kept only
+/// while the other shape is on the platform's `up` side (the normal from the platform towards
+/// it within 45 degrees of `up`), so bodies jump up through and land on top.
+pub fn one_way_platforms(platforms: Vec<ShapeId>, up: Vec2) -> PreSolveHook {
+    let up = up.normalize_or(Vec2::Y);
+    Box::new(move |a, b, manifold| {
+        let towards_other = if platforms.contains(&a) {
+            manifold.normal
+        } else if platforms.contains(&b) {
+            -manifold.normal
+        } else {
+            return true;
+        };
+        towards_other.dot(up) > std::f32::consts::FRAC_1_SQRT_2
+    })
+}
+
+impl World {
+    /// Shapes that started overlapping a sensor during the last step.
+    pub fn sensor_begin_events(&self) -> &[SensorEvent] {
+        &self.sensor_begin_events
+    }
+
+    /// Shapes that stopped overlapping a sensor during the last step (or were destroyed while
+    /// overlapping it since the step before).
+    pub fn sensor_end_events(&self) -> &[SensorEvent] {
+        &self.sensor_end_events
+    }
+
+    /// Hits faster than the threshold during the last step.
+    pub fn hit_events(&self) -> &[HitEvent] {
+        &self.hit_events
+    }
+
+    /// The manifold of every touching, non-sensor pair, in a fixed order.
+    pub fn contact_data(&self) -> Vec<ContactData> {
+        self.contacts
+            .iter()
+            .filter(|(_, c)| c.touching && !c.sensor)
+            .map(|(_, c)| ContactData {
+                shape_a: self.shape_id(c.shape_a),
+                shape_b: self.shape_id(c.shape_b),
+                manifold: c.manifold,
+            })
+            .collect()
+    }
+
+    /// Installs (or removes) the pre-solve hook.
+    pub fn set_pre_solve(&mut self, hook: Option<PreSolveHook>) {
+        self.pre_solve = hook;
+    }
+
+    /// Sorts a contact event by whether a sensor is involved, with the sensor first.
+    pub(crate) fn record_touch_change(
+        &mut self,
+        shape_a: u32,
+        shape_b: u32,
+        sensor: bool,
+        began: bool,
+        pending: bool,
+    ) {
+        let (a, b) = (self.shape_id(shape_a), self.shape_id(shape_b));
+        if sensor {
+            let a_is_sensor = self.shapes.at(shape_a).def.is_sensor;
+            let event = if a_is_sensor {
+                SensorEvent {
+                    sensor: a,
+                    visitor: b,
+                }
+            } else {
+                SensorEvent {
+                    sensor: b,
+                    visitor: a,
+                }
+            };
+            match (began, pending) {
+                (true, _) => self.sensor_begin_events.push(event),
+                (false, true) => self.pending_sensor_end_events.push(event),
+                (false, false) => self.sensor_end_events.push(event),
+            }
+        } else {
+            let event = ContactEvent {
+                shape_a: a,
+                shape_b: b,
+            };
+            match (began, pending) {
+                (true, _) => self.begin_events.push(event),
+                (false, true) => self.pending_end_events.push(event),
+                (false, false) => self.end_events.push(event),
+            }
+        }
+    }
+}
