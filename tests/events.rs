@@ -260,3 +260,37 @@ fn destroying_a_body_inside_a_sleeping_island_disturbs_nothing_else() {
         assert_eq!(w.body_position(*b).unwrap(), *p);
     }
 }
+
+#[test]
+fn negative_groups_never_collide_and_positive_groups_always_do() {
+    let grouped = |group: i32, mask: u64| ShapeDef {
+        filter: Filter {
+            group_index: group,
+            mask_bits: mask,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let touching_after = |a_def: ShapeDef, b_def: ShapeDef| {
+        let mut w = World::new(WorldDef {
+            gravity: Vec2::ZERO,
+            ..Default::default()
+        })
+        .unwrap();
+        dynamic(&mut w, Vec2::ZERO, a_def, ball(0.5));
+        dynamic(&mut w, Vec2::new(0.6, 0.0), b_def, ball(0.5));
+        w.step(DT).unwrap();
+        w.touching_contact_count()
+    };
+    assert_eq!(
+        touching_after(grouped(-1, u64::MAX), grouped(-1, u64::MAX)),
+        0
+    );
+    assert_eq!(
+        touching_after(grouped(-1, u64::MAX), grouped(-2, u64::MAX)),
+        1
+    );
+    // A shared positive group collides even with masks that exclude each other.
+    assert_eq!(touching_after(grouped(3, 0), grouped(3, 0)), 1);
+    assert_eq!(touching_after(grouped(0, 0), grouped(0, u64::MAX)), 0);
+}

@@ -63,6 +63,7 @@ pub mod prelude {
     pub use crate::shape::{Aabb, Capsule, Circle, MassData, Polygon, Segment, Shape, ShapeError};
     pub use crate::shape_def::ShapeDef;
     pub use crate::world::{
-        ContactData, ContactEvent, HitEvent, MixRule, SensorEvent, World, WorldDef, WorldError,
+        ContactData, ContactEvent, HitEvent, MixRule, QueryFilter, SensorEvent, ShapeCastHit,
+        World, WorldDef, WorldError,
     };
 }

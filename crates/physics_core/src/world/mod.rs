@@ -20,6 +20,7 @@ pub use events::{
     ContactData, ContactEvent, HitEvent, PreSolveHook, SensorEvent, one_way_platforms,
 };
 pub use joints::JointBreakEvent;
+pub use queries::{QueryFilter, ShapeCastHit};
 pub use step::{StepCounters, StepProfile};
 
 use crate::body::Body;

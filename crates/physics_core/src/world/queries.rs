@@ -1,26 +1,169 @@
-//! Spatial queries through the broadphase trees (the query work builds richer ones on these).
+//! Spatial queries through the broadphase trees: candidates come from the trees, each one is
+//! confirmed by the exact shape test, and results are sorted so they never depend on the
+//! trees' shape.
 
 use super::World;
+use crate::collision::{DistanceInput, SimplexCache};
+use crate::collision::{
+    ShapeProxy, Sweep, ToiState, shape_distance, shapes_overlap, time_of_impact,
+};
 use crate::id::ShapeId;
-use crate::shape::{Aabb, RayCastInput, RayHit};
+use crate::math::Transform;
+use crate::shape::{Aabb, RayCastInput, RayHit, Shape};
+use crate::shape_def::ShapeRecord;
 use bevy_math::Vec2;
 
+/// Which shapes a query sees: those whose category is in `mask_bits` and whose mask contains
+/// `category_bits`; sensors only if asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryFilter {
+    /// The categories the query belongs to.
+    pub category_bits: u64,
+    /// The categories the query wants to see.
+    pub mask_bits: u64,
+    /// Whether sensor shapes are reported.
+    pub include_sensors: bool,
+}
+
+impl Default for QueryFilter {
+    fn default() -> Self {
+        QueryFilter {
+            category_bits: 1,
+            mask_bits: u64::MAX,
+            include_sensors: false,
+        }
+    }
+}
+
+impl QueryFilter {
+    fn accepts(&self, record: &ShapeRecord) -> bool {
+        (record.def.filter.category_bits & self.mask_bits) != 0
+            && (record.def.filter.mask_bits & self.category_bits) != 0
+            && (self.include_sensors || !record.def.is_sensor)
+    }
+}
+
+/// The first shape a swept shape meets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastHit {
+    /// The shape hit.
+    pub shape: ShapeId,
+    /// Contact point (world) when they meet.
+    pub point: Vec2,
+    /// Unit normal out of the hit shape at the contact.
+    pub normal: Vec2,
+    /// Fraction of the translation travelled (0 when already overlapping).
+    pub fraction: f32,
+}
+
 impl World {
-    /// Every shape whose enlarged box overlaps `aabb`, sorted by id.
-    pub fn query_aabb(&self, aabb: &Aabb) -> Vec<ShapeId> {
-        let mut found = Vec::new();
+    /// Calls `visit` for every shape accepted by `filter` whose stored box overlaps `aabb`.
+    fn candidates(
+        &self,
+        aabb: &Aabb,
+        filter: &QueryFilter,
+        mut visit: impl FnMut(u32, &ShapeRecord),
+    ) {
         for tree in [&self.broadphase.static_tree, &self.broadphase.moving_tree] {
             tree.query(aabb, |_, data| {
-                found.push(self.shape_id(data as u32));
+                let record = self.shapes.at(data as u32);
+                if filter.accepts(record) {
+                    visit(data as u32, record);
+                }
                 true
             });
         }
+    }
+
+    fn transform_of(&self, record: &ShapeRecord) -> Transform {
+        self.bodies.at(record.body.index).transform
+    }
+
+    /// Shapes whose bounding box overlaps `aabb`, sorted by id.
+    pub fn query_aabb(&self, aabb: &Aabb, filter: &QueryFilter) -> Vec<ShapeId> {
+        let mut found = Vec::new();
+        self.candidates(aabb, filter, |slot, record| {
+            if record
+                .shape
+                .compute_aabb(self.transform_of(record))
+                .overlaps(aabb)
+            {
+                found.push(self.shape_id(slot));
+            }
+        });
         found.sort();
         found
     }
 
-    /// The closest shape hit by the ray from `origin` along `translation`, with the hit.
-    pub fn ray_cast_closest(&self, origin: Vec2, translation: Vec2) -> Option<(ShapeId, RayHit)> {
+    /// Shapes containing `point`, sorted by id.
+    pub fn query_point(&self, point: Vec2, filter: &QueryFilter) -> Vec<ShapeId> {
+        let mut found = Vec::new();
+        self.candidates(&Aabb::new(point, point), filter, |slot, record| {
+            if record
+                .shape
+                .contains_point(self.transform_of(record), point)
+            {
+                found.push(self.shape_id(slot));
+            }
+        });
+        found.sort();
+        found
+    }
+
+    /// Shapes overlapping `shape` placed at `xf`, sorted by id.
+    pub fn query_overlap(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        filter: &QueryFilter,
+    ) -> Vec<ShapeId> {
+        let proxy = ShapeProxy::from_shape(shape);
+        let mut found = Vec::new();
+        self.candidates(&shape.compute_aabb(xf), filter, |slot, record| {
+            let other = ShapeProxy::from_shape(&record.shape);
+            if shapes_overlap(&proxy, xf, &other, self.transform_of(record)) {
+                found.push(self.shape_id(slot));
+            }
+        });
+        found.sort();
+        found
+    }
+
+    /// Every shape the ray from `origin` along `translation` hits, nearest first (ties by id).
+    pub fn ray_cast_all(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter,
+    ) -> Vec<(ShapeId, RayHit)> {
+        let input = RayCastInput {
+            origin,
+            translation,
+            max_fraction: 1.0,
+        };
+        let mut hits = Vec::new();
+        for tree in [&self.broadphase.static_tree, &self.broadphase.moving_tree] {
+            tree.ray_cast(&input, |clipped, _, data| {
+                let record = self.shapes.at(data as u32);
+                if filter.accepts(record)
+                    && let Some(hit) = record.shape.ray_cast(self.transform_of(record), clipped)
+                {
+                    hits.push((self.shape_id(data as u32), hit));
+                }
+                clipped.max_fraction
+            });
+        }
+        hits.sort_by(|a, b| a.1.fraction.total_cmp(&b.1.fraction).then(a.0.cmp(&b.0)));
+        hits
+    }
+
+    /// The nearest shape the ray hits (ties by id).
+    pub fn ray_cast_closest(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter,
+    ) -> Option<(ShapeId, RayHit)> {
         let input = RayCastInput {
             origin,
             translation,
@@ -30,22 +173,74 @@ impl World {
         for tree in [&self.broadphase.static_tree, &self.broadphase.moving_tree] {
             tree.ray_cast(&input, |clipped, _, data| {
                 let record = self.shapes.at(data as u32);
-                let xf = self.bodies.at(record.body.index).transform;
-                match record.shape.ray_cast(xf, clipped) {
+                if !filter.accepts(record) {
+                    return clipped.max_fraction;
+                }
+                match record.shape.ray_cast(self.transform_of(record), &input) {
                     Some(hit) => {
                         let id = self.shape_id(data as u32);
-                        let closer = best.is_none_or(|(bid, b)| {
-                            hit.fraction < b.fraction || (hit.fraction == b.fraction && id < bid)
-                        });
-                        if closer {
+                        if best.is_none_or(|(bid, b)| (hit.fraction, id) < (b.fraction, bid)) {
                             best = Some((id, hit));
                         }
-                        hit.fraction
+                        // Keep equal fractions in reach so ties resolve by id.
+                        hit.fraction.max(f32::MIN_POSITIVE)
                     }
                     None => clipped.max_fraction,
                 }
             });
         }
+        best
+    }
+
+    /// The first shape `shape` (at `xf`) meets when swept along `translation`.
+    pub fn shape_cast(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        translation: Vec2,
+        filter: &QueryFilter,
+    ) -> Option<ShapeCastHit> {
+        let proxy = ShapeProxy::from_shape(shape);
+        let sweep = Sweep {
+            local_center: Vec2::ZERO,
+            c1: xf.p,
+            c2: xf.p + translation,
+            q1: xf.q,
+            q2: xf.q,
+        };
+        let swept = shape
+            .compute_aabb(xf)
+            .union(&shape.compute_aabb(Transform::new(xf.p + translation, xf.q)));
+        let target = self.tolerances.linear_slop;
+        let mut best: Option<ShapeCastHit> = None;
+        self.candidates(&swept, filter, |slot, record| {
+            let other_xf = self.transform_of(record);
+            let other = ShapeProxy::from_shape(&record.shape);
+            let out = time_of_impact(&proxy, &sweep, &other, &Sweep::fixed(other_xf), target);
+            let fraction = match out.state {
+                ToiState::Hit => out.fraction,
+                ToiState::Overlapped => 0.0,
+                ToiState::Separated => return,
+            };
+            let id = self.shape_id(slot);
+            if best.is_some_and(|b| (b.fraction, b.shape) <= (fraction, id)) {
+                return;
+            }
+            let at = DistanceInput {
+                proxy_a: proxy,
+                proxy_b: other,
+                transform_a: sweep.transform_at(fraction),
+                transform_b: other_xf,
+                use_radii: true,
+            };
+            let contact = shape_distance(&at, &mut SimplexCache::default());
+            best = Some(ShapeCastHit {
+                shape: id,
+                point: contact.point_b,
+                normal: -contact.normal,
+                fraction,
+            });
+        });
         best
     }
 }

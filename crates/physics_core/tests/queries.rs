@@ -1,0 +1,191 @@
+//! World queries against brute force over every shape of random scenes of 500 shapes: the
+//! same hits in the same order.
+
+mod support;
+
+use physics_core::collision::{ShapeProxy, Sweep, ToiState, shapes_overlap, time_of_impact};
+use physics_core::prelude::*;
+use physics_core::shape::{RayCastInput, RayHit};
+use support::Rng;
+
+struct Scene {
+    world: World,
+    shapes: Vec<(ShapeId, Shape, Transform, ShapeDef)>,
+}
+
+fn random_scene(seed: u64) -> Scene {
+    let mut rng = Rng::new(seed);
+    let mut world = World::new(WorldDef::default()).unwrap();
+    let mut shapes = Vec::new();
+    for i in 0..500 {
+        let p = rng.vec(25.0);
+        let def = BodyDef {
+            rotation: Rot::from_angle(rng.range(-3.0, 3.0)),
+            ..if i % 3 == 0 {
+                BodyDef::fixed(p)
+            } else {
+                BodyDef::dynamic(p)
+            }
+        };
+        let body = world.create_body(&def).unwrap();
+        let shape_def = ShapeDef {
+            is_sensor: i % 17 == 0,
+            filter: Filter {
+                category_bits: if i % 5 == 0 { 2 } else { 1 },
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let shape = rng.shape();
+        let id = world.create_shape(body, &shape_def, shape).unwrap();
+        shapes.push((id, shape, world.body_transform(body).unwrap(), shape_def));
+    }
+    Scene { world, shapes }
+}
+
+fn accepts(filter: &QueryFilter, def: &ShapeDef) -> bool {
+    (def.filter.category_bits & filter.mask_bits) != 0
+        && (def.filter.mask_bits & filter.category_bits) != 0
+        && (filter.include_sensors || !def.is_sensor)
+}
+
+fn filters() -> [QueryFilter; 3] {
+    [
+        QueryFilter::default(),
+        QueryFilter {
+            mask_bits: 2,
+            ..Default::default()
+        },
+        QueryFilter {
+            include_sensors: true,
+            ..Default::default()
+        },
+    ]
+}
+
+#[test]
+fn aabb_point_and_overlap_queries_match_brute_force() {
+    let scene = random_scene(0x9e5);
+    let mut rng = Rng::new(1);
+    for filter in filters() {
+        for _ in 0..100 {
+            let c = rng.vec(25.0);
+            let half = Vec2::new(rng.range(0.1, 4.0), rng.range(0.1, 4.0));
+            let aabb = Aabb::new(c - half, c + half);
+            let mut expected: Vec<ShapeId> = scene
+                .shapes
+                .iter()
+                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.compute_aabb(*xf).overlaps(&aabb))
+                .map(|(id, ..)| *id)
+                .collect();
+            expected.sort();
+            assert_eq!(scene.world.query_aabb(&aabb, &filter), expected);
+
+            let point = rng.vec(25.0);
+            let mut expected: Vec<ShapeId> = scene
+                .shapes
+                .iter()
+                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.contains_point(*xf, point))
+                .map(|(id, ..)| *id)
+                .collect();
+            expected.sort();
+            assert_eq!(scene.world.query_point(point, &filter), expected);
+
+            let probe = rng.shape();
+            let at = rng.transform(25.0);
+            let proxy = ShapeProxy::from_shape(&probe);
+            let mut expected: Vec<ShapeId> = scene
+                .shapes
+                .iter()
+                .filter(|(_, s, xf, d)| {
+                    accepts(&filter, d)
+                        && shapes_overlap(&proxy, at, &ShapeProxy::from_shape(s), *xf)
+                })
+                .map(|(id, ..)| *id)
+                .collect();
+            expected.sort();
+            assert_eq!(scene.world.query_overlap(&probe, at, &filter), expected);
+        }
+    }
+}
+
+#[test]
+fn ray_casts_match_brute_force_in_order() {
+    let scene = random_scene(0x4a7);
+    let mut rng = Rng::new(2);
+    let mut total_hits = 0;
+    for filter in filters() {
+        for _ in 0..100 {
+            let origin = rng.vec(30.0);
+            let translation = rng.vec(40.0);
+            let input = RayCastInput {
+                origin,
+                translation,
+                max_fraction: 1.0,
+            };
+            let mut expected: Vec<(ShapeId, RayHit)> = scene
+                .shapes
+                .iter()
+                .filter(|(.., d)| accepts(&filter, d))
+                .filter_map(|(id, s, xf, _)| s.ray_cast(*xf, &input).map(|h| (*id, h)))
+                .collect();
+            expected.sort_by(|a, b| a.1.fraction.total_cmp(&b.1.fraction).then(a.0.cmp(&b.0)));
+            let all = scene.world.ray_cast_all(origin, translation, &filter);
+            assert_eq!(all, expected);
+            assert_eq!(
+                scene.world.ray_cast_closest(origin, translation, &filter),
+                expected.first().copied()
+            );
+            total_hits += all.len();
+        }
+    }
+    assert!(total_hits > 300, "rays hit only {total_hits} shapes");
+}
+
+#[test]
+fn shape_casts_match_brute_force() {
+    let scene = random_scene(0x5c4);
+    let mut rng = Rng::new(3);
+    let mut hits = 0;
+    for filter in filters() {
+        for _ in 0..50 {
+            let probe = rng.shape();
+            let xf = rng.transform(30.0);
+            let translation = rng.vec(20.0);
+            let proxy = ShapeProxy::from_shape(&probe);
+            let sweep = Sweep {
+                local_center: Vec2::ZERO,
+                c1: xf.p,
+                c2: xf.p + translation,
+                q1: xf.q,
+                q2: xf.q,
+            };
+            let expected = scene
+                .shapes
+                .iter()
+                .filter(|(.., d)| accepts(&filter, d))
+                .filter_map(|(id, s, sxf, _)| {
+                    let out = time_of_impact(
+                        &proxy,
+                        &sweep,
+                        &ShapeProxy::from_shape(s),
+                        &Sweep::fixed(*sxf),
+                        0.005,
+                    );
+                    match out.state {
+                        ToiState::Hit => Some((out.fraction, *id)),
+                        ToiState::Overlapped => Some((0.0, *id)),
+                        ToiState::Separated => None,
+                    }
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let got = scene.world.shape_cast(&probe, xf, translation, &filter);
+            assert_eq!(got.map(|h| (h.fraction, h.shape)), expected);
+            if let Some(h) = got {
+                hits += 1;
+                assert!((h.normal.length() - 1.0).abs() < 1e-3 || h.fraction == 0.0);
+            }
+        }
+    }
+    assert!(hits > 30, "only {hits} casts hit");
+}
