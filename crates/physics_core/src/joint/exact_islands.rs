@@ -222,6 +222,21 @@ fn assemble(rows: &[Row], matrix: &mut Vec<f32>) {
     }
 }
 
+/// Gathers an island's rows at the current motion and assembles its matrix.
+fn island_system(
+    island: &ExactIsland,
+    joints: &[JointConstraint],
+    states: &[BodyState],
+    rows: &mut Vec<Row>,
+    matrix: &mut Vec<f32>,
+) {
+    rows.clear();
+    for &j in &island.joints {
+        rows_of(&joints[j], states, rows);
+    }
+    assemble(rows, matrix);
+}
+
 /// Applies the row impulses `lambdas` to velocities (or, with `positions`, to positions).
 fn apply(rows: &[Row], lambdas: &[f32], states: &mut [BodyState], positions: bool) {
     for (row, lambda) in rows.iter().zip(lambdas) {
@@ -256,11 +271,7 @@ pub(crate) fn solve_exact_islands(
     let mut rows: Vec<Row> = Vec::new();
     let mut matrix: Vec<f32> = Vec::new();
     for island in islands {
-        rows.clear();
-        for &j in &island.joints {
-            rows_of(&joints[j], states, &mut rows);
-        }
-        assemble(&rows, &mut matrix);
+        island_system(island, joints, states, &mut rows, &mut matrix);
         // Right-hand side: -(J v + bias).
         let mut rhs: Vec<f32> = rows
             .iter()
@@ -306,11 +317,7 @@ pub(crate) fn project_exact_islands(
     let mut rows: Vec<Row> = Vec::new();
     let mut matrix: Vec<f32> = Vec::new();
     for island in islands {
-        rows.clear();
-        for &j in &island.joints {
-            rows_of(&joints[j], states, &mut rows);
-        }
-        assemble(&rows, &mut matrix);
+        island_system(island, joints, states, &mut rows, &mut matrix);
         let mut rhs: Vec<f32> = rows.iter().map(|row| -row.c).collect();
         if cholesky_solve(&mut matrix, rows.len(), &mut rhs) {
             apply(&rows, &rhs, states, true);

@@ -6,9 +6,10 @@
 //!   perpendicular row:  J = [-p, -(d + rA) x p, p, rB x p]   (lever arms s1, s2)
 //! The (d + rA) arm on A is what makes the axis follow A's rotation.
 
-use super::JointFrame;
+use super::{JointFrame, JointImpulses, RowContext, limit_row};
 use crate::math::{cross, left_perp};
 use crate::solver::body_state::BodyState;
+use crate::solver::softness::Softness;
 use bevy_math::Vec2;
 
 /// Axis, perpendicular and lever arms of a line constraint at the current motion.
@@ -82,5 +83,57 @@ impl LineAxes {
         sa.angular_velocity -= f.inv_inertia_a * la;
         sb.linear_velocity += f.inv_mass_b * p;
         sb.angular_velocity += f.inv_inertia_b * lb;
+    }
+
+    /// The spring along the axis towards translation zero (Hooke's law with damping).
+    pub fn solve_spring(
+        &self,
+        f: &JointFrame,
+        sa: &mut BodyState,
+        sb: &mut BodyState,
+        (hertz, damping_ratio): (f32, f32),
+        total: &mut f32,
+        ctx: &RowContext,
+    ) {
+        let spring = Softness::new(hertz, damping_ratio, ctx.h);
+        let delta = -self.axial_mass(f)
+            * spring.mass_scale
+            * (self.axial_velocity(sa, sb) + spring.bias_rate * self.translation)
+            - spring.impulse_scale * *total;
+        *total += delta;
+        self.apply(f, sa, sb, delta, 0.0, 0.0);
+    }
+
+    /// The translation limits: lower <= a . d <= upper, as two one-sided rows.
+    pub fn solve_limits(
+        &self,
+        f: &JointFrame,
+        sa: &mut BodyState,
+        sb: &mut BodyState,
+        (lower, upper): (f32, f32),
+        imp: &mut JointImpulses,
+        ctx: &RowContext,
+    ) {
+        let mass = self.axial_mass(f);
+        let delta = limit_row(
+            mass,
+            self.axial_velocity(sa, sb),
+            self.translation - lower,
+            &f.softness,
+            ctx.use_bias,
+            ctx.inv_h,
+            &mut imp.lower,
+        );
+        self.apply(f, sa, sb, delta, 0.0, 0.0);
+        let delta = limit_row(
+            mass,
+            -self.axial_velocity(sa, sb),
+            upper - self.translation,
+            &f.softness,
+            ctx.use_bias,
+            ctx.inv_h,
+            &mut imp.upper,
+        );
+        self.apply(f, sa, sb, -delta, 0.0, 0.0);
     }
 }

@@ -13,9 +13,8 @@
 
 use super::RowContext;
 use super::line::LineAxes;
-use super::{JointFrame, JointImpulses, limit_row, solve22};
+use super::{JointFrame, JointImpulses, solve22};
 use crate::solver::body_state::BodyState;
-use crate::solver::softness::Softness;
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -91,13 +90,14 @@ pub(crate) fn solve(
     let axial_mass = x.axial_mass(f);
 
     if j.enable_spring && j.hertz > 0.0 {
-        let spring = Softness::new(j.hertz, j.damping_ratio, ctx.h);
-        let delta = -axial_mass
-            * spring.mass_scale
-            * (x.axial_velocity(&sa, &sb) + spring.bias_rate * x.translation)
-            - spring.impulse_scale * imp.spring;
-        imp.spring += delta;
-        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
+        x.solve_spring(
+            f,
+            &mut sa,
+            &mut sb,
+            (j.hertz, j.damping_ratio),
+            &mut imp.spring,
+            ctx,
+        );
     }
     if j.enable_motor {
         let max = j.max_motor_force * ctx.h;
@@ -108,26 +108,8 @@ pub(crate) fn solve(
         x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
     }
     if j.enable_limit {
-        let delta = limit_row(
-            axial_mass,
-            x.axial_velocity(&sa, &sb),
-            x.translation - j.lower_translation,
-            &f.softness,
-            ctx.use_bias,
-            ctx.inv_h,
-            &mut imp.lower,
-        );
-        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
-        let delta = limit_row(
-            axial_mass,
-            -x.axial_velocity(&sa, &sb),
-            j.upper_translation - x.translation,
-            &f.softness,
-            ctx.use_bias,
-            ctx.inv_h,
-            &mut imp.upper,
-        );
-        x.apply(f, &mut sa, &mut sb, -delta, 0.0, 0.0);
+        let range = (j.lower_translation, j.upper_translation);
+        x.solve_limits(f, &mut sa, &mut sb, range, imp, ctx);
     }
 
     if exact {

@@ -8,9 +8,8 @@
 //! Motor row: Cdot = wB - wA - speed, J = [0, -1, 0, 1], K = iA + iB.
 
 use super::line::LineAxes;
-use super::{JointFrame, JointImpulses, RowContext, limit_row};
+use super::{JointFrame, JointImpulses, RowContext};
 use crate::solver::body_state::BodyState;
-use crate::solver::softness::Softness;
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -83,7 +82,6 @@ pub(crate) fn solve(
     let (mut sa, mut sb) = f.load(states);
     let x = LineAxes::new(f, j.local_axis_a, &sa, &sb);
     let (ma, mb, ia, ib) = (f.inv_mass_a, f.inv_mass_b, f.inv_inertia_a, f.inv_inertia_b);
-    let axial_mass = x.axial_mass(f);
 
     if j.enable_motor {
         let mass = row_mass(ia + ib);
@@ -95,35 +93,18 @@ pub(crate) fn solve(
         x.apply(f, &mut sa, &mut sb, 0.0, 0.0, delta);
     }
     if j.enable_spring && j.hertz > 0.0 {
-        let spring = Softness::new(j.hertz, j.damping_ratio, ctx.h);
-        let delta = -axial_mass
-            * spring.mass_scale
-            * (x.axial_velocity(&sa, &sb) + spring.bias_rate * x.translation)
-            - spring.impulse_scale * imp.spring;
-        imp.spring += delta;
-        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
+        x.solve_spring(
+            f,
+            &mut sa,
+            &mut sb,
+            (j.hertz, j.damping_ratio),
+            &mut imp.spring,
+            ctx,
+        );
     }
     if j.enable_limit {
-        let delta = limit_row(
-            axial_mass,
-            x.axial_velocity(&sa, &sb),
-            x.translation - j.lower_translation,
-            &f.softness,
-            ctx.use_bias,
-            ctx.inv_h,
-            &mut imp.lower,
-        );
-        x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
-        let delta = limit_row(
-            axial_mass,
-            -x.axial_velocity(&sa, &sb),
-            j.upper_translation - x.translation,
-            &f.softness,
-            ctx.use_bias,
-            ctx.inv_h,
-            &mut imp.upper,
-        );
-        x.apply(f, &mut sa, &mut sb, -delta, 0.0, 0.0);
+        let range = (j.lower_translation, j.upper_translation);
+        x.solve_limits(f, &mut sa, &mut sb, range, imp, ctx);
     }
     // Perpendicular row.
     let mass = row_mass(ma + mb + ia * x.s1 * x.s1 + ib * x.s2 * x.s2);

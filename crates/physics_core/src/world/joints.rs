@@ -30,6 +30,32 @@ fn check(ok: bool, why: &'static str) -> Result<(), WorldError> {
     }
 }
 
+/// The checks the line joints (prismatic, wheel) share: a finite unit axis, a spring and a
+/// motor limit that are finite and not negative, ordered finite translation limits.
+fn validate_line(
+    axis: Vec2,
+    (hertz, damping_ratio): (f32, f32),
+    max_motor: f32,
+    (lower, upper): (f32, f32),
+) -> Result<(), WorldError> {
+    let finite = [hertz, damping_ratio, max_motor, lower, upper]
+        .iter()
+        .all(|x| x.is_finite());
+    check(
+        is_finite_vec(axis) && finite,
+        "line joint parameter is NaN or infinite",
+    )?;
+    check(
+        (axis.length() - 1.0).abs() < 1e-3,
+        "joint axis must be unit length",
+    )?;
+    check(
+        hertz >= 0.0 && damping_ratio >= 0.0 && max_motor >= 0.0,
+        "spring and motor parameters must not be negative",
+    )?;
+    check(lower <= upper, "lower translation above upper translation")
+}
+
 /// Validates a joint's own parameters.
 fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
     let finite = |xs: &[f32]| xs.iter().all(|x| x.is_finite());
@@ -58,29 +84,14 @@ fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
         }
         JointKind::Prismatic(j) => {
             check(
-                is_finite_vec(j.local_axis_a)
-                    && finite(&[
-                        j.reference_angle,
-                        j.hertz,
-                        j.damping_ratio,
-                        j.motor_speed,
-                        j.max_motor_force,
-                        j.lower_translation,
-                        j.upper_translation,
-                    ]),
+                finite(&[j.reference_angle, j.motor_speed]),
                 "prismatic parameter is NaN or infinite",
             )?;
-            check(
-                (j.local_axis_a.length() - 1.0).abs() < 1e-3,
-                "prismatic axis must be unit length",
-            )?;
-            check(
-                j.hertz >= 0.0 && j.damping_ratio >= 0.0 && j.max_motor_force >= 0.0,
-                "spring and motor parameters must not be negative",
-            )?;
-            check(
-                j.lower_translation <= j.upper_translation,
-                "lower translation above upper translation",
+            validate_line(
+                j.local_axis_a,
+                (j.hertz, j.damping_ratio),
+                j.max_motor_force,
+                (j.lower_translation, j.upper_translation),
             )
         }
         JointKind::Distance(j) => {
@@ -129,28 +140,14 @@ fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
         }
         JointKind::Wheel(j) => {
             check(
-                is_finite_vec(j.local_axis_a)
-                    && finite(&[
-                        j.hertz,
-                        j.damping_ratio,
-                        j.motor_speed,
-                        j.max_motor_torque,
-                        j.lower_translation,
-                        j.upper_translation,
-                    ]),
-                "wheel parameter is NaN or infinite",
+                j.motor_speed.is_finite(),
+                "wheel motor speed is NaN or infinite",
             )?;
-            check(
-                (j.local_axis_a.length() - 1.0).abs() < 1e-3,
-                "wheel axis must be unit length",
-            )?;
-            check(
-                j.hertz >= 0.0 && j.damping_ratio >= 0.0 && j.max_motor_torque >= 0.0,
-                "spring and motor parameters must not be negative",
-            )?;
-            check(
-                j.lower_translation <= j.upper_translation,
-                "lower translation above upper translation",
+            validate_line(
+                j.local_axis_a,
+                (j.hertz, j.damping_ratio),
+                j.max_motor_torque,
+                (j.lower_translation, j.upper_translation),
             )
         }
         JointKind::Pulley(j) => {
