@@ -9,10 +9,10 @@ use support::Rng;
 fn random_joint(rng: &mut Rng) -> JointKind {
     match rng.next_u64() % 9 {
         0 => JointKind::Revolute(RevoluteJoint {
-            enable_limit: rng.next_u64() % 2 == 0,
+            enable_limit: rng.next_u64().is_multiple_of(2),
             lower_angle: -0.5,
             upper_angle: 0.5,
-            enable_motor: rng.next_u64() % 2 == 0,
+            enable_motor: rng.next_u64().is_multiple_of(2),
             motor_speed: rng.range(-5.0, 5.0),
             max_motor_torque: 10.0,
             ..Default::default()
@@ -51,7 +51,7 @@ fn random_calls_never_panic_or_spread_nan() {
     for seed in 0..6u64 {
         let mut rng = Rng::new(0xf00d + seed);
         let mut w = World::new(WorldDef {
-            enable_block_solver: seed % 2 == 1,
+            enable_block_solver: !seed.is_multiple_of(2),
             ..Default::default()
         })
         .unwrap();
@@ -80,7 +80,7 @@ fn random_calls_never_panic_or_spread_nan() {
                     let def = BodyDef {
                         body_type: kind,
                         position: rng.vec(15.0) + Vec2::new(0.0, 15.0),
-                        bullet: rng.next_u64() % 7 == 0,
+                        bullet: rng.next_u64().is_multiple_of(7),
                         ..Default::default()
                     };
                     bodies.push(w.create_body(&def).unwrap());
@@ -88,7 +88,7 @@ fn random_calls_never_panic_or_spread_nan() {
                 3..=5 => {
                     let b = bodies[pick(&mut rng, bodies.len())];
                     let def = ShapeDef {
-                        is_sensor: rng.next_u64() % 9 == 0,
+                        is_sensor: rng.next_u64().is_multiple_of(9),
                         density: rng.range(0.0, 3.0),
                         ..Default::default()
                     };
@@ -143,11 +143,11 @@ fn random_calls_never_panic_or_spread_nan() {
                         rng.vec(15.0) + Vec2::new(0.0, 10.0),
                         Rot::from_angle(rng.range(-3.0, 3.0)),
                     );
-                    let _ = w.set_awake(b, rng.next_u64() % 2 == 0);
+                    let _ = w.set_awake(b, rng.next_u64().is_multiple_of(2));
                 }
                 11 if !joints.is_empty() => {
                     let j = joints[pick(&mut rng, joints.len())];
-                    let _ = w.set_joint_enabled(j, rng.next_u64() % 3 != 0);
+                    let _ = w.set_joint_enabled(j, !rng.next_u64().is_multiple_of(3));
                     let _ = w.set_joint_kind(j, random_joint(&mut rng));
                 }
                 12 => {
@@ -168,7 +168,7 @@ fn random_calls_never_panic_or_spread_nan() {
                     let _ = w.ray_cast_all(rng.vec(20.0), rng.vec(40.0), &QueryFilter::default());
                 }
             }
-            if op % 100 == 0 {
+            if op.is_multiple_of(100) {
                 for b in w.body_ids() {
                     let xf = w.body_transform(b).unwrap();
                     let v = w.linear_velocity(b).unwrap();
