@@ -68,7 +68,7 @@ fn random_calls_never_panic_or_spread_nan() {
         let mut shapes: Vec<ShapeId> = Vec::new();
         let mut joints: Vec<JointId> = Vec::new();
         let nan = Vec2::new(f32::NAN, 1.0);
-        for op in 0..3000 {
+        for op in 0..3000u32 {
             let pick = |rng: &mut Rng, n: usize| (rng.next_u64() % n.max(1) as u64) as usize;
             match rng.next_u64() % 16 {
                 0..=2 => {
