@@ -6,8 +6,8 @@
 //! cargo run --release --example testbed -- --scene rain --steps 600 --block
 //! ```
 //!
-//! This version runs headless: once a second of simulated time it prints bodies, contacts,
-//! kinetic energy and the time each stage took. (The windowed testbed with the debug
+//! This version runs headless: once a second of simulated time it prints awake bodies, joints,
+//! contacts, kinetic energy and the time each stage took. (The windowed testbed with the debug
 //! overlay arrives with the Bevy plugin.)
 
 use physics2d_demos::physics_core::prelude::*;
@@ -85,8 +85,10 @@ fn main() {
             let w = &built.world;
             let p = w.profile();
             println!(
-                "{:5.1}  {:9}  {:8}  {:10.3}  {:9.3}  {:10.3}  {:8.3}  {:11.3}",
+                "{:5.1}  {:6}  {:6}  {:9}  {:8}  {:10.3}  {:9.3}  {:10.3}  {:8.3}  {:11.3}",
                 step as f32 * s.dt,
+                w.awake_body_count(),
+                w.joint_count(),
                 w.contact_count(),
                 w.touching_contact_count(),
                 w.kinetic_energy(),
