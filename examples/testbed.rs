@@ -74,7 +74,7 @@ fn main() {
         if options.block { "block" } else { "sequential" }
     );
     println!(
-        "    t   contacts  touching   kinetic J   pairs ms  collide ms  solve ms  finalize ms"
+        "    t   awake  joints   contacts  touching   kinetic J   pairs ms  collide ms  solve ms  finalize ms"
     );
     for step in 1..=steps {
         if let Err(e) = built.world.step(s.dt) {
