@@ -3,7 +3,7 @@
 //! Ratio 1 keeps the relative rotation; ratio -2 turns B twice as fast the other way.
 //! Angles are unwrapped (accumulated every step), so gears may turn any number of times.
 
-use super::{JointFrame, JointImpulses, RowContext, soft_row};
+use super::{JointFrame, JointImpulses, RowContext, effective_mass, soft_row};
 use crate::solver::body_state::BodyState;
 use serde::{Deserialize, Serialize};
 
@@ -54,7 +54,7 @@ pub(crate) fn solve(
 ) {
     let (mut sa, mut sb) = f.load(states);
     let k = j.ratio * j.ratio * f.inv_inertia_a + f.inv_inertia_b;
-    let mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    let mass = effective_mass(k);
     let c = angle_now(angles.1, &sb) - j.ratio * angle_now(angles.0, &sa) - offset;
     let cdot = sb.angular_velocity - j.ratio * sa.angular_velocity;
     let delta = soft_row(mass, cdot, c, &f.softness, ctx.use_bias, &mut imp.angular);

@@ -7,7 +7,7 @@
 //! The limits are one-sided rows of the same J: L - min >= 0 and max - L >= 0.
 
 use super::RowContext;
-use super::{JointFrame, JointImpulses, limit_row, soft_row};
+use super::{JointFrame, JointImpulses, effective_mass, limit_row, soft_row};
 use crate::math::{cross, cross_sv, length_and_normalize};
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
@@ -97,7 +97,7 @@ pub(crate) fn solve(
     }
     let (cra, crb) = (cross(ra, n), cross(rb, n));
     let k = f.inv_mass_a + f.inv_mass_b + f.inv_inertia_a * cra * cra + f.inv_inertia_b * crb * crb;
-    let mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    let mass = effective_mass(k);
     let cdot = |sa: &BodyState, sb: &BodyState| {
         (sb.linear_velocity + cross_sv(sb.angular_velocity, rb)
             - sa.linear_velocity

@@ -6,7 +6,7 @@
 //!   perpendicular row:  J = [-p, -(d + rA) x p, p, rB x p]   (lever arms s1, s2)
 //! The (d + rA) arm on A is what makes the axis follow A's rotation.
 
-use super::{JointFrame, JointImpulses, RowContext, limit_row};
+use super::{JointFrame, JointImpulses, RowContext, effective_mass, limit_row};
 use crate::math::{cross, left_perp};
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
@@ -50,7 +50,7 @@ impl LineAxes {
             + f.inv_mass_b
             + f.inv_inertia_a * self.a1 * self.a1
             + f.inv_inertia_b * self.a2 * self.a2;
-        if k > 0.0 { 1.0 / k } else { 0.0 }
+        effective_mass(k)
     }
 
     /// Relative velocity along the axis.

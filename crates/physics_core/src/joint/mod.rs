@@ -328,6 +328,24 @@ impl JointFrame {
     }
 }
 
+/// The effective mass 1 / K of a constraint row; 0 when the row cannot move (both bodies
+/// fixed in that direction).
+#[inline]
+pub(crate) fn effective_mass(k: f32) -> f32 {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// A force-limited motor row: drives the row's velocity `cdot` (already minus the target
+/// speed) to zero with an accumulated impulse kept within `[-max, max]` (maximum force or
+/// torque times the substep). Returns the impulse to apply (already added to `total`).
+#[inline]
+pub(crate) fn motor_row(effective_mass: f32, cdot: f32, max: f32, total: &mut f32) -> f32 {
+    let new_total = (*total - effective_mass * cdot).clamp(-max, max);
+    let applied = new_total - *total;
+    *total = new_total;
+    applied
+}
+
 /// Solves the 2x2 system K x = b (symmetric K); zero when singular.
 #[inline]
 pub(crate) fn solve22(k11: f32, k12: f32, k22: f32, b: Vec2) -> Vec2 {

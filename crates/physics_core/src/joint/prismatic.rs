@@ -13,7 +13,7 @@
 
 use super::RowContext;
 use super::line::LineAxes;
-use super::{JointFrame, JointImpulses, solve22};
+use super::{JointFrame, JointImpulses, motor_row, solve22};
 use crate::solver::body_state::BodyState;
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
@@ -101,10 +101,8 @@ pub(crate) fn solve(
     }
     if j.enable_motor {
         let max = j.max_motor_force * ctx.h;
-        let total = (imp.motor - axial_mass * (x.axial_velocity(&sa, &sb) - j.motor_speed))
-            .clamp(-max, max);
-        let delta = total - imp.motor;
-        imp.motor = total;
+        let cdot = x.axial_velocity(&sa, &sb) - j.motor_speed;
+        let delta = motor_row(axial_mass, cdot, max, &mut imp.motor);
         x.apply(f, &mut sa, &mut sb, delta, 0.0, 0.0);
     }
     if j.enable_limit {

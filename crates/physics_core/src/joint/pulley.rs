@@ -7,7 +7,7 @@
 //!   K = mA + iA (rA x uA)^2 + ratio^2 (mB + iB (rB x uB)^2)
 //! The rope can only pull: the impulse is one-sided (C <= 0 holds, slack is free).
 
-use super::{JointFrame, JointImpulses, RowContext, limit_row};
+use super::{JointFrame, JointImpulses, RowContext, effective_mass, limit_row};
 use crate::math::{cross, cross_sv, length_and_normalize};
 use crate::solver::body_state::BodyState;
 use bevy_math::Vec2;
@@ -104,7 +104,7 @@ pub(crate) fn solve(
     let k = f.inv_mass_a
         + f.inv_inertia_a * cra * cra
         + j.ratio * j.ratio * (f.inv_mass_b + f.inv_inertia_b * crb * crb);
-    let mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    let mass = effective_mass(k);
     // The rope shortens at -d(la + ratio lb)/dt: the limit row C = constant - total >= 0.
     let va = sa.linear_velocity + cross_sv(sa.angular_velocity, g.ra);
     let vb = sb.linear_velocity + cross_sv(sb.angular_velocity, g.rb);

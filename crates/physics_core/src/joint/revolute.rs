@@ -11,7 +11,10 @@
 //! reference angle:
 //!   C = theta - target,  J = [0, -1, 0, 1],  K = iA + iB.
 
-use super::{JointFrame, JointImpulses, RowContext, limit_row, point_mass_matrix, solve22};
+use super::{
+    JointFrame, JointImpulses, RowContext, effective_mass, limit_row, motor_row, point_mass_matrix,
+    solve22,
+};
 use crate::math::cross_sv;
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
@@ -59,8 +62,7 @@ pub(crate) fn solve(
     exact: bool,
 ) {
     let (mut sa, mut sb) = f.load(states);
-    let k_axial = f.inv_inertia_a + f.inv_inertia_b;
-    let axial_mass = if k_axial > 0.0 { 1.0 / k_axial } else { 0.0 };
+    let axial_mass = effective_mass(f.inv_inertia_a + f.inv_inertia_b);
     let zero = bevy_math::Vec2::ZERO;
 
     if j.enable_spring && j.hertz > 0.0 {
@@ -76,9 +78,7 @@ pub(crate) fn solve(
     if j.enable_motor {
         let cdot = sb.angular_velocity - sa.angular_velocity - j.motor_speed;
         let max = j.max_motor_torque * ctx.h;
-        let total = (imp.motor - axial_mass * cdot).clamp(-max, max);
-        let delta = total - imp.motor;
-        imp.motor = total;
+        let delta = motor_row(axial_mass, cdot, max, &mut imp.motor);
         f.apply(&mut sa, &mut sb, zero, zero, zero, delta);
     }
 

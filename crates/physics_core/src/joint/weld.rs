@@ -7,7 +7,7 @@
 
 use super::RowContext;
 use super::revolute::solve_point;
-use super::{JointFrame, JointImpulses, soft_row};
+use super::{JointFrame, JointImpulses, effective_mass, soft_row};
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
 use serde::{Deserialize, Serialize};
@@ -43,8 +43,7 @@ pub(crate) fn solve(
 ) {
     let (mut sa, mut sb) = f.load(states);
     let zero = bevy_math::Vec2::ZERO;
-    let k_axial = f.inv_inertia_a + f.inv_inertia_b;
-    let axial_mass = if k_axial > 0.0 { 1.0 / k_axial } else { 0.0 };
+    let axial_mass = effective_mass(f.inv_inertia_a + f.inv_inertia_b);
 
     let angular_soft = j.angular_hertz > 0.0;
     let softness = if angular_soft {

@@ -8,7 +8,7 @@
 //! Motor row: Cdot = wB - wA - speed, J = [0, -1, 0, 1], K = iA + iB.
 
 use super::line::LineAxes;
-use super::{JointFrame, JointImpulses, RowContext};
+use super::{JointFrame, JointImpulses, RowContext, effective_mass, motor_row};
 use crate::solver::body_state::BodyState;
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
@@ -55,10 +55,6 @@ impl Default for WheelJoint {
     }
 }
 
-fn row_mass(k: f32) -> f32 {
-    if k > 0.0 { 1.0 / k } else { 0.0 }
-}
-
 pub(crate) fn warm_start(
     f: &JointFrame,
     j: &WheelJoint,
@@ -84,12 +80,10 @@ pub(crate) fn solve(
     let (ma, mb, ia, ib) = (f.inv_mass_a, f.inv_mass_b, f.inv_inertia_a, f.inv_inertia_b);
 
     if j.enable_motor {
-        let mass = row_mass(ia + ib);
+        let mass = effective_mass(ia + ib);
         let cdot = sb.angular_velocity - sa.angular_velocity - j.motor_speed;
         let max = j.max_motor_torque * ctx.h;
-        let total = (imp.motor - mass * cdot).clamp(-max, max);
-        let delta = total - imp.motor;
-        imp.motor = total;
+        let delta = motor_row(mass, cdot, max, &mut imp.motor);
         x.apply(f, &mut sa, &mut sb, 0.0, 0.0, delta);
     }
     if j.enable_spring && j.hertz > 0.0 {
@@ -107,7 +101,7 @@ pub(crate) fn solve(
         x.solve_limits(f, &mut sa, &mut sb, range, imp, ctx);
     }
     // Perpendicular row.
-    let mass = row_mass(ma + mb + ia * x.s1 * x.s1 + ib * x.s2 * x.s2);
+    let mass = effective_mass(ma + mb + ia * x.s1 * x.s1 + ib * x.s2 * x.s2);
     let cdot = x.lateral_velocity(&sa, &sb);
     let delta = super::soft_row(
         mass,
