@@ -118,6 +118,15 @@ pub(crate) fn build_exact_islands(
     out
 }
 
+/// Buffers the island solve reuses across substeps and steps, so the solver loop allocates
+/// nothing once they have grown to the largest island.
+#[derive(Default)]
+pub(crate) struct IslandScratch {
+    rows: Vec<Row>,
+    matrix: Vec<f32>,
+    rhs: Vec<f32>,
+}
+
 /// One constraint row: Jacobian blocks (vx, vy, w) on A and B, and the position error.
 #[derive(Clone, Copy)]
 struct Row {
@@ -267,28 +276,26 @@ pub(crate) fn solve_exact_islands(
     states: &mut [BodyState],
     bias_rate: f32,
     ctx: &RowContext,
+    scratch: &mut IslandScratch,
 ) {
-    let mut rows: Vec<Row> = Vec::new();
-    let mut matrix: Vec<f32> = Vec::new();
+    let IslandScratch { rows, matrix, rhs } = scratch;
     for island in islands {
-        island_system(island, joints, states, &mut rows, &mut matrix);
+        island_system(island, joints, states, rows, matrix);
         // Right-hand side: -(J v + bias).
-        let mut rhs: Vec<f32> = rows
-            .iter()
-            .map(|row| {
-                let (sa, sb) = (read_state(states, row.a), read_state(states, row.b));
-                let jv = row.ja.0.dot(sa.linear_velocity)
-                    + row.ja.1 * sa.angular_velocity
-                    + row.jb.0.dot(sb.linear_velocity)
-                    + row.jb.1 * sb.angular_velocity;
-                let bias = if ctx.use_bias { bias_rate * row.c } else { 0.0 };
-                -(jv + bias)
-            })
-            .collect();
-        if !cholesky_solve(&mut matrix, rows.len(), &mut rhs) {
+        rhs.clear();
+        rhs.extend(rows.iter().map(|row| {
+            let (sa, sb) = (read_state(states, row.a), read_state(states, row.b));
+            let jv = row.ja.0.dot(sa.linear_velocity)
+                + row.ja.1 * sa.angular_velocity
+                + row.jb.0.dot(sb.linear_velocity)
+                + row.jb.1 * sb.angular_velocity;
+            let bias = if ctx.use_bias { bias_rate * row.c } else { 0.0 };
+            -(jv + bias)
+        }));
+        if !cholesky_solve(matrix, rows.len(), rhs) {
             continue;
         }
-        apply(&rows, &rhs, states, false);
+        apply(rows, rhs, states, false);
         if ctx.use_bias {
             // Keep the biased solve's impulse per joint for reaction forces and breaking.
             let mut k = 0;
@@ -313,14 +320,15 @@ pub(crate) fn project_exact_islands(
     islands: &[ExactIsland],
     joints: &[JointConstraint],
     states: &mut [BodyState],
+    scratch: &mut IslandScratch,
 ) {
-    let mut rows: Vec<Row> = Vec::new();
-    let mut matrix: Vec<f32> = Vec::new();
+    let IslandScratch { rows, matrix, rhs } = scratch;
     for island in islands {
-        island_system(island, joints, states, &mut rows, &mut matrix);
-        let mut rhs: Vec<f32> = rows.iter().map(|row| -row.c).collect();
-        if cholesky_solve(&mut matrix, rows.len(), &mut rhs) {
-            apply(&rows, &rhs, states, true);
+        island_system(island, joints, states, rows, matrix);
+        rhs.clear();
+        rhs.extend(rows.iter().map(|row| -row.c));
+        if cholesky_solve(matrix, rows.len(), rhs) {
+            apply(rows, rhs, states, true);
         }
     }
 }

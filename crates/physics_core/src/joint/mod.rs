@@ -31,7 +31,7 @@ pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
 
 pub(crate) use exact_islands::{
-    ExactIsland, build_exact_islands, project_exact_islands, solve_exact_islands,
+    ExactIsland, IslandScratch, build_exact_islands, project_exact_islands, solve_exact_islands,
 };
 
 use crate::id::BodyId;

@@ -24,8 +24,8 @@ pub(crate) mod island;
 pub mod softness;
 
 use crate::joint::{
-    ExactIsland, JointConstraint, RowContext, project_exact_islands, solve_exact_islands,
-    solve_joints, warm_start_joints,
+    ExactIsland, IslandScratch, JointConstraint, RowContext, project_exact_islands,
+    solve_exact_islands, solve_joints, warm_start_joints,
 };
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
@@ -48,6 +48,7 @@ pub(crate) struct SolverArrays {
     pub contacts: Vec<ContactConstraint>,
     pub joints: Vec<JointConstraint>,
     pub exact_islands: Vec<ExactIsland>,
+    pub island_scratch: IslandScratch,
 }
 
 /// Step-wide solver settings.
@@ -80,14 +81,36 @@ pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
         integrate_velocities(states, &arrays.params, h, settings.max_linear_speed);
         warm_start_joints(&arrays.joints, states);
         warm_start(&arrays.contacts, states);
-        let (islands, joints) = (&arrays.exact_islands, &mut arrays.joints);
-        solve_exact_islands(islands, joints, states, settings.joint_bias_rate, &biased);
+        let (islands, joints, scratch) = (
+            &arrays.exact_islands,
+            &mut arrays.joints,
+            &mut arrays.island_scratch,
+        );
+        solve_exact_islands(
+            islands,
+            joints,
+            states,
+            settings.joint_bias_rate,
+            &biased,
+            scratch,
+        );
         solve_joints(&mut arrays.joints, states, &biased);
         solve_contacts(&mut arrays.contacts, states, inv_h, true, contact);
         integrate_positions(states, h);
-        project_exact_islands(&arrays.exact_islands, &arrays.joints, states);
-        let (islands, joints) = (&arrays.exact_islands, &mut arrays.joints);
-        solve_exact_islands(islands, joints, states, settings.joint_bias_rate, &relaxed);
+        let (islands, joints, scratch) = (
+            &arrays.exact_islands,
+            &mut arrays.joints,
+            &mut arrays.island_scratch,
+        );
+        project_exact_islands(islands, joints, states, scratch);
+        solve_exact_islands(
+            islands,
+            joints,
+            states,
+            settings.joint_bias_rate,
+            &relaxed,
+            scratch,
+        );
         solve_joints(&mut arrays.joints, states, &relaxed);
         solve_contacts(&mut arrays.contacts, states, inv_h, false, contact);
     }
