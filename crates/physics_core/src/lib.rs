@@ -37,6 +37,7 @@ pub mod broadphase;
 pub mod collision;
 pub mod constants;
 mod contact;
+pub mod debug_draw;
 pub mod filter;
 pub mod id;
 pub mod joint;

@@ -76,6 +76,19 @@ impl World {
         Ok(())
     }
 
+    /// The joints attached to a body, in the order they were created.
+    pub fn body_joints(&self, id: BodyId) -> Result<Vec<crate::id::JointId>, WorldError> {
+        Ok(self
+            .body(id)?
+            .joints
+            .iter()
+            .map(|&slot| crate::id::JointId {
+                index: slot,
+                generation: self.joints.generation(slot),
+            })
+            .collect())
+    }
+
     /// True when the id refers to a live body.
     pub fn body_exists(&self, id: BodyId) -> bool {
         self.bodies.get(id.index, id.generation).is_some()

@@ -5,6 +5,7 @@
 
 mod bodies;
 mod continuous;
+mod debug_draw;
 mod def;
 mod error;
 mod events;

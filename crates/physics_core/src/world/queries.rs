@@ -200,6 +200,19 @@ impl World {
         translation: Vec2,
         filter: &QueryFilter,
     ) -> Option<ShapeCastHit> {
+        self.shape_cast_excluding(shape, xf, translation, filter, &[])
+    }
+
+    /// [`World::shape_cast`] ignoring the shapes in `excluded` (for example the caster's own
+    /// body).
+    pub fn shape_cast_excluding(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        translation: Vec2,
+        filter: &QueryFilter,
+        excluded: &[ShapeId],
+    ) -> Option<ShapeCastHit> {
         let proxy = ShapeProxy::from_shape(shape);
         let sweep = Sweep {
             local_center: Vec2::ZERO,
@@ -214,6 +227,9 @@ impl World {
         let target = self.tolerances.linear_slop;
         let mut best: Option<ShapeCastHit> = None;
         self.candidates(&swept, filter, |slot, record| {
+            if excluded.contains(&self.shape_id(slot)) {
+                return;
+            }
             let other_xf = self.transform_of(record);
             let other = ShapeProxy::from_shape(&record.shape);
             let out = time_of_impact(&proxy, &sweep, &other, &Sweep::fixed(other_xf), target);
