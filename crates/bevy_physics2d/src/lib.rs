@@ -1,16 +1,94 @@
 //! # bevy_physics2d
 //!
-//! The Bevy plugin over `physics_core`. This first version sets up the schedule the physics
-//! stages will run in: [`PhysicsSystems`], chained in `FixedPostUpdate`, so user systems can
-//! already be ordered against the stages. Components, the world resource and debug drawing
-//! arrive with the plugin work.
+//! The Bevy plugin over `physics_core`: spawn entities with [`RigidBody`], [`Collider`] and
+//! [`Joint`] components and they move.
+//!
+//! ```
+//! use bevy_app::prelude::*;
+//! use bevy_ecs::prelude::*;
+//! use bevy_physics2d::prelude::*;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((bevy_time::TimePlugin, PhysicsPlugins::default()))
+//!     .add_systems(Startup, |mut commands: Commands| {
+//!         commands.spawn((RigidBody::Static, Collider::rectangle(40.0, 1.0), Transform::default()));
+//!         let a = commands
+//!             .spawn((RigidBody::Dynamic, Collider::circle(0.5), Transform::from_xyz(0.0, 4.0, 0.0)))
+//!             .id();
+//!         let b = commands
+//!             .spawn((RigidBody::Dynamic, Collider::capsule(0.2, 1.0), Transform::from_xyz(1.0, 4.0, 0.0)))
+//!             .id();
+//!         commands.spawn(Joint::revolute(a, b).with_anchor(Vec2::new(0.5, 4.0)));
+//!     });
+//! app.update();
+//! app.world_mut().run_schedule(FixedPostUpdate);
+//! assert_eq!(app.world().resource::<PhysicsWorld>().core().joint_count(), 1);
+//! ```
+//!
+//! The stages run in `FixedPostUpdate` as the chained sets [`PhysicsSystems`]; order your
+//! systems against them. [`PhysicsSettings`] holds gravity, the length unit, substeps and
+//! solver settings; [`PhysicsDebugPlugin`] draws the world with gizmos.
 
+// Bevy systems take queries with filter tuples and many parameters by design.
+#![allow(clippy::type_complexity, clippy::too_many_arguments)]
+
+mod body;
+mod collider;
+mod debug;
+mod events;
+mod handle;
+mod interpolation;
+mod joint;
+mod lifecycle;
+mod material;
+mod physics_world;
+mod plugin;
+mod prepare_bodies;
+mod prepare_colliders;
+mod prepare_joints;
+mod query;
 mod schedule;
+mod settings;
+mod stages;
+mod sync;
+mod warnings;
+mod writeback;
 
+pub use body::{
+    AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, GravityScale,
+    LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
+};
+pub use collider::Collider;
+pub use debug::{PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
+pub use events::{
+    CollisionEnd, CollisionStart, JointBreakReason, JointBroken, SensorEntered, SensorExited,
+};
+pub use handle::PhysicsBody;
+pub use interpolation::{NoInterpolation, PhysicsInterpolationPlugin};
+pub use joint::{Joint, JointAnchor};
+pub use material::{
+    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
+};
 pub use physics_core;
-pub use schedule::{PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSystems};
+pub use physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
+pub use plugin::PhysicsCorePlugin;
+pub use query::{QueryHit, SpatialQuery, SpatialQueryFilter};
+pub use schedule::{PhysicsPlugins, PhysicsSchedule, PhysicsSchedulePlugin, PhysicsSystems};
+pub use settings::PhysicsSettings;
+pub use stages::PhysicsDiagnostics;
+pub use warnings::PhysicsWarning;
 
 /// The types most programs need.
 pub mod prelude {
-    pub use crate::{PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSystems};
+    pub use crate::{
+        AngularDamping, AngularVelocity, Bullet, Collider, ColliderDensity, CollisionEnd,
+        CollisionEventsEnabled, CollisionLayers, CollisionStart, ExternalForce, ExternalImpulse,
+        Friction, GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity, LockedRotation,
+        Mass, NoInterpolation, PhysicsDebugPlugin, PhysicsDiagnostics, PhysicsGizmos,
+        PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems, PhysicsWarning,
+        PhysicsWorld, Restitution, RigidBody, Sensor, SensorEntered, SensorExited, Sleeping,
+        SpatialQuery, SpatialQueryFilter,
+    };
+    pub use bevy_math::Vec2;
+    pub use bevy_transform::components::Transform;
 }

@@ -2,6 +2,7 @@
 
 use bevy_app::{App, FixedPostUpdate, Plugin, PluginGroup, PluginGroupBuilder};
 use bevy_ecs::intern::Interned;
+use bevy_ecs::prelude::Resource;
 use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleLabel, SystemSet};
 
 /// The physics stages as system sets, run in this order every fixed step. Order your own
@@ -43,8 +44,13 @@ impl Default for PhysicsSchedulePlugin {
     }
 }
 
+/// The schedule the physics stages run in, as chosen by [`PhysicsSchedulePlugin`].
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct PhysicsSchedule(pub Interned<dyn ScheduleLabel>);
+
 impl Plugin for PhysicsSchedulePlugin {
     fn build(&self, app: &mut App) {
+        app.insert_resource(PhysicsSchedule(self.schedule));
         app.configure_sets(
             self.schedule,
             (
@@ -60,13 +66,38 @@ impl Plugin for PhysicsSchedulePlugin {
     }
 }
 
-/// All physics plugins; a group, so any member can be replaced or disabled.
-#[derive(Default)]
-pub struct PhysicsPlugins;
+/// All physics plugins: the schedule, the world and its stages, transform interpolation. A
+/// group, so any member can be replaced (`.set(PhysicsSchedulePlugin::new(Update))`) or
+/// disabled (`.disable::<PhysicsInterpolationPlugin>()`). The debug overlay is separate:
+/// [`PhysicsDebugPlugin`](crate::PhysicsDebugPlugin).
+pub struct PhysicsPlugins {
+    schedule: Interned<dyn ScheduleLabel>,
+}
+
+impl PhysicsPlugins {
+    /// The physics plugins with the stages in `schedule` (for example `Update` for a game
+    /// that steps physics once per frame).
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        PhysicsPlugins {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Default for PhysicsPlugins {
+    fn default() -> Self {
+        Self::new(FixedPostUpdate)
+    }
+}
 
 impl PluginGroup for PhysicsPlugins {
     fn build(self) -> PluginGroupBuilder {
-        PluginGroupBuilder::start::<Self>().add(PhysicsSchedulePlugin::default())
+        PluginGroupBuilder::start::<Self>()
+            .add(PhysicsSchedulePlugin {
+                schedule: self.schedule,
+            })
+            .add(crate::plugin::PhysicsCorePlugin)
+            .add(crate::interpolation::PhysicsInterpolationPlugin)
     }
 }
 
@@ -86,11 +117,12 @@ mod tests {
     #[test]
     fn stages_run_in_chain_order_whatever_the_registration_order() {
         let mut app = App::new();
-        app.add_plugins(
-            PhysicsPlugins
+        app.add_plugins((
+            bevy_time::TimePlugin,
+            PhysicsPlugins::default()
                 .build()
                 .set(PhysicsSchedulePlugin::new(Update)),
-        );
+        ));
         app.init_resource::<Order>();
         // Registered backwards; the set chain must still order them.
         use PhysicsSystems::*;

@@ -1,0 +1,181 @@
+//! The [`Collider`] component: a shape description that is reflectable and serialisable, and
+//! is turned into a validated core shape when the body is built.
+
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_reflect::prelude::*;
+use physics_core::math::Transform as CoreTransform;
+use physics_core::shape::{Capsule, Circle, Polygon, Segment, Shape, ShapeError};
+use serde::{Deserialize, Serialize};
+
+/// A collision shape. Put it on a [`RigidBody`](crate::RigidBody) entity or on any of its
+/// descendants (a child's `Transform` places the shape in the body, so several children make
+/// a compound body).
+///
+/// Constructors never fail; the shape is checked when it reaches the physics world, and an
+/// invalid one (a degenerate polygon, a negative radius, NaN) is skipped with a warning that
+/// names the entity, while everything else steps on.
+///
+/// ```
+/// use bevy_physics2d::prelude::*;
+/// let ground = Collider::rectangle(40.0, 1.0);
+/// let wheel = Collider::circle(0.5);
+/// let limb = Collider::capsule(0.2, 1.0);
+/// let rock = Collider::convex_hull(vec![Vec2::ZERO, Vec2::X, Vec2::new(0.3, 0.8)]);
+/// assert!(rock.to_shape(Default::default()).is_ok());
+/// assert!(Collider::circle(-1.0).to_shape(Default::default()).is_err());
+/// ```
+#[derive(Component, Clone, Debug, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Collider {
+    /// A disk of `radius` around the local origin.
+    Circle {
+        /// Radius.
+        radius: f32,
+    },
+    /// An axis-aligned rectangle centred on the origin, with corners rounded by `radius`
+    /// (the rounding adds to the size).
+    Rectangle {
+        /// Half the width and half the height.
+        half_size: Vec2,
+        /// Corner rounding (0 for sharp corners).
+        radius: f32,
+    },
+    /// A vertical capsule: a segment of `length` along the local y axis swept by a disk.
+    Capsule {
+        /// Radius of the round ends.
+        radius: f32,
+        /// Distance between the two end centres.
+        length: f32,
+    },
+    /// A line segment without thickness (terrain, walls).
+    Segment {
+        /// First end.
+        a: Vec2,
+        /// Second end.
+        b: Vec2,
+    },
+    /// The convex hull of up to eight points, rounded by `radius`.
+    ConvexHull {
+        /// Points in the local frame, any order.
+        points: Vec<Vec2>,
+        /// Corner rounding (0 for sharp corners).
+        radius: f32,
+    },
+}
+
+impl Collider {
+    /// A disk.
+    pub fn circle(radius: f32) -> Self {
+        Collider::Circle { radius }
+    }
+
+    /// A rectangle of the given full width and height.
+    pub fn rectangle(width: f32, height: f32) -> Self {
+        Collider::Rectangle {
+            half_size: 0.5 * Vec2::new(width, height),
+            radius: 0.0,
+        }
+    }
+
+    /// A rectangle of the given full width and height (rounding included) whose corners are
+    /// rounded by `radius`.
+    pub fn round_rectangle(width: f32, height: f32, radius: f32) -> Self {
+        Collider::Rectangle {
+            half_size: 0.5 * Vec2::new(width, height) - Vec2::splat(radius),
+            radius,
+        }
+    }
+
+    /// A vertical capsule: `length` between the end centres, round ends of `radius`.
+    pub fn capsule(radius: f32, length: f32) -> Self {
+        Collider::Capsule { radius, length }
+    }
+
+    /// A segment from `a` to `b`.
+    pub fn segment(a: Vec2, b: Vec2) -> Self {
+        Collider::Segment { a, b }
+    }
+
+    /// The convex hull of `points` (3 to 8 hull vertices).
+    pub fn convex_hull(points: Vec<Vec2>) -> Self {
+        Collider::ConvexHull {
+            points,
+            radius: 0.0,
+        }
+    }
+
+    /// The convex hull of `points` with corners rounded by `radius`.
+    pub fn round_convex_hull(points: Vec<Vec2>, radius: f32) -> Self {
+        Collider::ConvexHull { points, radius }
+    }
+
+    /// A regular polygon with `sides` corners on a circle of `circumradius`.
+    pub fn regular_polygon(circumradius: f32, sides: usize) -> Self {
+        let points = (0..sides)
+            .map(|i| {
+                let angle = std::f32::consts::TAU * i as f32 / sides.max(1) as f32;
+                circumradius * Vec2::from_angle(angle)
+            })
+            .collect();
+        Collider::convex_hull(points)
+    }
+
+    /// The collider describing a core shape, and where it sits in its body (the identity for
+    /// shapes around the origin; circles, capsules off the origin are placed by it). Put the
+    /// collider on a child entity with that placement when it is not the identity.
+    pub fn from_core_shape(shape: &Shape) -> (Collider, CoreTransform) {
+        use physics_core::math::Rot;
+        match shape {
+            Shape::Circle(c) => (
+                Collider::circle(c.radius),
+                CoreTransform::new(c.center, Rot::IDENTITY),
+            ),
+            Shape::Capsule(c) => {
+                let d = c.center2 - c.center1;
+                let length = d.length();
+                let axis = d.normalize_or(Vec2::Y);
+                // The rotation taking the capsule's local y axis onto `axis`.
+                let q = Rot {
+                    c: axis.y,
+                    s: -axis.x,
+                };
+                let center = 0.5 * (c.center1 + c.center2);
+                (
+                    Collider::capsule(c.radius, length),
+                    CoreTransform::new(center, q),
+                )
+            }
+            Shape::Segment(s) => (
+                Collider::segment(s.point1, s.point2),
+                CoreTransform::IDENTITY,
+            ),
+            Shape::Polygon(p) => (
+                Collider::round_convex_hull(p.vertices().to_vec(), p.radius()),
+                CoreTransform::IDENTITY,
+            ),
+        }
+    }
+
+    /// The core shape, placed by `offset` in the body's frame (the identity for a collider on
+    /// the body entity itself). Errors say what is wrong with the description.
+    pub fn to_shape(&self, offset: CoreTransform) -> Result<Shape, ShapeError> {
+        let at = |p: Vec2| offset.apply(p);
+        Ok(match self {
+            Collider::Circle { radius } => Shape::Circle(Circle::new(at(Vec2::ZERO), *radius)?),
+            Collider::Rectangle { half_size, radius } => Shape::Polygon(
+                Polygon::new_offset_box(half_size.x, half_size.y, offset.p, offset.q)?
+                    .with_radius(*radius)?,
+            ),
+            Collider::Capsule { radius, length } => {
+                let half = Vec2::new(0.0, 0.5 * length);
+                Shape::Capsule(Capsule::new(at(-half), at(half), *radius)?)
+            }
+            Collider::Segment { a, b } => Shape::Segment(Segment::new(at(*a), at(*b))?),
+            Collider::ConvexHull { points, radius } => {
+                let moved: Vec<Vec2> = points.iter().map(|&p| at(p)).collect();
+                Shape::Polygon(Polygon::from_points(&moved, *radius)?)
+            }
+        })
+    }
+}

@@ -1,0 +1,196 @@
+//! Collision, sensor and joint events: each one is a message (read with `MessageReader`) and
+//! an entity event (observe it with `On<...>` on the entity involved).
+
+use crate::material::CollisionEventsEnabled;
+use crate::physics_world::PhysicsWorld;
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+
+/// Two colliders began touching. Triggered on each collider that has
+/// [`CollisionEventsEnabled`] (with `collider1` being that collider) and sent once per pair as
+/// a message.
+#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollisionStart {
+    /// The collider the event is about (the observed entity).
+    #[event_target]
+    pub collider1: Entity,
+    /// The other collider.
+    pub collider2: Entity,
+    /// The body of `collider1`.
+    pub body1: Option<Entity>,
+    /// The body of `collider2`.
+    pub body2: Option<Entity>,
+}
+
+/// Two colliders stopped touching (or one of them was removed). Sent like
+/// [`CollisionStart`].
+#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollisionEnd {
+    /// The collider the event is about (the observed entity).
+    #[event_target]
+    pub collider1: Entity,
+    /// The other collider.
+    pub collider2: Entity,
+    /// The body of `collider1`.
+    pub body1: Option<Entity>,
+    /// The body of `collider2`.
+    pub body2: Option<Entity>,
+}
+
+/// A collider began overlapping a [`Sensor`](crate::Sensor). Triggered on the sensor when it
+/// has [`CollisionEventsEnabled`], always sent as a message.
+#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SensorEntered {
+    /// The sensor collider.
+    #[event_target]
+    pub sensor: Entity,
+    /// The collider that entered.
+    pub visitor: Entity,
+}
+
+/// A collider stopped overlapping a sensor. Sent like [`SensorEntered`].
+#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SensorExited {
+    /// The sensor collider.
+    #[event_target]
+    pub sensor: Entity,
+    /// The collider that left.
+    pub visitor: Entity,
+}
+
+/// Why a joint stopped working.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointBreakReason {
+    /// Its force or torque exceeded the break threshold; the core joint is disabled.
+    Overloaded {
+        /// Force when it broke.
+        force: Vec2,
+        /// Torque when it broke.
+        torque: f32,
+    },
+    /// One of its bodies was despawned or lost its `RigidBody`; the core joint is destroyed.
+    BodyRemoved {
+        /// The body entity that went away.
+        body: Entity,
+    },
+}
+
+/// A joint broke. Triggered on the joint entity and sent as a message.
+#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq)]
+pub struct JointBroken {
+    /// The joint entity.
+    #[event_target]
+    pub joint: Entity,
+    /// Why.
+    pub reason: JointBreakReason,
+}
+
+/// Writeback stage: turns the core's events of this step into messages and entity events.
+pub(crate) fn send_events(
+    mut commands: Commands,
+    mut physics: ResMut<PhysicsWorld>,
+    enabled: Query<(), With<CollisionEventsEnabled>>,
+    mut starts: MessageWriter<CollisionStart>,
+    mut ends: MessageWriter<CollisionEnd>,
+    mut entered: MessageWriter<SensorEntered>,
+    mut exited: MessageWriter<SensorExited>,
+    mut broken: MessageWriter<JointBroken>,
+) {
+    let p = &*physics;
+    let body_of = |collider: Entity| -> Option<Entity> {
+        let shape = p.shape(collider)?;
+        p.body_entity(p.world.shape_body(shape).ok()?)
+    };
+    for (events, begin) in [
+        (p.world.begin_contact_events(), true),
+        (p.world.end_contact_events(), false),
+    ] {
+        for e in events {
+            let (Some(c1), Some(c2)) = (p.collider_entity(e.shape_a), p.collider_entity(e.shape_b))
+            else {
+                continue;
+            };
+            let (b1, b2) = (body_of(c1), body_of(c2));
+            if begin {
+                starts.write(CollisionStart {
+                    collider1: c1,
+                    collider2: c2,
+                    body1: b1,
+                    body2: b2,
+                });
+            } else {
+                ends.write(CollisionEnd {
+                    collider1: c1,
+                    collider2: c2,
+                    body1: b1,
+                    body2: b2,
+                });
+            }
+            for (me, other, my_body, other_body) in [(c1, c2, b1, b2), (c2, c1, b2, b1)] {
+                if !enabled.contains(me) {
+                    continue;
+                }
+                if begin {
+                    commands.trigger(CollisionStart {
+                        collider1: me,
+                        collider2: other,
+                        body1: my_body,
+                        body2: other_body,
+                    });
+                } else {
+                    commands.trigger(CollisionEnd {
+                        collider1: me,
+                        collider2: other,
+                        body1: my_body,
+                        body2: other_body,
+                    });
+                }
+            }
+        }
+    }
+    for (events, begin) in [
+        (p.world.sensor_begin_events(), true),
+        (p.world.sensor_end_events(), false),
+    ] {
+        for e in events {
+            let (Some(sensor), Some(visitor)) =
+                (p.collider_entity(e.sensor), p.collider_entity(e.visitor))
+            else {
+                continue;
+            };
+            let observed = enabled.contains(sensor);
+            if begin {
+                entered.write(SensorEntered { sensor, visitor });
+                if observed {
+                    commands.trigger(SensorEntered { sensor, visitor });
+                }
+            } else {
+                exited.write(SensorExited { sensor, visitor });
+                if observed {
+                    commands.trigger(SensorExited { sensor, visitor });
+                }
+            }
+        }
+    }
+    for e in p.world.joint_break_events() {
+        let Some(joint) = p.joint_entity(e.joint) else {
+            continue;
+        };
+        let event = JointBroken {
+            joint,
+            reason: JointBreakReason::Overloaded {
+                force: e.force,
+                torque: e.torque,
+            },
+        };
+        bevy_log::warn!(
+            "physics: joint {joint} broke under force {} and torque {}",
+            e.force,
+            e.torque
+        );
+        broken.write(event);
+        commands.trigger(event);
+    }
+    // End events of shapes destroyed before this step have been delivered.
+    physics.retired_shapes.clear();
+}

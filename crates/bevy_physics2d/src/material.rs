@@ -1,0 +1,100 @@
+//! Collider materials and filtering: density, friction, restitution, sensors, layers.
+//!
+//! Each component is read from the collider's entity first and, when absent there, from the
+//! entity of its body, so a material set on a compound body applies to all of its parts.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::prelude::*;
+use physics_core::filter::Filter;
+use serde::{Deserialize, Serialize};
+
+/// Mass per unit area of a collider (1 by default).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct ColliderDensity(pub f32);
+
+impl Default for ColliderDensity {
+    fn default() -> Self {
+        ColliderDensity(1.0)
+    }
+}
+
+/// Coulomb friction coefficient (0.6 by default); two colliders combine theirs by the
+/// geometric mean.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct Friction(pub f32);
+
+impl Default for Friction {
+    fn default() -> Self {
+        Friction(0.6)
+    }
+}
+
+/// Bounciness: 0 keeps no speed (the default), 1 returns all of it; two colliders combine
+/// theirs by the maximum.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct Restitution(pub f32);
+
+/// The collider detects overlaps (sensor events) without pushing anything.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct Sensor;
+
+/// Sends [`CollisionStart`](crate::CollisionStart) and [`CollisionEnd`](crate::CollisionEnd)
+/// to observers of this collider entity (messages are sent for every pair regardless).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct CollisionEventsEnabled;
+
+/// Which colliders touch which. Two colliders collide when each one's `memberships` meets
+/// the other's `filters`, unless they share a non-zero `group`: a positive shared group
+/// always collides, a negative one never does.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct CollisionLayers {
+    /// Layers this collider belongs to (bit mask).
+    pub memberships: u64,
+    /// Layers this collider collides with (bit mask).
+    pub filters: u64,
+    /// Group override (0 for none).
+    pub group: i32,
+}
+
+impl Default for CollisionLayers {
+    fn default() -> Self {
+        let filter = Filter::default();
+        CollisionLayers {
+            memberships: filter.category_bits,
+            filters: filter.mask_bits,
+            group: filter.group_index,
+        }
+    }
+}
+
+impl CollisionLayers {
+    /// Belongs to `memberships`, collides with `filters`.
+    pub fn new(memberships: u64, filters: u64) -> Self {
+        CollisionLayers {
+            memberships,
+            filters,
+            group: 0,
+        }
+    }
+
+    /// The same layers in `group`.
+    pub fn with_group(mut self, group: i32) -> Self {
+        self.group = group;
+        self
+    }
+
+    /// The core filter.
+    pub fn to_filter(self) -> Filter {
+        Filter {
+            category_bits: self.memberships,
+            mask_bits: self.filters,
+            group_index: self.group,
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! The [`PhysicsWorld`] resource: the core world and the maps between entities and core ids.
+
+use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy_ecs::prelude::*;
+use bevy_math::{Quat, Vec2, Vec3};
+use physics_core::id::{BodyId, JointId, ShapeId};
+use physics_core::math::Rot;
+use physics_core::world::{ContactData, World, WorldDef};
+
+/// The core physics world, with the entity of every body, collider and joint in it.
+///
+/// Read it for anything the components do not carry (contact data, joint reactions, counts);
+/// [`PhysicsWorld::core_mut`] is an escape hatch for core features the plugin does not wrap,
+/// but bodies, shapes and joints the plugin created should be changed through their
+/// components so the two sides stay in agreement.
+#[derive(Resource)]
+pub struct PhysicsWorld {
+    pub(crate) world: World,
+    /// A static body without an entity, for joints attached to the world.
+    pub(crate) ground: Option<BodyId>,
+    pub(crate) body_of: EntityHashMap<BodyId>,
+    pub(crate) body_entity: Vec<Option<(BodyId, Entity)>>,
+    pub(crate) shape_of: EntityHashMap<ShapeId>,
+    pub(crate) shape_entity: Vec<Option<(ShapeId, Entity)>>,
+    /// Shapes destroyed since the last events were sent, so their end events still name them.
+    pub(crate) retired_shapes: Vec<(ShapeId, Entity)>,
+    pub(crate) joint_of: EntityHashMap<JointId>,
+    pub(crate) joint_entity: Vec<Option<(JointId, Entity)>>,
+    /// The component each core joint was built from.
+    pub(crate) joint_source: EntityHashMap<crate::joint::Joint>,
+    pub(crate) pending: Pending,
+    pub(crate) steps: u64,
+}
+
+/// Entities whose physics objects must be created or rebuilt at the next step, in the order
+/// their components arrived (which keeps core ids independent of archetype layout).
+#[derive(Default)]
+pub(crate) struct Pending {
+    pub bodies: Vec<Entity>,
+    pub colliders: Vec<Entity>,
+    pub joints: Vec<Entity>,
+    /// Bodies whose settings (damping, gravity scale, mass...) changed.
+    pub props: Vec<Entity>,
+    queued: [EntityHashSet; 4],
+}
+
+impl Pending {
+    pub fn push_body(&mut self, e: Entity) {
+        if self.queued[0].insert(e) {
+            self.bodies.push(e);
+        }
+    }
+    pub fn push_collider(&mut self, e: Entity) {
+        if self.queued[1].insert(e) {
+            self.colliders.push(e);
+        }
+    }
+    pub fn push_joint(&mut self, e: Entity) {
+        if self.queued[2].insert(e) {
+            self.joints.push(e);
+        }
+    }
+    pub fn push_props(&mut self, e: Entity) {
+        if self.queued[3].insert(e) {
+            self.props.push(e);
+        }
+    }
+    pub fn take_props(&mut self) -> Vec<Entity> {
+        self.queued[3].clear();
+        std::mem::take(&mut self.props)
+    }
+    pub fn take_bodies(&mut self) -> Vec<Entity> {
+        self.queued[0].clear();
+        std::mem::take(&mut self.bodies)
+    }
+    pub fn take_colliders(&mut self) -> Vec<Entity> {
+        self.queued[1].clear();
+        std::mem::take(&mut self.colliders)
+    }
+    pub fn take_joints(&mut self) -> Vec<Entity> {
+        self.queued[2].clear();
+        std::mem::take(&mut self.joints)
+    }
+}
+
+fn set_slot<I: Copy>(v: &mut Vec<Option<(I, Entity)>>, index: u32, value: Option<(I, Entity)>) {
+    let i = index as usize;
+    if v.len() <= i {
+        v.resize(i + 1, None);
+    }
+    v[i] = value;
+}
+
+impl PhysicsWorld {
+    /// A world with the given settings.
+    pub fn new(def: WorldDef) -> Result<Self, physics_core::world::WorldError> {
+        Ok(PhysicsWorld {
+            world: World::new(def)?,
+            ground: None,
+            body_of: EntityHashMap::default(),
+            body_entity: Vec::new(),
+            shape_of: EntityHashMap::default(),
+            shape_entity: Vec::new(),
+            retired_shapes: Vec::new(),
+            joint_of: EntityHashMap::default(),
+            joint_entity: Vec::new(),
+            joint_source: EntityHashMap::default(),
+            pending: Pending::default(),
+            steps: 0,
+        })
+    }
+
+    /// The core world.
+    pub fn core(&self) -> &World {
+        &self.world
+    }
+
+    /// The core world, mutable (see the type's notes).
+    pub fn core_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Steps taken by the plugin.
+    pub fn step_count(&self) -> u64 {
+        self.steps
+    }
+
+    /// The core body of a rigid-body entity.
+    pub fn body(&self, entity: Entity) -> Option<BodyId> {
+        self.body_of.get(&entity).copied()
+    }
+
+    /// The core shape of a collider entity.
+    pub fn shape(&self, entity: Entity) -> Option<ShapeId> {
+        self.shape_of.get(&entity).copied()
+    }
+
+    /// The core joint of a joint entity.
+    pub fn joint(&self, entity: Entity) -> Option<JointId> {
+        self.joint_of.get(&entity).copied()
+    }
+
+    /// The entity of a core body.
+    pub fn body_entity(&self, id: BodyId) -> Option<Entity> {
+        match self.body_entity.get(id.index as usize) {
+            Some(Some((stored, e))) if *stored == id => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// The entity of a core shape (also for a shape destroyed since the last step, so its
+    /// end events can name it).
+    pub fn collider_entity(&self, id: ShapeId) -> Option<Entity> {
+        match self.shape_entity.get(id.index as usize) {
+            Some(Some((stored, e))) if *stored == id => Some(*e),
+            _ => self
+                .retired_shapes
+                .iter()
+                .find(|(s, _)| *s == id)
+                .map(|(_, e)| *e),
+        }
+    }
+
+    /// The entity of a core joint.
+    pub fn joint_entity(&self, id: JointId) -> Option<Entity> {
+        match self.joint_entity.get(id.index as usize) {
+            Some(Some((stored, e))) if *stored == id => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// Contact data of every touching pair: the collider entities and the manifold with the
+    /// last step's impulses.
+    pub fn contact_pairs(&self) -> Vec<(Entity, Entity, ContactData)> {
+        self.world
+            .contact_data()
+            .into_iter()
+            .filter_map(|c| {
+                Some((
+                    self.collider_entity(c.shape_a)?,
+                    self.collider_entity(c.shape_b)?,
+                    c,
+                ))
+            })
+            .collect()
+    }
+
+    /// Contact data of one pair of colliders (in either order), when they touch; the manifold
+    /// normal points from the first collider given to the second.
+    pub fn contact_pair(&self, a: Entity, b: Entity) -> Option<ContactData> {
+        let (sa, sb) = (self.shape(a)?, self.shape(b)?);
+        self.world.contact_data().into_iter().find_map(|mut c| {
+            if c.shape_a == sa && c.shape_b == sb {
+                Some(c)
+            } else if c.shape_a == sb && c.shape_b == sa {
+                std::mem::swap(&mut c.shape_a, &mut c.shape_b);
+                c.manifold.normal = -c.manifold.normal;
+                Some(c)
+            } else {
+                None
+            }
+        })
+    }
+
+    pub(crate) fn map_body(&mut self, entity: Entity, id: BodyId) {
+        self.body_of.insert(entity, id);
+        set_slot(&mut self.body_entity, id.index, Some((id, entity)));
+    }
+
+    pub(crate) fn unmap_body(&mut self, entity: Entity) -> Option<BodyId> {
+        let id = self.body_of.remove(&entity)?;
+        set_slot(&mut self.body_entity, id.index, None);
+        Some(id)
+    }
+
+    pub(crate) fn map_shape(&mut self, entity: Entity, id: ShapeId) {
+        self.shape_of.insert(entity, id);
+        set_slot(&mut self.shape_entity, id.index, Some((id, entity)));
+    }
+
+    pub(crate) fn unmap_shape(&mut self, entity: Entity) -> Option<ShapeId> {
+        let id = self.shape_of.remove(&entity)?;
+        set_slot(&mut self.shape_entity, id.index, None);
+        self.retired_shapes.push((id, entity));
+        Some(id)
+    }
+
+    pub(crate) fn map_joint(&mut self, entity: Entity, id: JointId) {
+        self.joint_of.insert(entity, id);
+        set_slot(&mut self.joint_entity, id.index, Some((id, entity)));
+    }
+
+    pub(crate) fn unmap_joint(&mut self, entity: Entity) -> Option<JointId> {
+        self.joint_source.remove(&entity);
+        let id = self.joint_of.remove(&entity)?;
+        set_slot(&mut self.joint_entity, id.index, None);
+        Some(id)
+    }
+
+    /// The hidden static body joints to the world attach to.
+    pub(crate) fn ground(&mut self) -> BodyId {
+        if let Some(g) = self.ground.filter(|g| self.world.body_exists(*g)) {
+            return g;
+        }
+        let def = physics_core::body::BodyDef::default();
+        let g = self
+            .world
+            .create_body(&def)
+            .expect("a static body at the origin is always valid");
+        self.ground = Some(g);
+        g
+    }
+}
+
+/// The rotation about z of a Bevy rotation, as (cos, sin), without trigonometry: the image of
+/// the x axis, normalised.
+pub fn rot_from_quat(q: Quat) -> Rot {
+    let c = 1.0 - 2.0 * (q.y * q.y + q.z * q.z);
+    let s = 2.0 * (q.x * q.y + q.w * q.z);
+    Rot { c, s }.normalize()
+}
+
+/// The Bevy rotation about z of a core rotation, from half-angle identities (no
+/// trigonometry, so the result is the same on every platform).
+pub fn quat_from_rot(q: Rot) -> Quat {
+    // cos(a/2) = sqrt((1 + c) / 2), sin(a/2) = s / (2 cos(a/2)); the other branch near a = pi.
+    if q.c >= 0.0 {
+        let w = (0.5 * (1.0 + q.c)).sqrt();
+        Quat::from_xyzw(0.0, 0.0, q.s / (2.0 * w), w)
+    } else {
+        let z = (0.5 * (1.0 - q.c)).sqrt().copysign(q.s);
+        Quat::from_xyzw(0.0, 0.0, z, q.s / (2.0 * z))
+    }
+}
+
+/// The 2D pose of a Bevy transform.
+pub fn pose_from_transform(translation: Vec3, rotation: Quat) -> (Vec2, Rot) {
+    (translation.truncate(), rot_from_quat(rotation))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotations_round_trip_within_float_precision() {
+        for i in -36..=36 {
+            let angle = i as f32 * std::f32::consts::PI / 36.0;
+            let q = Quat::from_rotation_z(angle);
+            let r = rot_from_quat(q);
+            assert!((r.c - angle.cos()).abs() < 1e-6 && (r.s - angle.sin()).abs() < 1e-6);
+            let back = quat_from_rot(r);
+            assert!(
+                back.angle_between(q) < 1e-3,
+                "angle {angle}: {back:?} vs {q:?}"
+            );
+            assert!((back.length() - 1.0).abs() < 1e-6);
+        }
+    }
+}

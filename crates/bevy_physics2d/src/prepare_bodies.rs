@@ -1,0 +1,163 @@
+//! Prepare stage, bodies: create or rebuild the core bodies of entities whose `RigidBody`
+//! arrived or changed, in the order the components arrived.
+
+use crate::body::{
+    AngularDamping, AngularVelocity, Bullet, GravityScale, LinearDamping, LinearVelocity,
+    LockedRotation, Mass, RigidBody, Sleeping,
+};
+use crate::collider::Collider;
+use crate::handle::PhysicsBody;
+use crate::physics_world::{PhysicsWorld, pose_from_transform};
+use crate::warnings::{PhysicsWarning, warn_skipped};
+use bevy_ecs::prelude::*;
+use bevy_ecs::query::QueryData;
+use bevy_transform::components::Transform;
+use physics_core::body::BodyDef;
+use physics_core::shape::MassData;
+
+/// Everything a body is built from.
+#[derive(QueryData)]
+pub(crate) struct BodyComponents {
+    body: &'static RigidBody,
+    transform: &'static Transform,
+    linear: &'static LinearVelocity,
+    angular: &'static AngularVelocity,
+    gravity_scale: Option<&'static GravityScale>,
+    linear_damping: Option<&'static LinearDamping>,
+    angular_damping: Option<&'static AngularDamping>,
+    locked_rotation: Has<LockedRotation>,
+    sleeping: Has<Sleeping>,
+    bullet: Has<Bullet>,
+    mass: Option<&'static Mass>,
+}
+
+impl BodyComponentsItem<'_, '_> {
+    fn def(&self) -> BodyDef {
+        let (position, rotation) =
+            pose_from_transform(self.transform.translation, self.transform.rotation);
+        BodyDef {
+            body_type: self.body.to_core(),
+            position,
+            rotation,
+            linear_velocity: self.linear.0,
+            angular_velocity: self.angular.0,
+            gravity_scale: self.gravity_scale.map_or(1.0, |g| g.0),
+            linear_damping: self.linear_damping.map_or(0.0, |d| d.0),
+            angular_damping: self.angular_damping.map_or(0.0, |d| d.0),
+            fixed_rotation: self.locked_rotation,
+            awake: !self.sleeping,
+            can_sleep: true,
+            bullet: self.bullet,
+        }
+    }
+
+    fn mass_data(&self) -> Option<MassData> {
+        self.mass.map(|m| MassData {
+            mass: m.mass,
+            center: m.center,
+            rotational_inertia: m.inertia,
+        })
+    }
+}
+
+/// Marks the bodies whose `RigidBody` was mutated in place (arrivals come from observers).
+pub(crate) fn queue_changed_bodies(
+    mut physics: ResMut<PhysicsWorld>,
+    changed: Query<(Entity, &RigidBody, &PhysicsBody), Changed<RigidBody>>,
+) {
+    let mut rebuilt: Vec<(u32, Entity)> = Vec::new();
+    for (entity, body, handle) in &changed {
+        let same = physics.world.body_type(handle.id).ok() == Some(body.to_core());
+        if !same {
+            rebuilt.push((handle.id.index, entity));
+        }
+    }
+    // In core id order, so rebuilds do not depend on archetype layout.
+    rebuilt.sort_unstable();
+    for (_, entity) in rebuilt {
+        physics.pending.push_body(entity);
+    }
+}
+
+/// Creates (or rebuilds with a new type) the core body of every queued entity, then queues
+/// the colliders of its hierarchy and its joints.
+pub(crate) fn create_bodies(
+    mut commands: Commands,
+    mut physics: ResMut<PhysicsWorld>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+    bodies: Query<BodyComponents>,
+    children: Query<&bevy_ecs::hierarchy::Children>,
+    colliders: Query<(), With<Collider>>,
+) {
+    if physics.pending.bodies.is_empty() {
+        return;
+    }
+    for entity in physics.pending.take_bodies() {
+        let Ok(components) = bodies.get(entity) else {
+            continue; // despawned or no longer a body
+        };
+        if let Some(old) = physics.body_of.get(&entity).copied() {
+            if physics.world.body_type(old).ok() == Some(components.body.to_core()) {
+                continue; // re-inserted with the same type: nothing to rebuild
+            }
+            crate::lifecycle::destroy_body_keeping_parts(&mut physics, entity);
+        }
+        let def = components.def();
+        let id = match physics.world.create_body(&def) {
+            Ok(id) => id,
+            Err(error) => {
+                warn_skipped(&mut warnings, entity, format_args!("rigid body: {error}"));
+                continue;
+            }
+        };
+        physics.map_body(entity, id);
+        commands.entity(entity).insert(PhysicsBody::new(
+            id,
+            components.transform.translation,
+            components.transform.rotation,
+            def.linear_velocity,
+            def.angular_velocity,
+        ));
+        // Colliders of the body's hierarchy, depth first in child order.
+        let mut stack = vec![entity];
+        while let Some(e) = stack.pop() {
+            if colliders.contains(e) {
+                physics.pending.push_collider(e);
+            }
+            if let Ok(kids) = children.get(e) {
+                stack.extend(kids.iter().rev());
+            }
+        }
+        if components.mass.is_some() {
+            physics.pending.push_props(entity);
+        }
+    }
+}
+
+/// Applies the body settings of queued entities: gravity scale, damping, locked rotation,
+/// bullet, mass override.
+pub(crate) fn apply_body_props(
+    mut physics: ResMut<PhysicsWorld>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+    bodies: Query<BodyComponents>,
+) {
+    if physics.pending.props.is_empty() {
+        return;
+    }
+    for entity in physics.pending.take_props() {
+        let (Some(id), Ok(c)) = (physics.body(entity), bodies.get(entity)) else {
+            continue;
+        };
+        let def = c.def();
+        let world = &mut physics.world;
+        let result = world
+            .set_gravity_scale(id, def.gravity_scale)
+            .and_then(|_| world.set_damping(id, def.linear_damping, def.angular_damping))
+            .and_then(|_| world.set_fixed_rotation(id, def.fixed_rotation))
+            .and_then(|_| world.set_bullet(id, def.bullet))
+            .and_then(|_| world.set_mass_data(id, c.mass_data()));
+        if let Err(error) = result {
+            warn_skipped(&mut warnings, entity, format_args!("body setting: {error}"));
+        }
+    }
+}

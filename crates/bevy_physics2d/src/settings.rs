@@ -1,0 +1,104 @@
+//! The [`PhysicsSettings`] resource: gravity, length unit, substeps, solver and sleep settings,
+//! pause.
+
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_reflect::prelude::*;
+use physics_core::world::WorldDef;
+
+/// World-wide physics settings. Changing the resource takes effect at the next step.
+///
+/// Lengths are in the game's own units: set [`PhysicsSettings::length_unit`] to the number of
+/// units per metre (100 for a game measuring in pixels with 100 pixels to the metre) and every
+/// tolerance of the engine scales with it, so the game behaves like one in metres.
+#[derive(Resource, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Resource, Debug, PartialEq, Default)]
+pub struct PhysicsSettings {
+    /// Gravity acceleration in units per second squared.
+    pub gravity: Vec2,
+    /// World units per metre.
+    pub length_unit: f32,
+    /// Solver substeps per step (4 by default).
+    pub substeps: u32,
+    /// Contact stiffness in hertz (capped at a quarter of the substep rate).
+    pub contact_hertz: f32,
+    /// Contact damping ratio.
+    pub contact_damping_ratio: f32,
+    /// Joint stiffness in hertz.
+    pub joint_hertz: f32,
+    /// Joint damping ratio.
+    pub joint_damping_ratio: f32,
+    /// Solve two-point contacts as a 2x2 block instead of point by point.
+    pub block_solver: bool,
+    /// Lets bodies at rest fall asleep (they then cost nothing per step).
+    pub enable_sleep: bool,
+    /// Seconds a body must rest before it may sleep.
+    pub time_to_sleep: f32,
+    /// Approach speed (m/s) below which contacts do not bounce.
+    pub restitution_threshold: f32,
+    /// Approach speed (m/s) above which colliders with hit events report a hit.
+    pub hit_event_threshold: f32,
+    /// Speed limit of any body (m/s).
+    pub max_linear_speed: f32,
+    /// When true no step runs; components keep their values.
+    pub paused: bool,
+}
+
+impl Default for PhysicsSettings {
+    fn default() -> Self {
+        PhysicsSettings::from_world_def(&WorldDef::default())
+    }
+}
+
+impl PhysicsSettings {
+    /// Settings for a game measuring `units_per_meter` units per metre, with Earth gravity
+    /// expressed in those units.
+    pub fn with_length_unit(units_per_meter: f32) -> Self {
+        let base = PhysicsSettings::default();
+        PhysicsSettings {
+            gravity: base.gravity * units_per_meter,
+            length_unit: units_per_meter,
+            ..base
+        }
+    }
+
+    /// The settings a core world def stands for.
+    pub fn from_world_def(def: &WorldDef) -> Self {
+        PhysicsSettings {
+            gravity: def.gravity,
+            length_unit: def.length_units_per_meter,
+            substeps: def.substep_count,
+            contact_hertz: def.contact_hertz,
+            contact_damping_ratio: def.contact_damping_ratio,
+            joint_hertz: def.joint_hertz,
+            joint_damping_ratio: def.joint_damping_ratio,
+            block_solver: def.enable_block_solver,
+            enable_sleep: def.enable_sleep,
+            time_to_sleep: def.time_to_sleep,
+            restitution_threshold: def.restitution_threshold,
+            hit_event_threshold: def.hit_event_threshold,
+            max_linear_speed: def.max_linear_speed,
+            paused: false,
+        }
+    }
+
+    /// The core world def with these settings.
+    pub fn to_world_def(&self) -> WorldDef {
+        WorldDef {
+            gravity: self.gravity,
+            length_units_per_meter: self.length_unit,
+            substep_count: self.substeps,
+            contact_hertz: self.contact_hertz,
+            contact_damping_ratio: self.contact_damping_ratio,
+            joint_hertz: self.joint_hertz,
+            joint_damping_ratio: self.joint_damping_ratio,
+            enable_block_solver: self.block_solver,
+            enable_sleep: self.enable_sleep,
+            time_to_sleep: self.time_to_sleep,
+            restitution_threshold: self.restitution_threshold,
+            hit_event_threshold: self.hit_event_threshold,
+            max_linear_speed: self.max_linear_speed,
+            ..WorldDef::default()
+        }
+    }
+}

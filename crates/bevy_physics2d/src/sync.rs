@@ -1,0 +1,140 @@
+//! Prepare stage, user changes: transforms set by the game teleport bodies, velocities set by
+//! the game replace the engine's, forces and impulses are handed to the core.
+
+use crate::body::{AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity};
+use crate::handle::PhysicsBody;
+use crate::physics_world::{PhysicsWorld, pose_from_transform};
+use crate::settings::PhysicsSettings;
+use crate::warnings::{PhysicsWarning, warn_skipped};
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_transform::components::Transform;
+
+/// Applies changed settings to the core world.
+pub(crate) fn apply_settings(
+    settings: Res<PhysicsSettings>,
+    mut physics: ResMut<PhysicsWorld>,
+    mut last_error: Local<Option<String>>,
+) {
+    if !settings.is_changed() {
+        return;
+    }
+    match physics.world.set_def(settings.to_world_def()) {
+        Ok(()) => *last_error = None,
+        Err(error) => {
+            let message = error.to_string();
+            if last_error.as_deref() != Some(&message) {
+                bevy_log::warn!("physics: settings rejected, the previous ones stay: {message}");
+            }
+            *last_error = Some(message);
+        }
+    }
+}
+
+/// A transform or velocity that differs from what the last step wrote was set by the game:
+/// hand it to the core.
+#[allow(clippy::type_complexity)]
+pub(crate) fn apply_user_motion(
+    mut physics: ResMut<PhysicsWorld>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+    mut bodies: Query<
+        (
+            Entity,
+            &mut PhysicsBody,
+            &Transform,
+            &LinearVelocity,
+            &AngularVelocity,
+        ),
+        Or<(
+            Changed<Transform>,
+            Changed<LinearVelocity>,
+            Changed<AngularVelocity>,
+        )>,
+    >,
+) {
+    for (entity, mut handle, transform, linear, angular) in &mut bodies {
+        let id = handle.id;
+        let pose = (transform.translation, transform.rotation);
+        if pose != handle.written && Some(pose) != handle.shown {
+            let (p, q) = pose_from_transform(pose.0, pose.1);
+            match physics.world.set_transform(id, p, q) {
+                Ok(()) => {
+                    let h = handle.as_mut();
+                    h.written = pose;
+                    h.previous = pose;
+                }
+                Err(error) => {
+                    warn_skipped(&mut warnings, entity, format_args!("transform: {error}"))
+                }
+            }
+        }
+        if linear.0 != handle.written_linear {
+            match physics.world.set_linear_velocity(id, linear.0) {
+                Ok(()) => handle.written_linear = linear.0,
+                Err(error) => warn_skipped(
+                    &mut warnings,
+                    entity,
+                    format_args!("linear velocity: {error}"),
+                ),
+            }
+        }
+        if angular.0 != handle.written_angular {
+            match physics.world.set_angular_velocity(id, angular.0) {
+                Ok(()) => handle.written_angular = angular.0,
+                Err(error) => warn_skipped(
+                    &mut warnings,
+                    entity,
+                    format_args!("angular velocity: {error}"),
+                ),
+            }
+        }
+    }
+}
+
+/// Forces every step (one-shot forces are cleared after), impulses once.
+pub(crate) fn apply_forces(
+    mut physics: ResMut<PhysicsWorld>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+    mut forces: Query<(Entity, &PhysicsBody, &mut ExternalForce)>,
+    mut impulses: Query<(Entity, &PhysicsBody, &mut ExternalImpulse), Changed<ExternalImpulse>>,
+) {
+    for (entity, handle, mut force) in &mut forces {
+        if force.force == Vec2::ZERO && force.torque == 0.0 {
+            continue;
+        }
+        let world = &mut physics.world;
+        let result = world
+            .apply_force(handle.id, force.force)
+            .and_then(|_| world.apply_torque(handle.id, force.torque));
+        if let Err(error) = result {
+            warn_skipped(
+                &mut warnings,
+                entity,
+                format_args!("external force: {error}"),
+            );
+        }
+        if !force.persistent || result.is_err() {
+            *force = ExternalForce {
+                persistent: force.persistent,
+                ..Default::default()
+            };
+        }
+    }
+    for (entity, handle, mut impulse) in &mut impulses {
+        if impulse.impulse == Vec2::ZERO && impulse.angular_impulse == 0.0 {
+            continue;
+        }
+        let world = &mut physics.world;
+        let result = world
+            .apply_linear_impulse(handle.id, impulse.impulse)
+            .and_then(|_| world.apply_angular_impulse(handle.id, impulse.angular_impulse));
+        if let Err(error) = result {
+            warn_skipped(
+                &mut warnings,
+                entity,
+                format_args!("external impulse: {error}"),
+            );
+        }
+        *impulse = ExternalImpulse::default();
+    }
+}
