@@ -1,0 +1,63 @@
+//! A headless App stepping physics one fixed step per update, for the plugin tests.
+
+#![allow(dead_code)]
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_physics2d::prelude::*;
+use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
+use std::time::Duration;
+
+/// The fixed step of the tests: 60 Hz.
+pub const HZ: f64 = 60.0;
+
+/// An App with time, transforms and physics, where each `update` advances time by exactly one
+/// fixed step (the first update only starts the clock).
+pub fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        bevy_app::TaskPoolPlugin::default(),
+        TimePlugin,
+        bevy_transform::TransformPlugin,
+        PhysicsPlugins::default(),
+    ));
+    app.insert_resource(Time::<Fixed>::from_hz(HZ));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / HZ,
+    )));
+    app.update();
+    app
+}
+
+/// The time step the core sees.
+pub fn dt(app: &App) -> f32 {
+    app.world()
+        .resource::<Time<Fixed>>()
+        .timestep()
+        .as_secs_f32()
+}
+
+/// Runs updates until `steps` more physics steps have been taken.
+pub fn step(app: &mut App, steps: u64) {
+    let target = steps_taken(app) + steps;
+    let mut guard = 0;
+    while steps_taken(app) < target {
+        app.update();
+        guard += 1;
+        assert!(guard < 10 * steps + 10, "physics is not stepping");
+    }
+}
+
+/// Physics steps taken so far.
+pub fn steps_taken(app: &App) -> u64 {
+    app.world().resource::<PhysicsWorld>().step_count()
+}
+
+/// Messages of type `M` sent since the last call by this reader.
+pub fn read<M: Message + Clone>(
+    app: &mut App,
+    cursor: &mut bevy_ecs::message::MessageCursor<M>,
+) -> Vec<M> {
+    let messages = app.world().resource::<bevy_ecs::message::Messages<M>>();
+    cursor.read(messages).cloned().collect()
+}
