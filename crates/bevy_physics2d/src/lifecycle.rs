@@ -21,13 +21,13 @@ use bevy_ecs::prelude::*;
 pub(crate) fn add_observers(app: &mut App) {
     app.add_observer(
         |on: On<Insert, RigidBody>, mut physics: ResMut<PhysicsWorld>| {
-            physics.pending.push_body(on.entity);
+            physics.pending.bodies.push(on.entity);
         },
     )
     .add_observer(on_body_removed)
     .add_observer(
         |on: On<Insert, Collider>, mut physics: ResMut<PhysicsWorld>| {
-            physics.pending.push_collider(on.entity);
+            physics.pending.colliders.push(on.entity);
         },
     )
     .add_observer(
@@ -38,7 +38,7 @@ pub(crate) fn add_observers(app: &mut App) {
         },
     )
     .add_observer(|on: On<Insert, Joint>, mut physics: ResMut<PhysicsWorld>| {
-        physics.pending.push_joint(on.entity);
+        physics.pending.joints.push(on.entity);
     })
     .add_observer(|on: On<Remove, Joint>, mut physics: ResMut<PhysicsWorld>| {
         if let Some(joint) = physics.unmap_joint(on.entity) {
@@ -79,10 +79,10 @@ pub(crate) fn add_observers(app: &mut App) {
 /// Body settings: queued on arrival and departure (mutations are found by change detection).
 fn add_props_observers<T: Component>(app: &mut App) {
     app.add_observer(|on: On<Insert, T>, mut physics: ResMut<PhysicsWorld>| {
-        physics.pending.push_props(on.entity);
+        physics.pending.props.push(on.entity);
     })
     .add_observer(|on: On<Remove, T>, mut physics: ResMut<PhysicsWorld>| {
-        physics.pending.push_props(on.entity);
+        physics.pending.props.push(on.entity);
     });
 }
 
@@ -99,7 +99,7 @@ fn add_material_observers<T: Component>(app: &mut App) {
 /// Queues for rebuilding the collider on `entity` and, when it is a body, its other colliders.
 pub(crate) fn queue_material_users(physics: &mut PhysicsWorld, entity: Entity) {
     if physics.shape(entity).is_some() {
-        physics.pending.push_collider(entity);
+        physics.pending.colliders.push(entity);
     }
     if let Some(body) = physics.body(entity) {
         let shapes = physics
@@ -109,7 +109,7 @@ pub(crate) fn queue_material_users(physics: &mut PhysicsWorld, entity: Entity) {
             .unwrap_or_default();
         for shape in shapes {
             if let Some(e) = physics.collider_entity(shape) {
-                physics.pending.push_collider(e);
+                physics.pending.colliders.push(e);
             }
         }
     }
@@ -172,7 +172,7 @@ fn on_body_removed(
     }
     // Colliders that outlive the body look for another one at the next step.
     for collider in unmap_body_shapes(&mut physics, body) {
-        physics.pending.push_collider(collider);
+        physics.pending.colliders.push(collider);
     }
     physics.unmap_body(entity);
     let _ = physics.world.destroy_body(body);
@@ -203,11 +203,11 @@ pub(crate) fn destroy_body_keeping_parts(physics: &mut PhysicsWorld, entity: Ent
     for joint in physics.world.body_joints(body).unwrap_or_default() {
         if let Some(e) = physics.joint_entity(joint) {
             physics.unmap_joint(e);
-            physics.pending.push_joint(e);
+            physics.pending.joints.push(e);
         }
     }
     for collider in unmap_body_shapes(physics, body) {
-        physics.pending.push_collider(collider);
+        physics.pending.colliders.push(collider);
     }
     physics.unmap_body(entity);
     let _ = physics.world.destroy_body(body);

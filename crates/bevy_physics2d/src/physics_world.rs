@@ -36,50 +36,37 @@ pub struct PhysicsWorld {
 /// their components arrived (which keeps core ids independent of archetype layout).
 #[derive(Default)]
 pub(crate) struct Pending {
-    pub bodies: Vec<Entity>,
-    pub colliders: Vec<Entity>,
-    pub joints: Vec<Entity>,
+    pub bodies: EntityQueue,
+    pub colliders: EntityQueue,
+    pub joints: EntityQueue,
     /// Bodies whose settings (damping, gravity scale, mass...) changed.
-    pub props: Vec<Entity>,
-    queued: [EntityHashSet; 4],
+    pub props: EntityQueue,
 }
 
-impl Pending {
-    pub fn push_body(&mut self, e: Entity) {
-        if self.queued[0].insert(e) {
-            self.bodies.push(e);
+/// Entities in arrival order, each at most once until the queue is taken.
+#[derive(Default)]
+pub(crate) struct EntityQueue {
+    order: Vec<Entity>,
+    queued: EntityHashSet,
+}
+
+impl EntityQueue {
+    /// Queues `e` unless it is already waiting.
+    pub fn push(&mut self, e: Entity) {
+        if self.queued.insert(e) {
+            self.order.push(e);
         }
     }
-    pub fn push_collider(&mut self, e: Entity) {
-        if self.queued[1].insert(e) {
-            self.colliders.push(e);
-        }
+
+    /// Whether nothing waits.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
     }
-    pub fn push_joint(&mut self, e: Entity) {
-        if self.queued[2].insert(e) {
-            self.joints.push(e);
-        }
-    }
-    pub fn push_props(&mut self, e: Entity) {
-        if self.queued[3].insert(e) {
-            self.props.push(e);
-        }
-    }
-    pub fn take_props(&mut self) -> Vec<Entity> {
-        self.queued[3].clear();
-        std::mem::take(&mut self.props)
-    }
-    pub fn take_bodies(&mut self) -> Vec<Entity> {
-        self.queued[0].clear();
-        std::mem::take(&mut self.bodies)
-    }
-    pub fn take_colliders(&mut self) -> Vec<Entity> {
-        self.queued[1].clear();
-        std::mem::take(&mut self.colliders)
-    }
-    pub fn take_joints(&mut self) -> Vec<Entity> {
-        self.queued[2].clear();
-        std::mem::take(&mut self.joints)
+
+    /// Everything queued, in arrival order, leaving the queue empty.
+    pub fn take(&mut self) -> Vec<Entity> {
+        self.queued.clear();
+        std::mem::take(&mut self.order)
     }
 }
 
@@ -170,7 +157,7 @@ impl PhysicsWorld {
     }
 
     /// Contact data of every touching pair: the collider entities and the manifold with the
-    /// last step's impulses.
+    /// last step's impulses (one new `Vec` per call).
     pub fn contact_pairs(&self) -> Vec<(Entity, Entity, ContactData)> {
         self.world
             .contact_data()
@@ -187,6 +174,9 @@ impl PhysicsWorld {
 
     /// Contact data of one pair of colliders (in either order), when they touch; the manifold
     /// normal points from the first collider given to the second.
+    ///
+    /// Cost: this gathers the data of every touching pair and picks one, O(touching pairs)
+    /// per call. To look at many pairs in a frame, call [`PhysicsWorld::contact_pairs`] once.
     pub fn contact_pair(&self, a: Entity, b: Entity) -> Option<ContactData> {
         let (sa, sb) = (self.shape(a)?, self.shape(b)?);
         self.world.contact_data().into_iter().find_map(|mut c| {

@@ -138,6 +138,6 @@ fn queue_changed_props(
         .collect();
     queued.sort_unstable();
     for (_, e) in queued {
-        physics.pending.push_props(e);
+        physics.pending.props.push(e);
     }
 }

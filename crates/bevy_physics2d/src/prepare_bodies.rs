@@ -75,7 +75,7 @@ pub(crate) fn queue_changed_bodies(
     // In core id order, so rebuilds do not depend on archetype layout.
     rebuilt.sort_unstable();
     for (_, entity) in rebuilt {
-        physics.pending.push_body(entity);
+        physics.pending.bodies.push(entity);
     }
 }
 
@@ -92,7 +92,7 @@ pub(crate) fn create_bodies(
     if physics.pending.bodies.is_empty() {
         return;
     }
-    for entity in physics.pending.take_bodies() {
+    for entity in physics.pending.bodies.take() {
         let Ok(components) = bodies.get(entity) else {
             continue; // despawned or no longer a body
         };
@@ -122,14 +122,14 @@ pub(crate) fn create_bodies(
         let mut stack = vec![entity];
         while let Some(e) = stack.pop() {
             if colliders.contains(e) {
-                physics.pending.push_collider(e);
+                physics.pending.colliders.push(e);
             }
             if let Ok(kids) = children.get(e) {
                 stack.extend(kids.iter().rev());
             }
         }
         if components.mass.is_some() {
-            physics.pending.push_props(entity);
+            physics.pending.props.push(entity);
         }
     }
 }
@@ -144,7 +144,7 @@ pub(crate) fn apply_body_props(
     if physics.pending.props.is_empty() {
         return;
     }
-    for entity in physics.pending.take_props() {
+    for entity in physics.pending.props.take() {
         let (Some(id), Ok(c)) = (physics.body(entity), bodies.get(entity)) else {
             continue;
         };

@@ -57,7 +57,7 @@ pub(crate) fn create_colliders(
     if physics.pending.colliders.is_empty() {
         return;
     }
-    for entity in physics.pending.take_colliders() {
+    for entity in physics.pending.colliders.take() {
         if let Some(old) = physics.unmap_shape(entity) {
             let _ = physics.world.destroy_shape(old);
         }

@@ -20,7 +20,7 @@ pub(crate) fn queue_changed_joints(
         .collect();
     queued.sort_unstable();
     for (_, e) in queued {
-        physics.pending.push_joint(e);
+        physics.pending.joints.push(e);
     }
 }
 
@@ -33,7 +33,7 @@ pub(crate) fn create_joints(
     if physics.pending.joints.is_empty() {
         return;
     }
-    for entity in physics.pending.take_joints() {
+    for entity in physics.pending.joints.take() {
         let Ok(joint) = joints.get(entity) else {
             continue;
         };
