@@ -27,6 +27,9 @@ use serde::{Deserialize, Serialize};
 /// ```
 #[derive(Component, Clone, Debug, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Component, Debug, PartialEq, Serialize, Deserialize)]
+// A child collider is placed by the transforms up to its body, so it needs one of its own
+// (the identity unless given).
+#[require(bevy_transform::components::Transform)]
 pub enum Collider {
     /// A disk of `radius` around the local origin.
     Circle {

@@ -50,6 +50,8 @@ pub struct PhysicsGizmos {
     pub joints: bool,
     /// Centres of mass with their axes.
     pub centers_of_mass: bool,
+    /// Sleeping bodies in their own colour; off, they look like awake dynamic bodies.
+    pub sleep_colors: bool,
     /// Length of normals and axes, in world units.
     pub axis_length: f32,
     /// Length per unit of normal impulse.
@@ -71,6 +73,7 @@ impl Default for PhysicsGizmos {
             contact_impulses: false,
             joints: true,
             centers_of_mass: false,
+            sleep_colors: true,
             axis_length: 0.3,
             impulse_scale: 0.1,
             body_colors: [
@@ -114,7 +117,8 @@ impl PhysicsGizmos {
             Static => self.body_colors[0],
             Kinematic => self.body_colors[1],
             Dynamic => self.body_colors[2],
-            Sleeping => self.body_colors[3],
+            Sleeping if self.sleep_colors => self.body_colors[3],
+            Sleeping => self.body_colors[2],
             Sensor => self.body_colors[4],
             Aabb => self.detail_colors[0],
             ContactPoint => self.detail_colors[1],

@@ -404,6 +404,7 @@ fn debug_overlay_does_no_work_while_disabled() {
     let mut app = app();
     app.add_plugins((
         bevy_asset::AssetPlugin::default(),
+        bevy_mesh::MeshPlugin,
         bevy_gizmos::GizmoPlugin,
         PhysicsDebugPlugin::default(),
     ));
