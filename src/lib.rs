@@ -3,7 +3,8 @@
 //! A [`Scene`] is a neutral description (bodies, shapes, materials, step settings) written once
 //! here. Tests, the testbed and the benchmark harness build it into whichever engine they drive;
 //! [`Scene::build`] builds it into a `physics_core` world. Scenes are looked up by snake_case
-//! name with [`scene`]; [`SCENE_NAMES`] lists them.
+//! name with [`scene`]; [`SCENE_NAMES`] lists them. [`spawn_scene`] spawns a scene as entities
+//! for the `bevy_physics2d` plugin.
 //!
 //! ```
 //! let scene = physics2d_demos::scene("vertical_stack").unwrap();
@@ -21,7 +22,9 @@ pub struct ReadmeDoctests;
 
 mod scene;
 pub mod scenes;
+pub mod spawn;
 
 pub use physics_core;
 pub use scene::{BodyDesc, BuiltScene, JointDesc, Scene, ShapeDesc};
 pub use scenes::{SCENE_NAMES, scene};
+pub use spawn::{SceneEntity, SpawnedScene, scene_settings, spawn_scene};

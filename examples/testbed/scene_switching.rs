@@ -1,0 +1,97 @@
+//! Which scene is shown, and loading it: despawn the old scene, spawn the new one, set gravity
+//! and the time step, and frame it with the camera.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_physics2d::PhysicsSettings;
+use physics2d_demos::{SCENE_NAMES, SceneEntity, scene, spawn_scene};
+use std::time::Duration;
+
+/// The testbed's state: the scene, and what the keys and buttons asked for.
+#[derive(Resource, Debug)]
+pub struct Testbed {
+    /// Index of the shown scene in [`SCENE_NAMES`].
+    pub scene: usize,
+    /// Load [`Testbed::scene`] again at the next frame (reset or scene change).
+    pub reload: bool,
+    /// Take one step while paused.
+    pub step_once: bool,
+    /// A single step is running; pause again after it.
+    pub stepping: bool,
+    /// Time runs at a fifth of real time.
+    pub slow_motion: bool,
+    /// Use the 2-point block solver.
+    pub block_solver: bool,
+}
+
+impl Testbed {
+    /// The state at start: `name` loads at the first frame.
+    pub fn new(name: &str, block_solver: bool) -> Self {
+        Testbed {
+            scene: SCENE_NAMES.iter().position(|n| *n == name).unwrap_or(0),
+            reload: true,
+            step_once: false,
+            stepping: false,
+            slow_motion: false,
+            block_solver,
+        }
+    }
+
+    /// The shown scene's name.
+    pub fn scene_name(&self) -> &'static str {
+        SCENE_NAMES[self.scene]
+    }
+
+    /// Shows the scene `offset` places further down the list (wrapping around).
+    pub fn switch_scene(&mut self, offset: isize) {
+        let n = SCENE_NAMES.len() as isize;
+        self.scene = (self.scene as isize + offset).rem_euclid(n) as usize;
+        self.reload = true;
+    }
+}
+
+/// Loads the scene when [`Testbed::reload`] asks for it.
+pub fn load_scene(
+    mut commands: Commands,
+    mut testbed: ResMut<Testbed>,
+    mut settings: ResMut<PhysicsSettings>,
+    mut fixed: ResMut<Time<Fixed>>,
+    old: Query<Entity, (With<SceneEntity>, Without<ChildOf>)>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    if !testbed.reload {
+        return;
+    }
+    testbed.reload = false;
+    let Some(scene) = scene(testbed.scene_name()) else {
+        return;
+    };
+    for entity in &old {
+        commands.entity(entity).despawn();
+    }
+    spawn_scene(&mut commands, &scene);
+    settings.gravity = scene.gravity;
+    settings.block_solver = testbed.block_solver;
+    fixed.set_timestep(Duration::from_secs_f32(scene.dt));
+
+    // Frame the moving bodies (statics such as long grounds would zoom far out).
+    let positions = scene
+        .bodies
+        .iter()
+        .filter(|b| b.body_type != bevy_physics2d::physics_core::body::BodyType::Static)
+        .map(|b| b.position);
+    let (min, max) = positions.fold(
+        (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+        |(min, max), p| (min.min(p), max.max(p)),
+    );
+    // A margin all round, and a little more below for the ground and the help line.
+    let (min, max) = (min - Vec2::new(3.0, 4.0), max + 3.0);
+    let (mut transform, mut projection) = camera.into_inner();
+    transform.translation = (0.5 * (min + max)).extend(transform.translation.z);
+    if let Projection::Orthographic(ortho) = projection.as_mut() {
+        let size = window.size().max(Vec2::ONE);
+        let span = (max - min) / size;
+        ortho.scale = span.x.max(span.y).clamp(0.002, 10.0);
+    }
+}

@@ -1,0 +1,88 @@
+//! The testbed's headless mode and command line, compiled from the testbed's own files: every
+//! scene of the library runs 300 steps through the plugin and stays finite and in the world.
+
+#![allow(dead_code)]
+
+#[path = "../examples/testbed/headless.rs"]
+mod headless;
+#[path = "../examples/testbed/options.rs"]
+mod options;
+
+use options::Options;
+use physics2d_demos::{SCENE_NAMES, scene};
+
+fn args(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn every_scene_runs_300_steps_through_the_plugin_and_stays_sane() {
+    let mut failures = Vec::new();
+    for name in SCENE_NAMES {
+        let scene = scene(name).unwrap();
+        let mut seconds = 0;
+        let report = headless::run_scene(&scene, 300, false, |_, _| seconds += 1);
+        assert_eq!(report.steps, 300, "{name}");
+        assert_eq!(report.bodies, scene.bodies.len(), "{name}: bodies lost");
+        assert_eq!(report.joints, scene.joints.len(), "{name}: joints lost");
+        assert_eq!(
+            seconds as f32,
+            (300.0 * scene.dt).floor(),
+            "{name}: per-second rows"
+        );
+        if report.non_finite_bodies > 0 || report.escaped_bodies > 0 {
+            failures.push(format!("{name}: {report:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn the_block_solver_runs_the_pyramid_too() {
+    let scene = scene("pyramid").unwrap();
+    let report = headless::run_scene(&scene, 300, true, |_, _| {});
+    assert_eq!(report.non_finite_bodies + report.escaped_bodies, 0);
+    // A settled pyramid sleeps within 5 s.
+    assert!(report.awake_bodies < scene.bodies.len() / 2, "{report:?}");
+}
+
+#[test]
+fn command_line_options_parse_and_bad_ones_say_why() {
+    let parsed = Options::parse(args("--headless --scene car --steps 120 --block")).unwrap();
+    assert_eq!(parsed.scene, "car");
+    assert_eq!(parsed.steps, Some(120));
+    assert!(parsed.headless && parsed.block_solver);
+    let shot = Options::parse(args("--screenshot out.png --frames 90")).unwrap();
+    assert_eq!(
+        shot.screenshot.as_deref(),
+        Some(std::path::Path::new("out.png"))
+    );
+    assert_eq!(shot.frames, Some(90));
+    let shown = Options::parse(args("--show contacts,com")).unwrap();
+    assert_eq!(
+        shown.show,
+        [
+            options::OverlayPart::Contacts,
+            options::OverlayPart::CentersOfMass
+        ]
+    );
+    assert_eq!(Options::parse(Vec::new()).unwrap(), Options::default());
+
+    let error = |text| Options::parse(args(text)).unwrap_err();
+    assert!(error("--scene nowhere").contains("no scene nowhere"));
+    assert!(error("--steps many").contains("many is not a whole number"));
+    assert!(error("--steps").contains("--steps needs a step count"));
+    assert!(error("--fly").contains("unknown option --fly"));
+    assert!(error("--show sparks").contains("no overlay part sparks"));
+    assert!(error("--headless --screenshot a.png").contains("needs a window"));
+}
+
+#[test]
+fn a_missing_display_is_detected_so_the_testbed_can_fall_back_to_headless() {
+    assert!(!options::display_reachable(None));
+    assert!(!options::display_reachable(Some("")));
+    // A local display is its socket; this number has none.
+    assert!(!options::display_reachable(Some(":4242.0")));
+    // Remote displays cannot be checked without connecting; they are trusted.
+    assert!(options::display_reachable(Some("somehost:0")));
+}
