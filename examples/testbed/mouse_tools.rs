@@ -2,7 +2,7 @@
 //! zoom about the cursor (wheel), pan (middle drag).
 
 use crate::panels::PointerOverPanel;
-use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_physics2d::physics_core::body::BodyType;
@@ -32,40 +32,46 @@ pub fn drag_bodies(
     physics: Res<PhysicsWorld>,
     mut grabs: Query<(Entity, &mut Joint), With<MouseGrab>>,
 ) {
-    let Some(point) = cursor_world(&window, *camera) else {
-        return;
-    };
+    // Let go first: the button may be released outside the window.
     if buttons.just_released(MouseButton::Left) {
         for (entity, _) in &grabs {
             commands.entity(entity).despawn();
         }
         return;
     }
+    let Some(point) = cursor_world(&window, *camera) else {
+        return;
+    };
     if buttons.pressed(MouseButton::Left) {
         for (_, mut joint) in &mut grabs {
             joint.set_target(point);
         }
     }
-    if !buttons.just_pressed(MouseButton::Left) || over_panel.0 {
+    if !buttons.just_pressed(MouseButton::Left) || over_panel.0 || !grabs.is_empty() {
         return;
     }
-    let core = physics.core();
-    let grabbed = core
-        .query_point(point, &QueryFilter::default())
-        .into_iter()
-        .filter_map(|shape| core.shape_body(shape).ok())
-        .find(|&body| core.body_type(body) == Ok(BodyType::Dynamic));
-    let Some(body) = grabbed else {
-        return;
-    };
-    let (Some(entity), Ok(mass)) = (physics.body_entity(body), core.body_mass_data(body)) else {
+    let Some((entity, mass)) = dynamic_body_at(&physics, point) else {
         return;
     };
     commands.spawn((
         SceneEntity,
         MouseGrab,
-        Joint::mouse(entity, point).with_max_force(1000.0 * mass.mass),
+        Joint::mouse(entity, point).with_max_force(1000.0 * mass),
     ));
+}
+
+/// The dynamic body with a collider containing `point`, and its mass.
+pub fn dynamic_body_at(physics: &PhysicsWorld, point: Vec2) -> Option<(Entity, f32)> {
+    let core = physics.core();
+    let body = core
+        .query_point(point, &QueryFilter::default())
+        .into_iter()
+        .filter_map(|shape| core.shape_body(shape).ok())
+        .find(|&body| core.body_type(body) == Ok(BodyType::Dynamic))?;
+    Some((
+        physics.body_entity(body)?,
+        core.body_mass_data(body).ok()?.mass,
+    ))
 }
 
 /// Right click: a box, then a ball, and so on, dropped at the cursor.
@@ -100,8 +106,8 @@ pub fn spawn_at_cursor(
 /// Wheel: zoom about the cursor, so the point under it stays put. Middle drag: pan.
 pub fn zoom_and_pan(
     scroll: Res<AccumulatedMouseScroll>,
-    motion: Res<AccumulatedMouseMotion>,
     buttons: Res<ButtonInput<MouseButton>>,
+    mut last_cursor: Local<Option<Vec2>>,
     over_panel: Res<PointerOverPanel>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform, &mut Transform, &mut Projection)>,
@@ -110,11 +116,16 @@ pub fn zoom_and_pan(
     let Projection::Orthographic(ortho) = projection.as_mut() else {
         return;
     };
-    if buttons.pressed(MouseButton::Middle) {
-        // Screen y grows downwards, world y upwards.
-        let delta = motion.delta * ortho.scale;
+    // Pan by how far the cursor moved on screen, so the scene stays under it (raw mouse
+    // motion would ignore pointer acceleration). Screen y grows downwards, world y upwards.
+    let cursor = window.cursor_position();
+    if buttons.pressed(MouseButton::Middle)
+        && let (Some(now), Some(before)) = (cursor, *last_cursor)
+    {
+        let delta = (now - before) * ortho.scale;
         transform.translation += Vec3::new(-delta.x, delta.y, 0.0);
     }
+    *last_cursor = cursor;
     let notches = match scroll.unit {
         MouseScrollUnit::Line => scroll.delta.y,
         MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
@@ -123,13 +134,17 @@ pub fn zoom_and_pan(
         return;
     }
     let before = cursor_world(&window, (camera, global));
-    let factor = 1.15f32.powf(-notches);
-    ortho.scale = (ortho.scale * factor).clamp(0.0005, 20.0);
-    // Keep the world point under the cursor where it was: the offset from the camera centre
-    // scales with the zoom.
+    let old_scale = ortho.scale;
+    ortho.scale = (old_scale * 1.15f32.powf(-notches)).clamp(0.0005, 20.0);
+    let factor = ortho.scale / old_scale;
     if let Some(before) = before {
-        let centre = transform.translation.truncate();
-        let after = before + (centre - before) * factor;
-        transform.translation = after.extend(transform.translation.z);
+        let centre = zoom_about(transform.translation.truncate(), before, factor);
+        transform.translation = centre.extend(transform.translation.z);
     }
+}
+
+/// The camera centre after zooming by `factor` (new scale / old scale) about the world point
+/// `cursor`, which stays under the cursor: its offset from the centre scales with the zoom.
+pub fn zoom_about(centre: Vec2, cursor: Vec2, factor: f32) -> Vec2 {
+    cursor + (centre - cursor) * factor
 }

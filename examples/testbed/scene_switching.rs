@@ -75,17 +75,12 @@ pub fn load_scene(
     settings.block_solver = testbed.block_solver;
     fixed.set_timestep(Duration::from_secs_f32(scene.dt));
 
-    // Frame the moving bodies (statics such as long grounds would zoom far out).
-    let positions = scene
-        .bodies
-        .iter()
-        .filter(|b| b.body_type != bevy_physics2d::physics_core::body::BodyType::Static)
-        .map(|b| b.position);
-    let (min, max) = positions.fold(
+    // Frame the bodies' origins (a long ground is one point at its centre, so it does not
+    // zoom the view out), with a margin all round and a little more below for the help line.
+    let (min, max) = scene.bodies.iter().fold(
         (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-        |(min, max), p| (min.min(p), max.max(p)),
+        |(min, max), b| (min.min(b.position), max.max(b.position)),
     );
-    // A margin all round, and a little more below for the ground and the help line.
     let (min, max) = (min - Vec2::new(3.0, 4.0), max + 3.0);
     let (mut transform, mut projection) = camera.into_inner();
     transform.translation = (0.5 * (min + max)).extend(transform.translation.z);
