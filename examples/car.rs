@@ -31,8 +31,8 @@ pub struct RearAxle;
 
 /// Wheel spin when driving, rad/s (10 m/s with 0.4 m wheels).
 pub const DRIVE_SPEED: f32 = 25.0;
-/// Motor torque, N m: below the 35 N m by which the car's weight resists tipping backwards
-/// about the rear wheel, so full throttle does not flip it.
+/// Motor torque, N m: below the ~29 N m by which the car's weight (chassis and front wheel)
+/// resists tipping backwards about the rear axle, so full throttle does not flip it.
 pub const DRIVE_TORQUE: f32 = 20.0;
 
 /// The example's systems.

@@ -25,7 +25,7 @@ pub const ROPE_LINKS: usize = 16;
 /// Length of a rope link, anchor to anchor.
 pub const ROPE_LINK: f32 = 0.5;
 /// Where the rope hangs from.
-pub const ROPE_TOP: Vec2 = Vec2::new(-6.0, 10.0);
+pub const ROPE_TOP: Vec2 = Vec2::new(-9.0, 10.0);
 /// Cloth particles per row and per column.
 pub const CLOTH_SIZE: usize = 12;
 /// Rest distance between neighbouring cloth particles.

@@ -4,7 +4,7 @@
 //! cargo run --release --example falling_shapes
 //! ```
 //!
-//! Units are metres: the camera shows 40 pixels per metre, and gravity is Earth's.
+//! Units are metres: the camera shows 40 pixels per metre; gravity is 10 m/s^2 downwards.
 
 use bevy::prelude::*;
 use bevy_physics2d::PhysicsDebugPlugin;

@@ -203,13 +203,14 @@ fn setup(mut commands: Commands) {
     commands
         .spawn(Joint::rope(world, ball, ROPE_LENGTH).with_local_anchors(ROPE_ANCHOR, Vec2::ZERO));
 
-    // Pulley: two boxes hanging over two fixed wheels; the heavier one wins.
+    // Pulley: two boxes hanging over two fixed wheels; the heavier one wins, landing with the
+    // light one still 2 m below its wheel (11.2 m of rope in all).
     let left = commands
         .spawn((
             RigidBody::Dynamic,
             Collider::rectangle(0.8, 0.8),
             ColliderDensity(2.0),
-            Transform::from_xyz(19.0, 6.0, 0.0),
+            Transform::from_xyz(19.0, 2.0, 0.0),
         ))
         .id();
     let right = commands
@@ -223,7 +224,7 @@ fn setup(mut commands: Commands) {
         left,
         right,
         (Vec2::new(19.0, 10.0), Vec2::new(21.0, 10.0)),
-        (Vec2::new(19.0, 6.4), Vec2::new(21.0, 6.4)),
+        (Vec2::new(19.0, 2.4), Vec2::new(21.0, 6.4)),
         1.0,
     ));
 }

@@ -34,7 +34,7 @@ pub const WORLD_LAYER: u64 = 1;
 pub const PLAYER_RADIUS: f32 = 0.4;
 /// See [`PLAYER_RADIUS`].
 pub const PLAYER_LENGTH: f32 = 0.8;
-/// Take-off speed, m/s: about 4.8 m of height under Earth gravity.
+/// Take-off speed, m/s: v^2 / 2g = 4.7 m of height under the default gravity of 10 m/s^2.
 pub const JUMP_SPEED: f32 = 9.7;
 /// Top faces of the platforms, metres.
 pub const PLATFORM_TOPS: [f32; 2] = [3.0, 6.0];
