@@ -1,0 +1,142 @@
+//! Box2D v3 through `boxdd` (its C source built with the C compiler): one worker, sleeping
+//! off, 4 substeps.
+
+use super::{SUBSTEPS, Simulation};
+use bevy_math::Vec2;
+use boxdd::prelude::*;
+// The prelude brings boxdd's own Result alias; the adapters report errors as text.
+use physics_core::body::BodyType as CoreBodyType;
+use physics_core::joint::JointKind;
+use physics_core::shape::Shape as CoreShape;
+use physics2d_demos::{Scene, ShapeDesc};
+use std::result::Result;
+
+struct Box2d {
+    world: World,
+    bodies: Vec<BodyId>,
+    dt: f32,
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    format!("Box2D: {e}")
+}
+
+/// The scene in a Box2D v3 world.
+pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
+    let foundation = Foundation::initialize_default().map_err(err)?;
+    let def = WorldBuilder::from(foundation.world_def())
+        .gravity([scene.gravity.x, scene.gravity.y])
+        .enable_sleep(false)
+        .build()
+        .map_err(err)?;
+    let mut world = foundation.create_world(def).map_err(err)?;
+    let mut bodies = Vec::with_capacity(scene.bodies.len());
+    for desc in &scene.bodies {
+        let body_type = match desc.body_type {
+            CoreBodyType::Static => BodyType::Static,
+            CoreBodyType::Kinematic => BodyType::Kinematic,
+            CoreBodyType::Dynamic => BodyType::Dynamic,
+        };
+        let def = world
+            .body_builder()
+            .body_type(body_type)
+            .position([desc.position.x, desc.position.y])
+            .angle(desc.angle)
+            .linear_velocity([desc.linear_velocity.x, desc.linear_velocity.y])
+            .angular_velocity(desc.angular_velocity)
+            .enable_sleep(false)
+            .build()
+            .map_err(err)?;
+        let id = world.create_body(def).map_err(err)?;
+        for shape in &desc.shapes {
+            add_shape(&mut world, id, shape)?;
+        }
+        bodies.push(id);
+    }
+    for joint in &scene.joints {
+        let JointKind::Revolute(revolute) = joint.kind else {
+            return Err(format!("Box2D adapter: no mapping for {:?}", joint.kind));
+        };
+        let (a, b) = (bodies[joint.body_a], bodies[joint.body_b]);
+        let point = |p: Vec2| [p.x, p.y];
+        let base = world
+            .joint_base_from_world_points(a, b, point(joint.anchor_a), point(joint.anchor_b))
+            .map_err(err)?
+            .with_collide_connected(joint.collide_connected);
+        let def = RevoluteJointDef::new(base)
+            .enable_motor(revolute.enable_motor)
+            .motor_speed(revolute.motor_speed)
+            .max_motor_torque(revolute.max_motor_torque)
+            .enable_limit(revolute.enable_limit)
+            .lower_angle(revolute.lower_angle)
+            .upper_angle(revolute.upper_angle);
+        world.create_revolute_joint(&def).map_err(err)?;
+    }
+    Ok(Box::new(Box2d {
+        world,
+        bodies,
+        dt: scene.dt,
+    }))
+}
+
+fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<(), String> {
+    let material = SurfaceMaterial::default()
+        .with_friction(desc.friction)
+        .map_err(err)?
+        .with_restitution(desc.restitution)
+        .map_err(err)?;
+    let filter = Filter {
+        category_bits: desc.filter.category_bits,
+        mask_bits: desc.filter.mask_bits,
+        group_index: desc.filter.group_index,
+    };
+    let def = ShapeDef::builder()
+        .density(desc.density)
+        .material(material)
+        .filter(filter)
+        .build()
+        .map_err(err)?;
+    let v = |p: Vec2| [p.x, p.y];
+    let mut body = world.body(body).map_err(err)?;
+    match desc.shape {
+        CoreShape::Circle(c) => {
+            body.create_circle(&def, &shapes::circle(v(c.center), c.radius).map_err(err)?)
+        }
+        CoreShape::Capsule(c) => body.create_capsule(
+            &def,
+            &shapes::capsule(v(c.center1), v(c.center2), c.radius).map_err(err)?,
+        ),
+        CoreShape::Segment(s) => body.create_segment(
+            &def,
+            &shapes::segment(v(s.point1), v(s.point2)).map_err(err)?,
+        ),
+        CoreShape::Polygon(p) => {
+            let points: Vec<[f32; 2]> = p.vertices().iter().map(|p| v(*p)).collect();
+            let polygon = shapes::polygon_from_points(points, p.radius()).map_err(err)?;
+            body.create_polygon(&def, &polygon)
+        }
+    }
+    .map_err(err)?;
+    Ok(())
+}
+
+impl Simulation for Box2d {
+    fn step(&mut self) -> Result<(), String> {
+        self.world
+            .step(self.dt, SUBSTEPS as i32)
+            .map(|_| ())
+            .map_err(err)
+    }
+
+    fn positions(&mut self) -> Vec<Vec2> {
+        self.bodies
+            .iter()
+            .map(|id| {
+                self.world
+                    .body(*id)
+                    .and_then(|b| b.position())
+                    .map_or(Vec2::NAN, |p| Vec2::new(p.x, p.y))
+            })
+            .collect()
+    }
+}

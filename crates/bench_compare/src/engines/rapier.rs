@@ -1,0 +1,139 @@
+//! rapier2d 0.36 through its `PhysicsWorld`: `num_solver_iterations` is its substep count,
+//! bodies never sleep, the default build is single-threaded.
+
+use super::{SUBSTEPS, Simulation};
+use bevy_math::Vec2;
+use physics_core::body::BodyType;
+use physics_core::joint::JointKind;
+use physics_core::shape::Shape;
+use physics2d_demos::{Scene, ShapeDesc};
+use rapier2d::prelude::*;
+
+/// A point in rapier's glam (another glam release than Bevy's).
+fn v(p: Vec2) -> Vector {
+    Vector::new(p.x, p.y)
+}
+
+struct Rapier {
+    world: PhysicsWorld,
+    bodies: Vec<RigidBodyHandle>,
+}
+
+/// The scene in a rapier2d world.
+pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
+    let mut world = PhysicsWorld::new();
+    world.gravity = v(scene.gravity);
+    world.integration_parameters.dt = scene.dt;
+    world.integration_parameters.num_solver_iterations = SUBSTEPS as usize;
+    let mut bodies = Vec::with_capacity(scene.bodies.len());
+    for desc in &scene.bodies {
+        let builder = match desc.body_type {
+            BodyType::Static => RigidBodyBuilder::fixed(),
+            BodyType::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
+            BodyType::Dynamic => RigidBodyBuilder::dynamic(),
+        };
+        let body = builder
+            .translation(v(desc.position))
+            .rotation(desc.angle)
+            .linvel(v(desc.linear_velocity))
+            .angvel(desc.angular_velocity)
+            .can_sleep(false);
+        let handle = world.bodies.insert(body);
+        for shape in &desc.shapes {
+            let collider = collider(shape)?;
+            world
+                .colliders
+                .insert_with_parent(collider, handle, &mut world.bodies);
+        }
+        bodies.push(handle);
+    }
+    for joint in &scene.joints {
+        let JointKind::Revolute(revolute) = joint.kind else {
+            return Err(format!("rapier2d adapter: no mapping for {:?}", joint.kind));
+        };
+        let (a, b) = (bodies[joint.body_a], bodies[joint.body_b]);
+        let local = |handle: RigidBodyHandle, point: Vec2| {
+            let body = &world.bodies[handle];
+            body.position().inverse_transform_point(v(point))
+        };
+        let mut builder = RevoluteJointBuilder::new()
+            .local_anchor1(local(a, joint.anchor_a))
+            .local_anchor2(local(b, joint.anchor_b))
+            .contacts_enabled(joint.collide_connected);
+        if revolute.enable_motor {
+            builder = builder
+                .motor_velocity(revolute.motor_speed, 1.0)
+                .motor_max_force(revolute.max_motor_torque);
+        }
+        if revolute.enable_limit {
+            builder = builder.limits([revolute.lower_angle, revolute.upper_angle]);
+        }
+        world.impulse_joints.insert(a, b, builder, true);
+    }
+    Ok(Box::new(Rapier { world, bodies }))
+}
+
+/// Shapes of a negative group never collide with each other: rapier has no groups of that
+/// kind, so the scenes' one negative group becomes a membership bit its members filter out.
+fn collider(desc: &ShapeDesc) -> Result<ColliderBuilder, String> {
+    let shape = match desc.shape {
+        Shape::Circle(c) => ColliderBuilder::ball(c.radius).translation(v(c.center)),
+        Shape::Capsule(c) => {
+            ColliderBuilder::new(SharedShape::capsule(v(c.center1), v(c.center2), c.radius))
+        }
+        Shape::Segment(s) => ColliderBuilder::segment(v(s.point1), v(s.point2)),
+        // Boxes centred on the body become rapier cuboids, its fast and stable special case.
+        Shape::Polygon(p) if p.radius() == 0.0 && centred_box(p.vertices()).is_some() => {
+            let half = centred_box(p.vertices()).unwrap_or_default();
+            ColliderBuilder::cuboid(half.x, half.y)
+        }
+        Shape::Polygon(p) => {
+            let points: Vec<Vector> = p.vertices().iter().map(|p| v(*p)).collect();
+            let shape = if p.radius() > 0.0 {
+                SharedShape::round_convex_polyline(points, p.radius())
+            } else {
+                SharedShape::convex_polyline(points)
+            };
+            ColliderBuilder::new(shape.ok_or("rapier2d rejected a polygon")?)
+        }
+    };
+    let mut builder = shape
+        .density(desc.density)
+        .friction(desc.friction)
+        .restitution(desc.restitution);
+    if desc.filter.group_index < 0 {
+        builder = builder.collision_groups(InteractionGroups::new(
+            Group::GROUP_32,
+            !Group::GROUP_32,
+            InteractionTestMode::And,
+        ));
+    }
+    Ok(builder)
+}
+
+/// The half extents of an axis-aligned box centred on the origin, if the vertices are one.
+fn centred_box(vertices: &[Vec2]) -> Option<Vec2> {
+    let half = vertices.first()?.abs();
+    let is_box = vertices.len() == 4
+        && half.x > 0.0
+        && half.y > 0.0
+        && vertices.iter().all(|p| p.abs().abs_diff_eq(half, 1e-6));
+    is_box.then_some(half)
+}
+
+impl Simulation for Rapier {
+    fn step(&mut self) -> Result<(), String> {
+        self.world.step();
+        Ok(())
+    }
+
+    fn positions(&mut self) -> Vec<Vec2> {
+        self.bodies
+            .iter()
+            .map(|h| {
+                let p = self.world.bodies[*h].translation();
+                Vec2::new(p.x, p.y)
+            })
+            .collect()
+    }
+}

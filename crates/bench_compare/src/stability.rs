@@ -1,0 +1,59 @@
+//! A per-scene stability figure, so a fast engine that gets the physics wrong cannot win.
+
+use bevy_math::Vec2;
+use physics_core::body::BodyType;
+use physics2d_demos::Scene;
+
+/// What the figure measures, for the table's legend.
+pub fn describe(scene: &Scene) -> &'static str {
+    match scene.name {
+        "large_pyramid" | "many_pyramids" => "largest drift of a box from where it started (m)",
+        "joint_grid" => "largest stretch of a pin: centre distance of joined balls minus 1 m",
+        _ => "dynamic bodies non-finite or more than 100 m outside the start box",
+    }
+}
+
+/// The figure for final positions `end` (description order); smaller is better.
+pub fn measure(scene: &Scene, end: &[Vec2]) -> f32 {
+    let dynamic = || {
+        scene
+            .bodies
+            .iter()
+            .zip(end)
+            .filter(|(b, _)| b.body_type == BodyType::Dynamic)
+    };
+    match scene.name {
+        "large_pyramid" | "many_pyramids" => {
+            dynamic()
+                .map(|(b, p)| b.position.distance(*p))
+                .fold(0.0, |worst: f32, d| {
+                    if d.is_nan() {
+                        f32::INFINITY
+                    } else {
+                        worst.max(d)
+                    }
+                })
+        }
+        "joint_grid" => scene
+            .joints
+            .iter()
+            .map(|j| end[j.body_a].distance(end[j.body_b]) - 1.0)
+            .fold(0.0, |worst: f32, s| {
+                if s.is_nan() {
+                    f32::INFINITY
+                } else {
+                    worst.max(s)
+                }
+            }),
+        _ => {
+            let (min, max) = scene.bodies.iter().fold(
+                (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+                |(min, max), b| (min.min(b.position), max.max(b.position)),
+            );
+            let (min, max) = (min - 100.0, max + 100.0);
+            dynamic()
+                .filter(|(_, p)| !p.is_finite() || p.cmplt(min).any() || p.cmpgt(max).any())
+                .count() as f32
+        }
+    }
+}
