@@ -25,6 +25,10 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     world.gravity = v(scene.gravity);
     world.integration_parameters.dt = scene.dt;
     world.integration_parameters.num_solver_iterations = SUBSTEPS as usize;
+    // Do the work the other engines do: recompute every touching manifold each step (no
+    // reuse of barely-moved pairs) and warm-start joints as well as contacts.
+    world.integration_parameters.contact_recycling = false;
+    world.integration_parameters.warmstart_joints = true;
     let mut bodies = Vec::with_capacity(scene.bodies.len());
     for desc in &scene.bodies {
         let builder = match desc.body_type {
@@ -62,7 +66,9 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
             .contacts_enabled(joint.collide_connected);
         if revolute.enable_motor {
             builder = builder
-                .motor_velocity(revolute.motor_speed, 1.0)
+                // A stiff velocity motor, like Box2D's: reaches its speed at once within the
+                // torque limit (a factor of 1 takes about a second).
+                .motor_velocity(revolute.motor_speed, 1e6)
                 .motor_max_force(revolute.max_motor_torque);
         }
         if revolute.enable_limit {
@@ -97,10 +103,13 @@ fn collider(desc: &ShapeDesc) -> Result<ColliderBuilder, String> {
             ColliderBuilder::new(shape.ok_or("rapier2d rejected a polygon")?)
         }
     };
+    // Box2D's (and physics_core's) mixing: geometric mean friction, larger restitution.
     let mut builder = shape
         .density(desc.density)
         .friction(desc.friction)
-        .restitution(desc.restitution);
+        .restitution(desc.restitution)
+        .friction_combine_rule(CoefficientCombineRule::GeometricMean)
+        .restitution_combine_rule(CoefficientCombineRule::Max);
     if desc.filter.group_index < 0 {
         builder = builder.collision_groups(InteractionGroups::new(
             Group::GROUP_32,
@@ -124,7 +133,11 @@ fn centred_box(vertices: &[Vec2]) -> Option<Vec2> {
 impl Simulation for Rapier {
     fn step(&mut self) -> Result<(), String> {
         self.world.step();
-        Ok(())
+        // rapier puts bodies that went non-finite in quarantine instead of reporting NaN.
+        match self.world.quarantine().bodies().len() {
+            0 => Ok(()),
+            n => Err(format!("rapier2d quarantined {n} non-finite bodies")),
+        }
     }
 
     fn positions(&mut self) -> Vec<Vec2> {
