@@ -241,6 +241,15 @@ impl Scene {
         })
     }
 
+    /// The smallest box holding every body origin (a long ground counts as its centre only),
+    /// as (min, max).
+    pub fn origin_bounds(&self) -> (Vec2, Vec2) {
+        self.bodies.iter().fold(
+            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+            |(min, max), b| (min.min(b.position), max.max(b.position)),
+        )
+    }
+
     /// Number of dynamic bodies.
     pub fn dynamic_count(&self) -> usize {
         self.bodies

@@ -127,20 +127,12 @@ pub fn run_scene(
 /// speed (a light body struck by a heavy one leaves at no more than twice the striker's
 /// speed), so projectiles scattering debris in zero gravity do not count as escaping.
 pub fn scene_bounds(scene: &Scene, seconds: f32) -> (Vec2, Vec2) {
-    let (min, max, fastest) = scene.bodies.iter().fold(
-        (
-            Vec2::splat(f32::INFINITY),
-            Vec2::splat(f32::NEG_INFINITY),
-            0.0f32,
-        ),
-        |(min, max, fastest), b| {
-            (
-                min.min(b.position),
-                max.max(b.position),
-                fastest.max(b.linear_velocity.length()),
-            )
-        },
-    );
+    let (min, max) = scene.origin_bounds();
+    let fastest = scene
+        .bodies
+        .iter()
+        .map(|b| b.linear_velocity.length())
+        .fold(0.0, f32::max);
     let margin = ESCAPE_MARGIN + 2.0 * fastest * seconds;
     (min - margin, max + margin)
 }

@@ -77,10 +77,7 @@ pub fn load_scene(
 
     // Frame the bodies' origins (a long ground is one point at its centre, so it does not
     // zoom the view out), with a margin all round and a little more below for the help line.
-    let (min, max) = scene.bodies.iter().fold(
-        (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-        |(min, max), b| (min.min(b.position), max.max(b.position)),
-    );
+    let (min, max) = scene.origin_bounds();
     let (min, max) = (min - Vec2::new(3.0, 4.0), max + 3.0);
     let (mut transform, mut projection) = camera.into_inner();
     transform.translation = (0.5 * (min + max)).extend(transform.translation.z);

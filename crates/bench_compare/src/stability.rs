@@ -46,10 +46,7 @@ pub fn measure(scene: &Scene, end: &[Vec2]) -> f32 {
                 }
             }),
         _ => {
-            let (min, max) = scene.bodies.iter().fold(
-                (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-                |(min, max), b| (min.min(b.position), max.max(b.position)),
-            );
+            let (min, max) = scene.origin_bounds();
             let (min, max) = (min - 100.0, max + 100.0);
             dynamic()
                 .filter(|(_, p)| !p.is_finite() || p.cmplt(min).any() || p.cmpgt(max).any())
