@@ -60,6 +60,7 @@ pub fn length_and_normalize(v: Vec2) -> (f32, Vec2) {
 
 /// A rotation stored as its cosine and sine.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct Rot {
     /// Cosine of the angle.
     pub c: f32,

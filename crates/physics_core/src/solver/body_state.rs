@@ -7,10 +7,16 @@ use bevy_math::Vec2;
 pub(crate) const STATIC_BODY: u32 = u32::MAX;
 
 /// Velocity and motion since the start of the step of one moving body.
+///
+/// Eight floats in a fixed order, aligned to 16 bytes: the wide contact solver loads the
+/// velocity half and the motion half of four bodies as four-lane rows and transposes them.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
 pub(crate) struct BodyState {
     pub linear_velocity: Vec2,
     pub angular_velocity: f32,
+    /// Unused; completes the velocity half to four floats.
+    pub padding: f32,
     /// Displacement of the centre of mass since the step began.
     pub delta_position: Vec2,
     /// Rotation since the step began.
@@ -22,6 +28,7 @@ impl BodyState {
     pub const AT_REST: BodyState = BodyState {
         linear_velocity: Vec2::ZERO,
         angular_velocity: 0.0,
+        padding: 0.0,
         delta_position: Vec2::ZERO,
         delta_rotation: Rot::IDENTITY,
     };

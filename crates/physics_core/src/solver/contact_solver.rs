@@ -176,9 +176,15 @@ fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: Vec2, rb: Vec2) -> Vec2
         - cross_sv(sa.angular_velocity, ra)
 }
 
-/// Applies last step's impulses so the solver starts near the answer.
-pub(crate) fn warm_start(constraints: &[ContactConstraint], states: &mut [BodyState]) {
-    for c in constraints {
+/// Applies last step's impulses so the solver starts near the answer, to the constraints
+/// `order` lists.
+pub(crate) fn warm_start(
+    constraints: &[ContactConstraint],
+    order: &[u32],
+    states: &mut [BodyState],
+) {
+    for &k in order {
+        let c = &constraints[k as usize];
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
         let t = right_perp(c.normal);
@@ -227,15 +233,18 @@ pub(crate) fn current_separation(
     cp.base_separation + d.dot(normal)
 }
 
-/// One iteration over every contact: normal points (block or one by one), then friction.
+/// One iteration over the constraints `order` lists: normal points (block or one by one),
+/// then friction.
 pub(crate) fn solve_contacts(
     constraints: &mut [ContactConstraint],
+    order: &[u32],
     states: &mut [BodyState],
     inv_h: f32,
     use_bias: bool,
     settings: &ContactSolveSettings,
 ) {
-    for c in constraints.iter_mut() {
+    for &k in order {
+        let c = &mut constraints[k as usize];
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
         let n = c.normal;

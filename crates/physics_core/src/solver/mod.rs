@@ -2,11 +2,14 @@
 //!
 //! ```text
 //! prepare joints and contacts            (once per step)
+//! colour contacts                        constraints of one colour share no moving body;
+//!                                        each colour is packed into SIMD groups of four
 //! for each of the n substeps (h = dt / n):
 //!     integrate velocities               gravity, forces, damping
 //!     warm start                         joints, then contacts: the accumulated impulses
 //!     solve                              joints (small joint islands exactly), then
-//!                                        contacts: soft, with position bias
+//!                                        contacts (overflow one by one, then colour by
+//!                                        colour in lanes): soft, with position bias
 //!     integrate positions                delta position and delta rotation; small joint
 //!                                        islands projected exactly onto their constraints
 //!     relax                              joints, then contacts: rigid, without bias
@@ -20,8 +23,10 @@
 pub(crate) mod block_solver;
 pub(crate) mod body_state;
 pub(crate) mod contact_solver;
+pub(crate) mod graph_coloring;
 pub(crate) mod island;
 pub mod softness;
+pub(crate) mod wide_contact_solver;
 
 use crate::joint::{
     ExactIsland, IslandScratch, JointConstraint, RowContext, project_exact_islands,
@@ -32,6 +37,8 @@ use body_state::{BodyParams, BodyState};
 use contact_solver::{
     ContactConstraint, ContactSolveSettings, apply_restitution, solve_contacts, warm_start,
 };
+use graph_coloring::GraphColoring;
+use wide_contact_solver::WideContacts;
 
 /// The most a body may turn in one substep; faster spin is clamped so the first-order
 /// rotation update stays accurate.
@@ -49,6 +56,10 @@ pub(crate) struct SolverArrays {
     pub joints: Vec<JointConstraint>,
     pub exact_islands: Vec<ExactIsland>,
     pub island_scratch: IslandScratch,
+    /// Contact constraints by colour; its overflow list is solved by the scalar path.
+    pub coloring: GraphColoring,
+    /// The coloured contact constraints in SIMD groups.
+    pub wide_contacts: WideContacts,
 }
 
 /// Step-wide solver settings.
@@ -76,11 +87,14 @@ pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
         ..biased
     };
     let contact = &settings.contact;
+    color_contacts(arrays, contact.use_block_solver);
+    let max_push = contact.max_push_speed;
     for _ in 0..settings.substeps {
         let states = &mut arrays.states;
         integrate_velocities(states, &arrays.params, h, settings.max_linear_speed);
         warm_start_joints(&arrays.joints, states);
-        warm_start(&arrays.contacts, states);
+        warm_start(&arrays.contacts, &arrays.coloring.overflow, states);
+        arrays.wide_contacts.warm_start(states);
         let (islands, joints, scratch) = (
             &arrays.exact_islands,
             &mut arrays.joints,
@@ -95,7 +109,9 @@ pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
             scratch,
         );
         solve_joints(&mut arrays.joints, states, &biased);
-        solve_contacts(&mut arrays.contacts, states, inv_h, true, contact);
+        let overflow = &arrays.coloring.overflow;
+        solve_contacts(&mut arrays.contacts, overflow, states, inv_h, true, contact);
+        arrays.wide_contacts.solve(states, inv_h, true, max_push);
         integrate_positions(states, h);
         let (islands, joints, scratch) = (
             &arrays.exact_islands,
@@ -112,13 +128,38 @@ pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
             scratch,
         );
         solve_joints(&mut arrays.joints, states, &relaxed);
-        solve_contacts(&mut arrays.contacts, states, inv_h, false, contact);
+        let overflow = &arrays.coloring.overflow;
+        solve_contacts(
+            &mut arrays.contacts,
+            overflow,
+            states,
+            inv_h,
+            false,
+            contact,
+        );
+        arrays.wide_contacts.solve(states, inv_h, false, max_push);
     }
+    arrays.wide_contacts.store(&mut arrays.contacts);
     apply_restitution(
         &mut arrays.contacts,
         &mut arrays.states,
         settings.contact.restitution_threshold,
     );
+}
+
+/// Colours the contact constraints and packs the coloured ones into SIMD groups. With the
+/// block solver on, every constraint goes to the scalar path (the block solver is scalar).
+fn color_contacts(arrays: &mut SolverArrays, use_block_solver: bool) {
+    let coloring = &mut arrays.coloring;
+    coloring.reset(arrays.states.len());
+    for (k, c) in arrays.contacts.iter().enumerate() {
+        if use_block_solver {
+            coloring.overflow.push(k as u32);
+        } else {
+            coloring.add(k as u32, c.index_a, c.index_b);
+        }
+    }
+    arrays.wide_contacts.build(&arrays.contacts, coloring);
 }
 
 /// v += h a, then damping as 1 / (1 + h c) (stable for any h), then the speed limits.

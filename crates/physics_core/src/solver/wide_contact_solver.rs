@@ -1,0 +1,592 @@
+//! The contact solver of `contact_solver.rs`, four constraints at a time.
+//!
+//! The constraints of one colour (see `graph_coloring.rs`) move disjoint bodies, so solving
+//! them in SIMD lanes gives what solving them one after another would. Each group of
+//! [`LANES`] constraints is stored lane by lane ("structure of arrays"); a substep gathers the
+//! states of the group's bodies into lanes (four-float rows of `BodyState` transposed into
+//! columns), runs the same equations as the scalar solver on
+//! all lanes at once, and scatters the velocities back. Empty lanes hold a constraint with zero
+//! masses between two fixed bodies: every impulse they compute is zero.
+//!
+//! Derivation (per lane, point i; the same as the scalar solver):
+//!
+//!   C = separation_i >= 0
+//!   J = [-n, -(rA x n), n, (rB x n)]
+//!   K = mA + mB + iA (rA x n)^2 + iB (rB x n)^2
+//!
+//! and friction with t = right_perp(n) in place of n, clamped to |lambda_t| <= mu lambda_n.
+//!
+//! Only portable arithmetic (add, sub, mul, min, max, compare) is used, never a fused
+//! multiply-add, so every lane computes exactly what the scalar path would compute in the
+//! same operation order, on every platform.
+
+use super::body_state::{BodyState, STATIC_BODY};
+use super::contact_solver::ContactConstraint;
+use super::graph_coloring::GraphColoring;
+use std::ops::Range;
+use wide::f32x4;
+
+/// Constraints per SIMD group: one SSE2 / NEON register of f32.
+pub(crate) const LANES: usize = 4;
+
+/// One SIMD register of lanes.
+type Lanes = f32x4;
+
+/// Marks an empty lane in [`WideContacts::lanes`].
+const EMPTY_LANE: u32 = u32::MAX;
+
+/// One manifold point of every lane.
+#[derive(Clone, Copy, Default)]
+struct WidePoint {
+    anchor_a_x: Lanes,
+    anchor_a_y: Lanes,
+    anchor_b_x: Lanes,
+    anchor_b_y: Lanes,
+    base_separation: Lanes,
+    relative_velocity: Lanes,
+    normal_impulse: Lanes,
+    tangent_impulse: Lanes,
+    max_normal_impulse: Lanes,
+    normal_mass: Lanes,
+    tangent_mass: Lanes,
+}
+
+/// [`LANES`] contact constraints of one colour, lane by lane.
+#[derive(Clone, Copy, Default)]
+struct WideConstraint {
+    index_a: [u32; LANES],
+    index_b: [u32; LANES],
+    inv_mass_a: Lanes,
+    inv_inertia_a: Lanes,
+    inv_mass_b: Lanes,
+    inv_inertia_b: Lanes,
+    normal_x: Lanes,
+    normal_y: Lanes,
+    friction: Lanes,
+    bias_rate: Lanes,
+    mass_scale: Lanes,
+    impulse_scale: Lanes,
+    points: [WidePoint; 2],
+}
+
+/// The bodies of one side of a group, lane by lane.
+struct WideBody {
+    vx: Lanes,
+    vy: Lanes,
+    w: Lanes,
+    padding: Lanes,
+    dpx: Lanes,
+    dpy: Lanes,
+    qc: Lanes,
+    qs: Lanes,
+}
+
+/// The coloured contact constraints of a step in SIMD groups.
+#[derive(Default)]
+pub(crate) struct WideContacts {
+    groups: Vec<WideConstraint>,
+    /// Scalar constraint index of every lane of every group (`EMPTY_LANE` for padding).
+    lanes: Vec<[u32; LANES]>,
+    /// Groups of each colour, in colour order.
+    colors: Vec<Range<usize>>,
+}
+
+impl WideContacts {
+    /// Packs the coloured constraints into groups of [`LANES`], colour by colour.
+    pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
+        self.groups.clear();
+        self.lanes.clear();
+        self.colors.clear();
+        for color in &coloring.colors {
+            let start = self.groups.len();
+            for chunk in color.chunks(LANES) {
+                let mut lanes = [EMPTY_LANE; LANES];
+                lanes[..chunk.len()].copy_from_slice(chunk);
+                self.groups.push(pack(constraints, &lanes));
+                self.lanes.push(lanes);
+            }
+            if self.groups.len() > start {
+                self.colors.push(start..self.groups.len());
+            }
+        }
+    }
+
+    /// Number of constraints in lanes.
+    #[cfg(test)]
+    pub fn constraint_count(&self) -> usize {
+        self.lanes
+            .iter()
+            .flatten()
+            .filter(|&&l| l != EMPTY_LANE)
+            .count()
+    }
+
+    /// Applies last step's impulses, colour by colour.
+    pub fn warm_start(&self, states: &mut [BodyState]) {
+        for range in &self.colors {
+            for c in &self.groups[range.clone()] {
+                warm_start_group(c, states);
+            }
+        }
+    }
+
+    /// One iteration over every group: with bias (`use_bias`) or rigid (relax).
+    pub fn solve(
+        &mut self,
+        states: &mut [BodyState],
+        inv_h: f32,
+        use_bias: bool,
+        max_push_speed: f32,
+    ) {
+        for range in &self.colors {
+            for c in &mut self.groups[range.clone()] {
+                solve_group(c, states, inv_h, use_bias, max_push_speed);
+            }
+        }
+    }
+
+    /// Copies the lanes' impulses and restitution data back to the scalar constraints.
+    pub fn store(&self, constraints: &mut [ContactConstraint]) {
+        for (c, lanes) in self.groups.iter().zip(&self.lanes) {
+            let unpacked = c.points.map(|p| {
+                (
+                    p.normal_impulse.to_array(),
+                    p.tangent_impulse.to_array(),
+                    p.max_normal_impulse.to_array(),
+                    p.relative_velocity.to_array(),
+                )
+            });
+            for (lane, &k) in lanes.iter().enumerate() {
+                if k == EMPTY_LANE {
+                    continue;
+                }
+                let scalar = &mut constraints[k as usize];
+                for (cp, (normal, tangent, max_normal, relative)) in
+                    scalar.points.iter_mut().zip(&unpacked)
+                {
+                    cp.normal_impulse = normal[lane];
+                    cp.tangent_impulse = tangent[lane];
+                    cp.max_normal_impulse = max_normal[lane];
+                    cp.relative_velocity = relative[lane];
+                }
+            }
+        }
+    }
+}
+
+/// Lane-by-lane copy of the scalar constraints `lanes` (empty lanes: zero masses).
+fn pack(constraints: &[ContactConstraint], lanes: &[u32; LANES]) -> WideConstraint {
+    let mut index_a = [STATIC_BODY; LANES];
+    let mut index_b = [STATIC_BODY; LANES];
+    let mut f = [[0.0f32; LANES]; 10];
+    let mut p = [[[0.0f32; LANES]; 11]; 2];
+    for (lane, &k) in lanes.iter().enumerate() {
+        if k == EMPTY_LANE {
+            continue;
+        }
+        let c = &constraints[k as usize];
+        index_a[lane] = c.index_a;
+        index_b[lane] = c.index_b;
+        let values = [
+            c.inv_mass_a,
+            c.inv_inertia_a,
+            c.inv_mass_b,
+            c.inv_inertia_b,
+            c.normal.x,
+            c.normal.y,
+            c.friction,
+            c.softness.bias_rate,
+            c.softness.mass_scale,
+            c.softness.impulse_scale,
+        ];
+        for (field, value) in f.iter_mut().zip(values) {
+            field[lane] = value;
+        }
+        // A one-point manifold's second point keeps zero masses and impulses: it applies
+        // nothing.
+        for (i, cp) in c.points[..c.point_count].iter().enumerate() {
+            let values = [
+                cp.anchor_a.x,
+                cp.anchor_a.y,
+                cp.anchor_b.x,
+                cp.anchor_b.y,
+                cp.base_separation,
+                cp.relative_velocity,
+                cp.normal_impulse,
+                cp.tangent_impulse,
+                cp.max_normal_impulse,
+                cp.normal_mass,
+                cp.tangent_mass,
+            ];
+            for (field, value) in p[i].iter_mut().zip(values) {
+                field[lane] = value;
+            }
+        }
+    }
+    let point = |q: &[[f32; LANES]; 11]| WidePoint {
+        anchor_a_x: Lanes::new(q[0]),
+        anchor_a_y: Lanes::new(q[1]),
+        anchor_b_x: Lanes::new(q[2]),
+        anchor_b_y: Lanes::new(q[3]),
+        base_separation: Lanes::new(q[4]),
+        relative_velocity: Lanes::new(q[5]),
+        normal_impulse: Lanes::new(q[6]),
+        tangent_impulse: Lanes::new(q[7]),
+        max_normal_impulse: Lanes::new(q[8]),
+        normal_mass: Lanes::new(q[9]),
+        tangent_mass: Lanes::new(q[10]),
+    };
+    WideConstraint {
+        index_a,
+        index_b,
+        inv_mass_a: Lanes::new(f[0]),
+        inv_inertia_a: Lanes::new(f[1]),
+        inv_mass_b: Lanes::new(f[2]),
+        inv_inertia_b: Lanes::new(f[3]),
+        normal_x: Lanes::new(f[4]),
+        normal_y: Lanes::new(f[5]),
+        friction: Lanes::new(f[6]),
+        bias_rate: Lanes::new(f[7]),
+        mass_scale: Lanes::new(f[8]),
+        impulse_scale: Lanes::new(f[9]),
+        points: [point(&p[0]), point(&p[1])],
+    }
+}
+
+/// The velocity half (vx, vy, w, padding) and the motion half (dpx, dpy, qc, qs) of a body
+/// as four-lane rows; the static index reads as a body at rest.
+#[inline]
+fn rows(states: &[BodyState], index: u32) -> (Lanes, Lanes) {
+    let s = if index == STATIC_BODY {
+        &BodyState::AT_REST
+    } else {
+        &states[index as usize]
+    };
+    (
+        Lanes::new([
+            s.linear_velocity.x,
+            s.linear_velocity.y,
+            s.angular_velocity,
+            s.padding,
+        ]),
+        Lanes::new([
+            s.delta_position.x,
+            s.delta_position.y,
+            s.delta_rotation.c,
+            s.delta_rotation.s,
+        ]),
+    )
+}
+
+/// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
+#[inline]
+fn gather(states: &[BodyState], indices: &[u32; LANES]) -> WideBody {
+    let [r0, r1, r2, r3] = indices.map(|i| rows(states, i));
+    let [vx, vy, w, padding] = Lanes::transpose([r0.0, r1.0, r2.0, r3.0]);
+    let [dpx, dpy, qc, qs] = Lanes::transpose([r0.1, r1.1, r2.1, r3.1]);
+    WideBody {
+        vx,
+        vy,
+        w,
+        padding,
+        dpx,
+        dpy,
+        qc,
+        qs,
+    }
+}
+
+/// Writes the lanes' velocities back (the solver changes nothing else); the static index is
+/// skipped.
+#[inline]
+fn scatter(states: &mut [BodyState], indices: &[u32; LANES], body: &WideBody) {
+    let velocity_rows = Lanes::transpose([body.vx, body.vy, body.w, body.padding]);
+    for (&i, row) in indices.iter().zip(velocity_rows) {
+        if i == STATIC_BODY {
+            continue;
+        }
+        let [vx, vy, w, _] = row.to_array();
+        let s = &mut states[i as usize];
+        s.linear_velocity.x = vx;
+        s.linear_velocity.y = vy;
+        s.angular_velocity = w;
+    }
+}
+
+/// Applies the impulse (px, py) at the anchors: minus to A, plus to B.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn apply(
+    c: &WideConstraint,
+    a: &mut WideBody,
+    b: &mut WideBody,
+    p: &WidePoint,
+    px: Lanes,
+    py: Lanes,
+) {
+    a.vx -= c.inv_mass_a * px;
+    a.vy -= c.inv_mass_a * py;
+    a.w -= c.inv_inertia_a * (p.anchor_a_x * py - p.anchor_a_y * px);
+    b.vx += c.inv_mass_b * px;
+    b.vy += c.inv_mass_b * py;
+    b.w += c.inv_inertia_b * (p.anchor_b_x * py - p.anchor_b_y * px);
+}
+
+/// Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA.
+#[inline]
+fn relative_velocity(a: &WideBody, b: &WideBody, p: &WidePoint) -> (Lanes, Lanes) {
+    let x = (b.vx - b.w * p.anchor_b_y) - (a.vx - a.w * p.anchor_a_y);
+    let y = (b.vy + b.w * p.anchor_b_x) - (a.vy + a.w * p.anchor_a_x);
+    (x, y)
+}
+
+fn warm_start_group(c: &WideConstraint, states: &mut [BodyState]) {
+    let mut a = gather(states, &c.index_a);
+    let mut b = gather(states, &c.index_b);
+    let (nx, ny) = (c.normal_x, c.normal_y);
+    // t = right_perp(n) = (ny, -nx)
+    let (tx, ty) = (ny, -nx);
+    for p in &c.points {
+        let px = p.normal_impulse * nx + p.tangent_impulse * tx;
+        let py = p.normal_impulse * ny + p.tangent_impulse * ty;
+        apply(c, &mut a, &mut b, p, px, py);
+    }
+    scatter(states, &c.index_a, &a);
+    scatter(states, &c.index_b, &b);
+}
+
+fn solve_group(
+    c: &mut WideConstraint,
+    states: &mut [BodyState],
+    inv_h: f32,
+    use_bias: bool,
+    max_push_speed: f32,
+) {
+    let mut a = gather(states, &c.index_a);
+    let mut b = gather(states, &c.index_b);
+    let (nx, ny) = (c.normal_x, c.normal_y);
+    let zero = Lanes::splat(0.0);
+    let one = Lanes::splat(1.0);
+    let inv_h = Lanes::splat(inv_h);
+    let max_push = Lanes::splat(-max_push_speed);
+    let dpx = b.dpx - a.dpx;
+    let dpy = b.dpy - a.dpy;
+
+    for i in 0..2 {
+        let p = &c.points[i];
+        // Current separation: s0 + ((dpB - dpA) + qB rB - qA rA) . n
+        let moved_ax = a.qc * p.anchor_a_x - a.qs * p.anchor_a_y;
+        let moved_ay = a.qs * p.anchor_a_x + a.qc * p.anchor_a_y;
+        let moved_bx = b.qc * p.anchor_b_x - b.qs * p.anchor_b_y;
+        let moved_by = b.qs * p.anchor_b_x + b.qc * p.anchor_b_y;
+        let dx = dpx + (moved_bx - moved_ax);
+        let dy = dpy + (moved_by - moved_ay);
+        let s = p.base_separation + (dx * nx + dy * ny);
+        // Speculative points close the gap exactly; touching ones are soft with bias, or
+        // rigid without it when relaxing.
+        let (bias, mass_scale, impulse_scale) = if use_bias {
+            (
+                (c.bias_rate * s).fast_max(max_push),
+                c.mass_scale,
+                c.impulse_scale,
+            )
+        } else {
+            (zero, one, zero)
+        };
+        let apart = s.simd_gt(zero);
+        let bias = apart.select(s * inv_h, bias);
+        let mass_scale = apart.select(one, mass_scale);
+        let impulse_scale = apart.select(zero, impulse_scale);
+
+        let (vx, vy) = relative_velocity(&a, &b, p);
+        let vn = vx * nx + vy * ny;
+        let delta = -(p.normal_mass * mass_scale * (vn + bias)) - impulse_scale * p.normal_impulse;
+        let total = (p.normal_impulse + delta).fast_max(zero);
+        let applied = total - p.normal_impulse;
+        let max_normal_impulse = p.max_normal_impulse.fast_max(applied);
+        let relative_velocity = if use_bias {
+            applied
+                .simd_gt(zero)
+                .select(p.relative_velocity.fast_min(vn), p.relative_velocity)
+        } else {
+            p.relative_velocity
+        };
+        apply(c, &mut a, &mut b, p, applied * nx, applied * ny);
+        let q = &mut c.points[i];
+        q.normal_impulse = total;
+        q.max_normal_impulse = max_normal_impulse;
+        q.relative_velocity = relative_velocity;
+    }
+
+    let (tx, ty) = (ny, -nx);
+    for i in 0..2 {
+        let p = &c.points[i];
+        let (vx, vy) = relative_velocity(&a, &b, p);
+        let vt = vx * tx + vy * ty;
+        let limit = c.friction * p.normal_impulse;
+        let total = (p.tangent_impulse - p.tangent_mass * vt)
+            .fast_max(-limit)
+            .fast_min(limit);
+        let applied = total - p.tangent_impulse;
+        apply(c, &mut a, &mut b, p, applied * tx, applied * ty);
+        c.points[i].tangent_impulse = total;
+    }
+
+    scatter(states, &c.index_a, &a);
+    scatter(states, &c.index_b, &b);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::contact_solver::{
+        ConstraintPoint, ContactSolveSettings, solve_contacts, warm_start,
+    };
+    use crate::solver::softness::Softness;
+    use bevy_math::Vec2;
+
+    /// A small deterministic generator of test values in [lo, hi).
+    struct Values(u32);
+    impl Values {
+        fn next(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 = self.0.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            lo + (hi - lo) * (self.0 >> 8) as f32 / (1u32 << 24) as f32
+        }
+        fn vec(&mut self, r: f32) -> Vec2 {
+            Vec2::new(self.next(-r, r), self.next(-r, r))
+        }
+    }
+
+    fn constraint(v: &mut Values, a: u32, b: u32, points: usize) -> ContactConstraint {
+        let normal = v.vec(1.0).normalize();
+        let mut point = || ConstraintPoint {
+            anchor_a: v.vec(0.5),
+            anchor_b: v.vec(0.5),
+            base_separation: v.next(-0.02, 0.01),
+            relative_velocity: v.next(-2.0, 0.0),
+            normal_impulse: v.next(0.0, 0.5),
+            tangent_impulse: v.next(-0.1, 0.1),
+            max_normal_impulse: 0.0,
+            normal_mass: v.next(0.2, 1.0),
+            tangent_mass: v.next(0.2, 1.0),
+        };
+        let points_made = [point(), point()];
+        let mass = |v: &mut Values, i: u32| {
+            if i == STATIC_BODY {
+                (0.0, 0.0)
+            } else {
+                (v.next(0.5, 2.0), v.next(0.5, 3.0))
+            }
+        };
+        let (inv_mass_a, inv_inertia_a) = mass(v, a);
+        let (inv_mass_b, inv_inertia_b) = mass(v, b);
+        ContactConstraint {
+            contact: 0,
+            index_a: a,
+            index_b: b,
+            inv_mass_a,
+            inv_inertia_a,
+            inv_mass_b,
+            inv_inertia_b,
+            normal,
+            friction: v.next(0.2, 1.0),
+            restitution: 0.0,
+            softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
+            points: points_made,
+            point_count: points,
+            block: None,
+        }
+    }
+
+    /// Constraints of one colour touch disjoint bodies, so solving them in lanes must give
+    /// what solving them one by one gives: same velocities, same impulses, up to rounding.
+    #[test]
+    fn lanes_give_what_one_by_one_gives() {
+        let mut v = Values(7);
+        let body_count = 14u32;
+        let states: Vec<BodyState> = (0..body_count)
+            .map(|_| {
+                let mut s = BodyState::AT_REST;
+                s.linear_velocity = v.vec(3.0);
+                s.angular_velocity = v.next(-2.0, 2.0);
+                s.delta_position = v.vec(0.01);
+                s.delta_rotation = crate::math::Rot::from_angle(v.next(-0.05, 0.05));
+                s
+            })
+            .collect();
+        // Six constraints over disjoint bodies (two against fixed bodies), one with one point.
+        let pairs = [
+            (0, 1),
+            (2, 3),
+            (4, STATIC_BODY),
+            (STATIC_BODY, 5),
+            (6, 7),
+            (8, 9),
+        ];
+        let constraints: Vec<ContactConstraint> = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &(a, b))| constraint(&mut v, a, b, if k == 3 { 1 } else { 2 }))
+            .collect();
+        let settings = ContactSolveSettings {
+            contact_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
+            static_softness: Softness::new(60.0, 10.0, 1.0 / 240.0),
+            max_push_speed: 3.0,
+            restitution_threshold: 1.0,
+            use_block_solver: false,
+        };
+        let order: Vec<u32> = (0..constraints.len() as u32).collect();
+
+        let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
+        warm_start(&scalar, &order, &mut scalar_states);
+        for use_bias in [true, false] {
+            solve_contacts(
+                &mut scalar,
+                &order,
+                &mut scalar_states,
+                240.0,
+                use_bias,
+                &settings,
+            );
+        }
+
+        let mut coloring = GraphColoring::default();
+        coloring.reset(body_count as usize);
+        for (k, c) in constraints.iter().enumerate() {
+            coloring.add(k as u32, c.index_a, c.index_b);
+        }
+        assert!(coloring.overflow.is_empty());
+        let mut wide = WideContacts::default();
+        wide.build(&constraints, &coloring);
+        assert_eq!(wide.constraint_count(), constraints.len());
+        let (mut lanes, mut lane_states) = (constraints.clone(), states.clone());
+        wide.warm_start(&mut lane_states);
+        for use_bias in [true, false] {
+            wide.solve(&mut lane_states, 240.0, use_bias, settings.max_push_speed);
+        }
+        wide.store(&mut lanes);
+
+        let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * (1.0 + x.abs().max(y.abs()));
+        for (i, (s, w)) in scalar_states.iter().zip(&lane_states).enumerate() {
+            assert!(
+                close(s.linear_velocity.x, w.linear_velocity.x)
+                    && close(s.linear_velocity.y, w.linear_velocity.y)
+                    && close(s.angular_velocity, w.angular_velocity),
+                "body {i}: {s:?} one by one, {w:?} in lanes"
+            );
+        }
+        for (k, (s, w)) in scalar.iter().zip(&lanes).enumerate() {
+            for (p, q) in s.points[..s.point_count].iter().zip(&w.points) {
+                assert!(close(p.normal_impulse, q.normal_impulse), "constraint {k}");
+                assert!(
+                    close(p.tangent_impulse, q.tangent_impulse),
+                    "constraint {k}"
+                );
+                assert!(close(p.max_normal_impulse, q.max_normal_impulse));
+                assert!(close(p.relative_velocity, q.relative_velocity));
+            }
+        }
+        // Something happened: the solve changed the velocities.
+        assert!(scalar_states != states);
+    }
+}
