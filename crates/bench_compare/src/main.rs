@@ -33,8 +33,11 @@ const NOTES: &str = "Notes:
 - Box2D v3 is the `boxdd` 0.6 build of its C source with `-O3 -DNDEBUG` (set in
   `.cargo/config.toml`; without NDEBUG its assertions stay on), SSE2 like our Rust build (no
   AVX2 feature), one worker.
-- rapier2d: `contact_recycling` off and `warmstart_joints` on, so it does the work the others
-  do each step; stiff motors; Box2D's friction and restitution mixing.
+- Every engine reuses the manifolds of touching pairs that barely moved (contact recycling,
+  each engine's default: Box2D v3 and physics_core within 5 cm of relative motion, rapier2d
+  its own rule).
+- rapier2d: `warmstart_joints` on like the others; stiff motors; Box2D's friction and
+  restitution mixing.
 - `tumbler`: the scene library drives the frame kinematically at 25 degrees/s instead of with a
   motor on a revolute joint, in every engine.
 - `rain` (Box2D's ragdolls) and `spinner` are not in the scene library yet, so they are left out.

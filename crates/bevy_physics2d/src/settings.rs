@@ -40,6 +40,10 @@ pub struct PhysicsSettings {
     pub hit_event_threshold: f32,
     /// Speed limit of any body (m/s).
     pub max_linear_speed: f32,
+    /// Touching colliders that moved less than this (in metres) relative to each other since
+    /// their contact points were computed keep those points, moved with the bodies (contact
+    /// recycling, 5 cm by default). Zero recomputes every contact every step.
+    pub contact_recycle_distance: f32,
     /// When true no step runs; components keep their values.
     pub paused: bool,
 }
@@ -78,6 +82,7 @@ impl PhysicsSettings {
             restitution_threshold: def.restitution_threshold,
             hit_event_threshold: def.hit_event_threshold,
             max_linear_speed: def.max_linear_speed,
+            contact_recycle_distance: def.contact_recycle_distance,
             paused: false,
         }
     }
@@ -98,6 +103,7 @@ impl PhysicsSettings {
             restitution_threshold: self.restitution_threshold,
             hit_event_threshold: self.hit_event_threshold,
             max_linear_speed: self.max_linear_speed,
+            contact_recycle_distance: self.contact_recycle_distance,
             ..WorldDef::default()
         }
     }

@@ -6,6 +6,7 @@
 //! what lets stacks settle within a few steps and stay still.
 
 use crate::collision::{CollideSettings, Manifold, collide};
+use crate::contact_recycle::RecycleCache;
 use crate::math::Transform;
 use crate::shape::Shape;
 use serde::{Deserialize, Serialize};
@@ -27,13 +28,30 @@ pub(crate) struct Contact {
     pub touching: bool,
     /// Either shape is a sensor: overlap is tracked, nothing is solved.
     pub sensor: bool,
+    /// Either shape asked for hit events.
+    pub hit_events: bool,
     /// Cleared for one step by the pre-solve hook (one-way platforms).
     pub enabled: bool,
+    /// The last computed manifold and the poses it was computed at, while touching.
+    pub recycle: Option<RecycleCache>,
+    /// The last update moved the cached manifold instead of computing one.
+    pub recycled: bool,
+}
+
+/// How far two shapes may move relative to each other before a touching contact's manifold is
+/// computed again (see `contact_recycle.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Recycling {
+    /// Relative motion below which the manifold is reused; zero turns recycling off.
+    pub distance: f32,
+    /// The farthest point of either shape from its body origin.
+    pub reach: f32,
 }
 
 impl Contact {
-    /// Recomputes the manifold, carrying impulses over by feature id. Returns whether the
-    /// contact touched before and touches now.
+    /// Recomputes the manifold, carrying impulses over by feature id, or moves the last one
+    /// with the bodies when they barely moved relative to each other (`recycling`). Returns
+    /// whether the contact touched before and touches now.
     pub fn update(
         &mut self,
         shape_a: &Shape,
@@ -41,12 +59,23 @@ impl Contact {
         shape_b: &Shape,
         xf_b: Transform,
         settings: &CollideSettings,
+        recycling: Recycling,
     ) -> (bool, bool) {
         let was_touching = self.touching;
         let old = self.manifold;
+        if let Some(cache) = &self.recycle
+            && let Some(m) = cache.recycle(&old, xf_a, xf_b, recycling.reach, recycling.distance)
+        {
+            self.manifold = m;
+            self.recycled = true;
+            return (was_touching, was_touching);
+        }
+        self.recycled = false;
         let mut manifold = collide(shape_a, xf_a, shape_b, xf_b, settings);
         carry_impulses(&old, &mut manifold, settings.speculative_distance);
         self.manifold = manifold;
+        let recyclable = !self.sensor && manifold.point_count > 0 && recycling.distance > 0.0;
+        self.recycle = recyclable.then(|| RecycleCache::new(&manifold, xf_a, xf_b));
         // A sensor reports real overlap, not speculative points.
         self.touching = if self.sensor {
             manifold.points().iter().any(|p| p.separation <= 0.0)

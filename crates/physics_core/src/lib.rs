@@ -37,6 +37,7 @@ pub mod broadphase;
 pub mod collision;
 pub mod constants;
 mod contact;
+mod contact_recycle;
 pub mod debug_draw;
 pub mod filter;
 pub mod id;

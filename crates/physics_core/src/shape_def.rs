@@ -67,4 +67,6 @@ pub(crate) struct ShapeRecord {
     pub proxy: ProxyKey,
     /// Enlarged box stored in the broadphase.
     pub fat_aabb: Aabb,
+    /// The farthest point of the shape from its body origin (for contact recycling).
+    pub reach: f32,
 }

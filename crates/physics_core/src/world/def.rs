@@ -61,6 +61,10 @@ pub struct WorldDef {
     pub speculative_distance: f32,
     /// (m) Margin of moving shapes' bounding boxes in the broadphase.
     pub aabb_margin: f32,
+    /// (m) Touching shapes that moved less than this relative to each other since their
+    /// manifold was computed keep it, moved with the bodies, instead of recomputing it (as
+    /// Box2D v3 does). Zero recomputes every manifold every step.
+    pub contact_recycle_distance: f32,
     /// (m/s) Speed limit of any body, a guard against explosions.
     pub max_linear_speed: f32,
     /// World units per metre: 1 for metres, for example 100 for a game in pixels.
@@ -98,6 +102,7 @@ impl Default for WorldDef {
             linear_slop: LINEAR_SLOP,
             speculative_distance: 4.0 * LINEAR_SLOP,
             aabb_margin: 0.1,
+            contact_recycle_distance: 10.0 * LINEAR_SLOP,
             max_linear_speed: 400.0,
             length_units_per_meter: 1.0,
             enable_sleep: true,
@@ -117,6 +122,7 @@ pub(crate) struct Tolerances {
     pub linear_slop: f32,
     pub speculative_distance: f32,
     pub aabb_margin: f32,
+    pub contact_recycle_distance: f32,
     pub restitution_threshold: f32,
     pub max_contact_push_speed: f32,
     pub max_linear_speed: f32,
@@ -141,6 +147,7 @@ impl WorldDef {
             self.linear_slop,
             self.speculative_distance,
             self.aabb_margin,
+            self.contact_recycle_distance,
             self.max_linear_speed,
             self.length_units_per_meter,
             self.sleep_linear_speed,
@@ -168,6 +175,7 @@ impl WorldDef {
             self.linear_slop,
             self.speculative_distance,
             self.aabb_margin,
+            self.contact_recycle_distance,
             self.sleep_linear_speed,
             self.sleep_angular_speed,
             self.time_to_sleep,
@@ -190,6 +198,7 @@ impl WorldDef {
             speculative_distance: self.speculative_distance * unit,
             // Moving shapes' boxes must reach at least as far as speculative contacts do.
             aabb_margin: self.aabb_margin.max(self.speculative_distance) * unit,
+            contact_recycle_distance: self.contact_recycle_distance * unit,
             restitution_threshold: self.restitution_threshold * unit,
             max_contact_push_speed: self.max_contact_push_speed * unit,
             max_linear_speed: self.max_linear_speed * unit,

@@ -15,6 +15,7 @@ mod shapes;
 mod sleep;
 mod step;
 
+pub(crate) use continuous::shape_extents;
 pub use def::{MixRule, WorldDef};
 pub use error::WorldError;
 pub use events::{

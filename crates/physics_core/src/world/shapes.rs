@@ -25,8 +25,10 @@ impl World {
         };
         let fat_aabb = self.fat_aabb(&shape, b.transform, kind);
         // Reserve the slot first: the proxy stores the shape's slot index.
+        let reach = crate::contact_recycle::shape_reach(&shape);
         let (index, generation) = self.shapes.insert(ShapeRecord {
             body,
+            reach,
             shape,
             def: *def,
             proxy: crate::broadphase::ProxyKey { tree: kind, id: 0 },

@@ -3,7 +3,7 @@
 
 use super::{HitEvent, World, WorldError};
 use crate::body::BodyType;
-use crate::contact::{Contact, pair_key};
+use crate::contact::{Contact, Recycling, pair_key};
 use crate::math::is_finite_vec;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
 use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings, prepare_contact};
@@ -18,8 +18,11 @@ pub struct StepCounters {
     pub proxies_queried: usize,
     /// Contacts created by the broadphase.
     pub contacts_created: usize,
-    /// Contacts whose manifold was recomputed.
+    /// Contacts whose manifold was updated (computed or recycled).
     pub manifolds_updated: usize,
+    /// Of those, contacts that reused their last manifold moved with the bodies, because the
+    /// shapes barely moved relative to each other (contact recycling).
+    pub manifolds_recycled: usize,
     /// Manifold points that matched a point of the previous step (warm started).
     pub points_persisted: usize,
     /// Manifold points with no match in the previous step (started cold).
@@ -131,7 +134,10 @@ impl World {
                     .mix(ra.def.restitution, rb.def.restitution),
                 touching: false,
                 sensor: ra.def.is_sensor || rb.def.is_sensor,
+                hit_events: ra.def.enable_hit_events || rb.def.enable_hit_events,
                 enabled: true,
+                recycle: None,
+                recycled: false,
             };
             let (slot, _) = self.contacts.insert(contact);
             self.contact_map.insert(key, slot);
@@ -152,6 +158,7 @@ impl World {
         // The hook leaves the world while it runs, so it can be handed world data.
         let mut hook = self.pre_solve.take();
         self.counters.manifolds_updated = 0;
+        self.counters.manifolds_recycled = 0;
         self.counters.points_persisted = 0;
         self.counters.points_new = 0;
         for slot in slots {
@@ -174,7 +181,12 @@ impl World {
             let xf_b = self.bodies.at(rb.body.index).transform;
             self.counters.manifolds_updated += 1;
             let contact = self.contacts.at_mut(slot);
-            let (was, now) = contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings);
+            let recycling = Recycling {
+                distance: self.tolerances.contact_recycle_distance,
+                reach: ra.reach.max(rb.reach),
+            };
+            let (was, now) = contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings, recycling);
+            self.counters.manifolds_recycled += contact.recycled as usize;
             for p in contact.manifold.points() {
                 if p.persisted {
                     self.counters.points_persisted += 1;
@@ -317,14 +329,19 @@ impl World {
 
         self.joint_breaks.clear();
         self.store_joint_impulses(&arrays.joints, &arrays.states, 1.0 / h);
+        // Store impulses for next step's warm start (a non-finite impulse is never kept, or it
+        // would be re-applied every step for as long as the contact lives), and note the hits
+        // of contacts whose shapes asked for hit events.
         let threshold = self.tolerances.hit_event_threshold;
+        let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
+        let mut hits = Vec::new();
         for c in &arrays.contacts {
-            let contact = self.contacts.at(c.contact);
-            let (sa, sb) = (
-                self.shapes.at(contact.shape_a),
-                self.shapes.at(contact.shape_b),
-            );
-            if !(sa.def.enable_hit_events || sb.def.enable_hit_events) {
+            let contact = self.contacts.at_mut(c.contact);
+            for (mp, cp) in contact.manifold.points_mut().iter_mut().zip(&c.points) {
+                mp.normal_impulse = finite_or_zero(cp.normal_impulse);
+                mp.tangent_impulse = finite_or_zero(cp.tangent_impulse);
+            }
+            if !contact.hit_events {
                 continue;
             }
             let fastest = c.points[..c.point_count]
@@ -339,24 +356,17 @@ impl World {
             if let Some((speed, point)) = fastest
                 && speed > threshold
             {
-                self.hit_events.push(HitEvent {
-                    shape_a: self.shape_id(contact.shape_a),
-                    shape_b: self.shape_id(contact.shape_b),
-                    point,
-                    normal: c.normal,
-                    approach_speed: speed,
-                });
+                hits.push((contact.shape_a, contact.shape_b, point, c.normal, speed));
             }
         }
-        // Store impulses for next step's warm start; a non-finite impulse is never kept, or it
-        // would be re-applied every step for as long as the contact lives.
-        let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
-        for c in &arrays.contacts {
-            let manifold = &mut self.contacts.at_mut(c.contact).manifold;
-            for (mp, cp) in manifold.points_mut().iter_mut().zip(&c.points) {
-                mp.normal_impulse = finite_or_zero(cp.normal_impulse);
-                mp.tangent_impulse = finite_or_zero(cp.tangent_impulse);
-            }
+        for (a, b, point, normal, approach_speed) in hits {
+            self.hit_events.push(HitEvent {
+                shape_a: self.shape_id(a),
+                shape_b: self.shape_id(b),
+                point,
+                normal,
+                approach_speed,
+            });
         }
         self.solver = arrays;
         Ok(())
