@@ -250,6 +250,22 @@ impl Scene {
         )
     }
 
+    /// The smallest box holding every body origin and every static shape, as (min, max): the
+    /// region the scene's bodies are meant to stay in (a bowl of segments counts whole).
+    pub fn world_bounds(&self) -> (Vec2, Vec2) {
+        let statics = self
+            .bodies
+            .iter()
+            .filter(|b| b.body_type == BodyType::Static)
+            .flat_map(|b| {
+                let xf = Transform::from_angle(b.position, b.angle);
+                b.shapes.iter().map(move |s| s.shape.compute_aabb(xf))
+            });
+        statics.fold(self.origin_bounds(), |(min, max), aabb| {
+            (min.min(aabb.min), max.max(aabb.max))
+        })
+    }
+
     /// Number of dynamic bodies.
     pub fn dynamic_count(&self) -> usize {
         self.bodies

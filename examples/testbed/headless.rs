@@ -123,11 +123,11 @@ pub fn run_scene(
 }
 
 /// Where the dynamic bodies may be after `seconds`: the box around the scene's initial body
-/// positions, grown by [`ESCAPE_MARGIN`] plus the distance covered at twice the fastest initial
+/// positions and static shapes, grown by [`ESCAPE_MARGIN`] plus the distance covered at twice the fastest initial
 /// speed (a light body struck by a heavy one leaves at no more than twice the striker's
 /// speed), so projectiles scattering debris in zero gravity do not count as escaping.
 pub fn scene_bounds(scene: &Scene, seconds: f32) -> (Vec2, Vec2) {
-    let (min, max) = scene.origin_bounds();
+    let (min, max) = scene.world_bounds();
     let fastest = scene
         .bodies
         .iter()

@@ -10,6 +10,8 @@ mod stacking;
 pub use stacking::pyramid_boxes;
 mod stress;
 
+pub use stress::{SPINNER_BOWL_CENTER, SPINNER_BOWL_RADIUS};
+
 use crate::Scene;
 
 /// Every scene name, in display order.
@@ -28,6 +30,7 @@ pub const SCENE_NAMES: &[&str] = &[
     "rain",
     "tumbler",
     "smash",
+    "spinner",
     "pendulum",
     "bridge",
     "ragdoll",
@@ -56,6 +59,7 @@ pub fn scene(name: &str) -> Option<Scene> {
         "rain" => stress::rain(),
         "tumbler" => stress::tumbler(),
         "smash" => stress::smash(),
+        "spinner" => stress::spinner(),
         "pendulum" => joints::pendulum(),
         "bridge" => joints::bridge(),
         "ragdoll" => joints::ragdoll(),

@@ -1,6 +1,6 @@
 //! Stress scenes: many bodies in motion at once.
 
-use crate::scene::{BodyDesc, Scene, ShapeDesc, ball, boxed};
+use crate::scene::{BodyDesc, JointDesc, Scene, ShapeDesc, ball, boxed};
 use physics_core::prelude::*;
 
 /// Three staggered rows of static pegs and 600 mixed shapes (boxes, balls, capsules) raining
@@ -78,6 +78,69 @@ pub fn tumbler() -> Scene {
         steps: 750,
         bodies,
         joints: Vec::new(),
+    }
+}
+
+/// Centre of the spinner's bowl.
+pub const SPINNER_BOWL_CENTER: Vec2 = Vec2::new(0.0, 32.0);
+/// Radius of the spinner's bowl: every body should stay inside it.
+pub const SPINNER_BOWL_RADIUS: f32 = 40.0;
+
+/// Box2D's spinner: a closed bowl of 360 two-sided segments (radius 40 around (0, 32)), a
+/// 40 m rounded paddle on a motor turning at 5 rad/s with unlimited torque, and 6076 light
+/// capsules, balls and boxes filling the bottom of the bowl.
+pub fn spinner() -> Scene {
+    let ring = |t: f32| SPINNER_BOWL_CENTER + SPINNER_BOWL_RADIUS * Vec2::new(t.cos(), t.sin());
+    let step = -2.0 * std::f32::consts::PI / 360.0;
+    let segment = |k: usize| {
+        let (t0, t1) = (step * k as f32, step * (k + 1) as f32);
+        ShapeDesc::new(Segment::new(ring(t0), ring(t1)).expect("ring segments have length"))
+            .friction(0.1)
+    };
+    let mut ground = BodyDesc::fixed(Vec2::ZERO, segment(0));
+    for k in 1..360 {
+        ground = ground.with_shape(segment(k));
+    }
+    let paddle = Polygon::new_rounded_box(0.4, 20.0, 0.2).expect("valid rounded box");
+    let mut bodies = vec![
+        ground,
+        BodyDesc::dynamic(Vec2::new(0.0, 12.0), ShapeDesc::new(paddle).friction(0.0)),
+    ];
+    let capsule = Capsule::new(Vec2::new(-0.25, 0.0), Vec2::new(0.25, 0.0), 0.25)
+        .expect("valid capsule");
+    let (mut x, mut y) = (-23.0f32, 2.0f32);
+    for i in 0..6076 {
+        let shape = match i % 3 {
+            0 => ShapeDesc::new(capsule),
+            1 => ball(0.35),
+            _ => boxed(0.35, 0.35),
+        };
+        let shape = shape.density(0.25).friction(0.1).restitution(0.1);
+        bodies.push(BodyDesc::dynamic(Vec2::new(x, y), shape));
+        x += 0.5;
+        if x >= 23.0 {
+            x = -23.0;
+            y += 0.5;
+        }
+    }
+    let motor = RevoluteJoint {
+        enable_motor: true,
+        motor_speed: 5.0,
+        max_motor_torque: f32::MAX,
+        ..Default::default()
+    };
+    Scene {
+        name: "spinner",
+        gravity: Vec2::new(0.0, -10.0),
+        dt: 1.0 / 60.0,
+        steps: 500,
+        bodies,
+        joints: vec![JointDesc::at(
+            0,
+            1,
+            Vec2::new(0.0, 12.0),
+            JointKind::Revolute(motor),
+        )],
     }
 }
 

@@ -18,13 +18,13 @@ use physics2d_demos::{Scene, scene};
 use std::time::Instant;
 
 /// Box2D's benchmark scenes that the scene library builds identically for every engine.
-/// Box2D's `rain` drops its own ragdolls, which the library does not describe, and `spinner`
-/// is not in the library yet: both are left out.
+/// Box2D's `rain` drops its own ragdolls, which the library does not describe: it is left out.
 const SCENES: &[&str] = &[
     "large_pyramid",
     "many_pyramids",
     "joint_grid",
     "smash",
+    "spinner",
     "tumbler",
 ];
 
@@ -40,7 +40,7 @@ const NOTES: &str = "Notes:
   restitution mixing.
 - `tumbler`: the scene library drives the frame kinematically at 25 degrees/s instead of with a
   motor on a revolute joint, in every engine.
-- `rain` (Box2D's ragdolls) and `spinner` are not in the scene library yet, so they are left out.
+- `rain` (Box2D's ragdolls) is not in the scene library, so it is left out.
 - rapier2d gets its cuboid shape for axis-aligned boxes (as polygons its pyramids collapse);
   its substeps are `num_solver_iterations = 4`.
 - The top of the 100-row pyramid settles about 0.7 m in every engine: each of the 100 contacts

@@ -3,12 +3,14 @@
 use bevy_math::Vec2;
 use physics_core::body::BodyType;
 use physics2d_demos::Scene;
+use physics2d_demos::scenes::{SPINNER_BOWL_CENTER, SPINNER_BOWL_RADIUS};
 
 /// What the figure measures, for the table's legend.
 pub fn describe(scene: &Scene) -> &'static str {
     match scene.name {
         "large_pyramid" | "many_pyramids" => "largest drift of a box from where it started (m)",
         "joint_grid" => "largest stretch of a pin: centre distance of joined balls minus 1 m",
+        "spinner" => "dynamic bodies non-finite or outside the bowl",
         _ => "dynamic bodies non-finite or more than 100 m outside the start box",
     }
 }
@@ -45,6 +47,14 @@ pub fn measure(scene: &Scene, end: &[Vec2]) -> f32 {
                     worst.max(s)
                 }
             }),
+        "spinner" => dynamic()
+            .filter(|(_, p)| {
+                let d = p.distance(SPINNER_BOWL_CENTER);
+                // The bowl's segments have no thickness; a body's centre sits at most its
+                // 0.35 m radius inside them.
+                d.is_nan() || d > SPINNER_BOWL_RADIUS
+            })
+            .count() as f32,
         _ => {
             let (min, max) = scene.origin_bounds();
             let (min, max) = (min - 100.0, max + 100.0);

@@ -8,10 +8,18 @@
 //! (keeping its velocity), and next step's speculative contact stops it at the surface.
 //! Bodies flagged as bullets are swept last, also against the other dynamic bodies at their
 //! final poses, so a small fast projectile cannot pass through a thin box either.
+//!
+//! A shape that starts the sweep already within the target distance of a wall (it was pulled
+//! back to that wall last step, or is pressed against it) gets no time of impact from its full
+//! outline. Its core is swept instead: a circle of a quarter of the shape's smallest extent
+//! around its centroid (Box2D v3's fallback). The core reaches the wall only if the shape is
+//! passing through it, so the body is stopped with most of itself still on the near side,
+//! and its contacts push it back out.
 
 use super::World;
 use crate::body::BodyType;
-use crate::collision::{ShapeProxy, Sweep, ToiState, time_of_impact};
+use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
+use crate::math::cross;
 use crate::math::Rot;
 use crate::shape::Shape;
 use bevy_math::Vec2;
@@ -103,6 +111,9 @@ impl World {
                 .compute_aabb(start)
                 .union(&record.shape.compute_aabb(end));
             let proxy = ShapeProxy::from_shape(&record.shape);
+            let centroid = record.shape.centroid();
+            let core_radius = 0.25 * shape_extents(&record.shape, centroid, 0.0).0;
+            let core = ShapeProxy::from_points(&[centroid], core_radius);
             let mut sweep_against = |data: u64| {
                 let other = self.shapes.at(data as u32);
                 let other_body = self.bodies.at(other.body.index);
@@ -115,13 +126,30 @@ impl World {
                 let fixed = other_body.body_type == BodyType::Static
                     || (bullet && other_body.body_type == BodyType::Dynamic && !other_body.bullet);
                 if blocks && fixed {
-                    let out = time_of_impact(
-                        &proxy,
-                        &sweep,
-                        &ShapeProxy::from_shape(&other.shape),
-                        &Sweep::fixed(other_body.transform),
-                        target,
-                    );
+                    let wall = ShapeProxy::from_shape(&other.shape);
+                    let wall_sweep = Sweep::fixed(other_body.transform);
+                    let mut out = time_of_impact(&proxy, &sweep, &wall, &wall_sweep, target);
+                    // Within the target at the start: reported as overlapped, or as a hit at
+                    // fraction zero when the sweep starts right at the target distance.
+                    let at_start = out.state == ToiState::Overlapped
+                        || (out.state == ToiState::Hit && out.fraction == 0.0);
+                    if at_start {
+                        out = time_of_impact(&core, &sweep, &wall, &wall_sweep, target);
+                        if let Shape::Segment(segment) = &other.shape {
+                            // A segment is two-sided: once the core sits against it, the core
+                            // sweep starts within the target too, so the centroid's path is
+                            // checked for crossing the segment instead.
+                            let to_world = |p: Vec2| other_body.transform.apply(p);
+                            let (p1, p2) = (to_world(segment.point1), to_world(segment.point2));
+                            let (c0, c1) = (start.apply(centroid), end.apply(centroid));
+                            if let Some(t) = centroid_crossing(p1, p2, c0, c1, core_radius) {
+                                out = ToiOutput {
+                                    state: ToiState::Hit,
+                                    fraction: t,
+                                };
+                            }
+                        }
+                    }
                     if out.state == ToiState::Hit && out.fraction > 0.0 && out.fraction < first {
                         first = out.fraction;
                     }
@@ -145,4 +173,27 @@ impl World {
             body.center = xf.apply(body.local_center);
         }
     }
+}
+
+/// The fraction of the straight path `c0` -> `c1` at which a point stops `margin` short of
+/// the line through segment `p1` -> `p2`, if the path crosses the segment itself; 0 when it
+/// starts within the margin.
+fn centroid_crossing(p1: Vec2, p2: Vec2, c0: Vec2, c1: Vec2, margin: f32) -> Option<f32> {
+    let edge = p2 - p1;
+    let length = edge.length();
+    if length == 0.0 {
+        return None;
+    }
+    // Signed distances from the segment's line at the start and end of the path.
+    let (d0, d1) = (cross(edge, c0 - p1) / length, cross(edge, c1 - p1) / length);
+    if d0 * d1 > 0.0 || d0 == d1 {
+        return None;
+    }
+    let t_cross = d0 / (d0 - d1);
+    let at_cross = c0 + t_cross * (c1 - c0);
+    let along = (at_cross - p1).dot(edge) / (length * length);
+    if !(0.0..=1.0).contains(&along) {
+        return None;
+    }
+    Some(((d0.abs() - margin) / (d0 - d1).abs()).max(0.0))
 }
