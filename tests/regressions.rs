@@ -185,7 +185,11 @@ fn regression_nan_impulse_is_kept_for_warm_starting() {
         assert!(xf.is_valid() && v.is_finite(), "{b:?} went non-finite");
         assert!(v.length() <= 400.0 + 1e-3);
         // Box centres rest 0.5 m above the ground's surface at y = 0, within the slop.
-        assert!(xf.p.y > 0.5 - 0.01, "{b:?} went through the ground: {:?}", xf.p);
+        assert!(
+            xf.p.y > 0.5 - 0.01,
+            "{b:?} went through the ground: {:?}",
+            xf.p
+        );
     }
     // The old code froze the upper box where it was (NaN velocity reset to zero every step,
     // the force never cleared); now it has been driven off at the speed limit.
@@ -282,7 +286,12 @@ fn regression_exact_joint_solve_on_a_loop_explodes() {
 fn regression_spinning_capsule_passes_through_a_bowl_of_segments() {
     use physics2d_demos::scenes::{SPINNER_BOWL_CENTER, SPINNER_BOWL_RADIUS};
     let cases = [
-        (Vec2::new(-11.83, 69.92), -2.75, Vec2::new(-1.41, 21.97), -115.4),
+        (
+            Vec2::new(-11.83, 69.92),
+            -2.75,
+            Vec2::new(-1.41, 21.97),
+            -115.4,
+        ),
         (Vec2::new(28.89, 4.74), 0.73, Vec2::new(36.47, 6.57), 94.4),
         (Vec2::new(24.75, 0.93), 0.53, Vec2::new(33.01, 1.46), 78.9),
     ];

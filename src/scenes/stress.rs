@@ -106,8 +106,8 @@ pub fn spinner() -> Scene {
         ground,
         BodyDesc::dynamic(Vec2::new(0.0, 12.0), ShapeDesc::new(paddle).friction(0.0)),
     ];
-    let capsule = Capsule::new(Vec2::new(-0.25, 0.0), Vec2::new(0.25, 0.0), 0.25)
-        .expect("valid capsule");
+    let capsule =
+        Capsule::new(Vec2::new(-0.25, 0.0), Vec2::new(0.25, 0.0), 0.25).expect("valid capsule");
     let (mut x, mut y) = (-23.0f32, 2.0f32);
     for i in 0..6076 {
         let shape = match i % 3 {

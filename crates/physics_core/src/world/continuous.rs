@@ -19,8 +19,8 @@
 use super::World;
 use crate::body::BodyType;
 use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
-use crate::math::cross;
 use crate::math::Rot;
+use crate::math::cross;
 use crate::shape::Shape;
 use bevy_math::Vec2;
 
