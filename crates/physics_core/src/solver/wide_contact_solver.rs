@@ -296,6 +296,25 @@ fn gather(states: &[BodyState], indices: &[u32; LANES]) -> WideBody {
     }
 }
 
+/// Only the velocities of the bodies `indices` in lanes (the motion half is left at zero):
+/// enough for the warm start, which moves nothing.
+#[inline]
+fn gather_velocities(states: &[BodyState], indices: &[u32; LANES]) -> WideBody {
+    let [r0, r1, r2, r3] = indices.map(|i| rows(states, i).0);
+    let [vx, vy, w, padding] = Lanes::transpose([r0, r1, r2, r3]);
+    let zero = Lanes::splat(0.0);
+    WideBody {
+        vx,
+        vy,
+        w,
+        padding,
+        dpx: zero,
+        dpy: zero,
+        qc: zero,
+        qs: zero,
+    }
+}
+
 /// Writes the lanes' velocities back (the solver changes nothing else); the static index is
 /// skipped.
 #[inline]
@@ -341,8 +360,8 @@ fn relative_velocity(a: &WideBody, b: &WideBody, p: &WidePoint) -> (Lanes, Lanes
 }
 
 fn warm_start_group(c: &WideConstraint, states: &mut [BodyState]) {
-    let mut a = gather(states, &c.index_a);
-    let mut b = gather(states, &c.index_b);
+    let mut a = gather_velocities(states, &c.index_a);
+    let mut b = gather_velocities(states, &c.index_b);
     let (nx, ny) = (c.normal_x, c.normal_y);
     // t = right_perp(n) = (ny, -nx)
     let (tx, ty) = (ny, -nx);
