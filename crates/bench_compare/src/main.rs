@@ -1,5 +1,7 @@
-//! The comparison: the same scenes in Box2D v3, physics_core, bevy_physics2d and rapier2d,
-//! stepped in one process at 60 Hz with 4 substeps, sleeping off and one thread, timed per step.
+//! The comparison: the same scenes in Box2D v3, physics_core, bevy_physics2d, rapier2d and
+//! avian2d, stepped in one process at 60 Hz with 4 substeps, sleeping off and one thread, timed
+//! per step. An engine that spends more than `--budget` seconds (default 120) on one scene is
+//! stopped there and its row says after how many steps.
 //!
 //! ```sh
 //! cargo run --release -p bench_compare                          # every scene
@@ -38,27 +40,37 @@ const NOTES: &str = "Notes:
   its own rule).
 - rapier2d: `warmstart_joints` on like the others; stiff motors; Box2D's friction and
   restitution mixing.
+- avian2d 0.7: its default plugins without interpolation (no debug renderer, picking or
+  threads), `SubstepCount(4)`, `SleepingDisabled` on every body, geometric-mean friction and
+  max restitution; a body's several shapes become one compound collider; motors are
+  force-based with damping 1e6 (its stiffest velocity drive).
 - `tumbler`: the scene library drives the frame kinematically at 25 degrees/s instead of with a
   motor on a revolute joint, in every engine.
 - `rain` (Box2D's ragdolls) is not in the scene library, so it is left out.
 - rapier2d gets its cuboid shape for axis-aligned boxes (as polygons its pyramids collapse);
   its substeps are `num_solver_iterations = 4`.
-- The top of the 100-row pyramid settles about 0.7 m in every engine: each of the 100 contacts
-  below it rests within the 5 mm contact slop.
-- avian2d 0.7 is not in the comparison yet.
+- The top of the 100-row pyramid settles about 0.7 m in Box2D, physics_core and rapier2d: each
+  of the 100 contacts below it rests within the 5 mm contact slop.
 ";
 
 struct Options {
     scenes: Vec<String>,
     steps: Option<usize>,
     markdown: Option<String>,
+    /// Seconds an engine may spend on one scene's timed steps before it is stopped.
+    budget: f64,
 }
+
+/// Default for `--budget`: an engine 100x slower than Box2D on the largest scene still
+/// finishes; one that blows up does not hold the table up for an hour.
+const DEFAULT_BUDGET_SECONDS: f64 = 120.0;
 
 fn parse() -> Result<Options, String> {
     let mut options = Options {
         scenes: Vec::new(),
         steps: None,
         markdown: None,
+        budget: DEFAULT_BUDGET_SECONDS,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -70,6 +82,14 @@ fn parse() -> Result<Options, String> {
                 options.steps = Some(n.parse().map_err(|_| format!("bad step count {n}"))?);
             }
             "--markdown" => options.markdown = Some(value()?),
+            "--budget" => {
+                let s = value()?;
+                options.budget = s
+                    .parse()
+                    .ok()
+                    .filter(|b: &f64| *b > 0.0)
+                    .ok_or(format!("bad budget {s} (seconds, positive)"))?;
+            }
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -83,22 +103,30 @@ fn parse() -> Result<Options, String> {
 struct Run {
     ms_per_step: f64,
     stability: f32,
+    /// Timed steps taken: fewer than asked when the budget ran out.
+    steps: usize,
 }
 
-fn run(build: engines::Build, scene: &Scene, steps: usize) -> Result<Run, String> {
+fn run(build: engines::Build, scene: &Scene, steps: usize, budget: f64) -> Result<Run, String> {
     let mut simulation = build(scene)?;
     // One untimed step first: the plugin creates its bodies in its first step, the others when
     // the scene is built.
     simulation.step()?;
     let start = Instant::now();
-    for _ in 0..steps {
+    let mut taken = 0;
+    while taken < steps {
         simulation.step()?;
+        taken += 1;
+        if start.elapsed().as_secs_f64() > budget {
+            break;
+        }
     }
-    let ms_per_step = start.elapsed().as_secs_f64() * 1000.0 / steps as f64;
+    let ms_per_step = start.elapsed().as_secs_f64() * 1000.0 / taken as f64;
     let stability = stability::measure(scene, &simulation.positions());
     Ok(Run {
         ms_per_step,
         stability,
+        steps: taken,
     })
 }
 
@@ -127,20 +155,35 @@ fn main() {
         let mut reference = None;
         for (engine, build) in ENGINES {
             eprint!("{name} on {engine}... ");
-            match run(*build, &scene, steps) {
+            // An engine that panics fails its cell, not the whole comparison.
+            let result = std::panic::catch_unwind(|| run(*build, &scene, steps, options.budget))
+                .unwrap_or_else(|panic| {
+                    let message = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    Err(format!("panicked: {message}"))
+                });
+            match result {
                 Ok(r) => {
                     eprintln!("{:.3} ms/step", r.ms_per_step);
+                    let stopped = if r.steps < steps {
+                        format!(", stopped after {} steps", r.steps)
+                    } else {
+                        String::new()
+                    };
                     // The reference is Box2D's time, never another engine's.
                     if *engine == ENGINES[0].0 {
                         reference = Some(r.ms_per_step);
                     }
                     cells.push(match reference {
                         Some(reference) => format!(
-                            "{:.2} ms ({:.2}x)",
+                            "{:.2} ms ({:.2}x{stopped})",
                             r.ms_per_step,
                             r.ms_per_step / reference
                         ),
-                        None => format!("{:.2} ms (n/a)", r.ms_per_step),
+                        None => format!("{:.2} ms (n/a{stopped})", r.ms_per_step),
                     });
                     figures.push(format!("{:.4}", r.stability));
                 }

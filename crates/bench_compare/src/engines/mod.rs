@@ -1,6 +1,7 @@
 //! One adapter per engine: each builds a neutral [`Scene`] with the common settings (the
 //! scene's time step, 4 substeps, sleeping off, one thread) and steps it.
 
+mod avian;
 mod box2d;
 mod core;
 mod plugin;
@@ -29,4 +30,5 @@ pub const ENGINES: &[(&str, Build)] = &[
     ("physics_core", core::build),
     ("bevy_physics2d", plugin::build),
     ("rapier2d", rapier::build),
+    ("avian2d", avian::build),
 ];
