@@ -43,6 +43,7 @@ pub mod filter;
 pub mod id;
 pub mod joint;
 pub mod math;
+mod pair_hash;
 pub mod shape;
 pub mod shape_def;
 pub mod solver;

@@ -30,10 +30,10 @@ use crate::broadphase::BroadPhase;
 use crate::collision::CollideSettings;
 use crate::contact::Contact;
 use crate::id::{BodyId, ShapeId, Slots};
+use crate::pair_hash::PairMap;
 use crate::shape_def::ShapeRecord;
 use crate::solver::SolverArrays;
 use def::Tolerances;
-use std::collections::HashMap;
 
 /// The simulation world.
 pub struct World {
@@ -45,7 +45,7 @@ pub struct World {
     joints: Slots<crate::joint::Joint>,
     joint_breaks: Vec<JointBreakEvent>,
     /// Shape pair -> contact slot.
-    contact_map: HashMap<u64, u32>,
+    contact_map: PairMap<u32>,
     broadphase: BroadPhase,
     solver: SolverArrays,
     begin_events: Vec<ContactEvent>,
@@ -77,7 +77,7 @@ impl World {
             contacts: Slots::default(),
             joints: Slots::default(),
             joint_breaks: Vec::new(),
-            contact_map: HashMap::new(),
+            contact_map: PairMap::default(),
             broadphase: BroadPhase::default(),
             solver: SolverArrays::default(),
             begin_events: Vec::new(),
