@@ -330,7 +330,7 @@ impl DynamicTree {
         if self.root == NULL_NODE {
             return;
         }
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        let mut stack = NodeStack::default();
         stack.push(self.root);
         while let Some(id) = stack.pop() {
             let node = &self.nodes[id as usize];
@@ -360,7 +360,7 @@ impl DynamicTree {
             return;
         }
         let mut max_fraction = input.max_fraction;
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        let mut stack = NodeStack::default();
         stack.push(self.root);
         while let Some(id) = stack.pop() {
             let node = &self.nodes[id as usize];
@@ -422,6 +422,49 @@ impl DynamicTree {
             return Err(format!("{leaves} leaves for {} proxies", self.proxy_count));
         }
         Ok(())
+    }
+}
+
+/// The depth-first stack of a query: on the call stack, since a balanced tree's traversal
+/// never holds more than its height plus one nodes (46 for four billion proxies), spilling to
+/// the heap only past that. A query per moved proxy per step made the allocation show up.
+struct NodeStack {
+    fixed: [u32; 64],
+    len: usize,
+    spill: Vec<u32>,
+}
+
+impl Default for NodeStack {
+    fn default() -> Self {
+        NodeStack {
+            fixed: [NULL_NODE; 64],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+}
+
+impl NodeStack {
+    #[inline]
+    fn push(&mut self, id: u32) {
+        if self.len < self.fixed.len() {
+            self.fixed[self.len] = id;
+            self.len += 1;
+        } else {
+            self.spill.push(id);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if let Some(id) = self.spill.pop() {
+            return Some(id);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.fixed[self.len])
     }
 }
 
