@@ -176,8 +176,9 @@ impl World {
 }
 
 /// The fraction of the straight path `c0` -> `c1` at which a point stops `margin` short of
-/// the line through segment `p1` -> `p2`, if the path crosses the segment itself; 0 when it
-/// starts within the margin.
+/// the line through segment `p1` -> `p2`, if the path crosses the segment itself. A path
+/// that starts within the margin stops at its start: the smallest positive fraction, since a
+/// zero fraction means "touching at the start, nothing to do" to the caller.
 fn centroid_crossing(p1: Vec2, p2: Vec2, c0: Vec2, c1: Vec2, margin: f32) -> Option<f32> {
     let edge = p2 - p1;
     let length = edge.length();
@@ -195,5 +196,27 @@ fn centroid_crossing(p1: Vec2, p2: Vec2, c0: Vec2, c1: Vec2, margin: f32) -> Opt
     if !(0.0..=1.0).contains(&along) {
         return None;
     }
-    Some(((d0.abs() - margin) / (d0 - d1).abs()).max(0.0))
+    Some(((d0.abs() - margin) / (d0 - d1).abs()).max(f32::MIN_POSITIVE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::centroid_crossing;
+    use bevy_math::Vec2;
+
+    #[test]
+    fn a_path_through_a_segment_stops_short_of_it() {
+        let (p1, p2) = (Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0));
+        // From 1 m below to 1 m above: stops 0.1 m short, at 0.45 of the way.
+        let t = centroid_crossing(p1, p2, Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.1);
+        assert!((t.unwrap() - 0.45).abs() < 1e-6);
+        // Already within the margin: stops at the start, with a fraction the caller acts on.
+        let t = centroid_crossing(p1, p2, Vec2::new(0.0, -0.05), Vec2::new(0.0, 1.0), 0.1);
+        assert!(t.unwrap() > 0.0 && t.unwrap() < 1e-30);
+        // Passing beside the segment's end, or staying on one side: no stop.
+        let beside = centroid_crossing(p1, p2, Vec2::new(2.0, -1.0), Vec2::new(2.0, 1.0), 0.1);
+        assert_eq!(beside, None);
+        let same_side = centroid_crossing(p1, p2, Vec2::new(0.0, -1.0), Vec2::new(0.5, -0.2), 0.1);
+        assert_eq!(same_side, None);
+    }
 }
