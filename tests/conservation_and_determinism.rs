@@ -94,3 +94,33 @@ fn rain_run_twice_is_bit_identical() {
         assert!(run() == run(), "{solver}: two runs of rain differ");
     }
 }
+
+#[test]
+fn rain_on_two_and_three_threads_is_bit_identical_to_one() {
+    use physics_core::parallel::{ScopedThreads, TaskRunner};
+    use std::sync::Arc;
+    let s = scene("rain").unwrap();
+    let run = |runner: Arc<dyn TaskRunner>| {
+        let mut built = s.build(def(false)).unwrap();
+        built.world.set_task_runner(runner);
+        for _ in 0..300 {
+            built.world.step(s.dt).unwrap();
+        }
+        built
+            .bodies
+            .iter()
+            .flat_map(|id| {
+                let xf = built.world.body_transform(*id).unwrap();
+                let v = built.world.linear_velocity(*id).unwrap();
+                [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y].map(f32::to_bits)
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = run(Arc::new(ScopedThreads::new(1)));
+    for workers in [2, 3] {
+        assert!(
+            run(Arc::new(ScopedThreads::new(workers))) == one,
+            "rain on {workers} threads differs from one thread"
+        );
+    }
+}

@@ -143,6 +143,23 @@ pub(crate) struct Body {
     pub contacts: Vec<u32>,
     /// Slot indices of the joints attached to this body.
     pub joints: Vec<u32>,
+    /// Left by the parallel part of `finalize` for its serial part.
+    #[serde(skip)]
+    pub finalized: Finalized,
+}
+
+/// What the parallel part of `finalize` found about a body, for the serial part.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Finalized {
+    /// Centre of mass and rotation at the start of the step (for the sweep).
+    pub start_center: Vec2,
+    pub start_rotation: crate::math::Rot,
+    /// The solver's result was not finite: the body was stopped where it was.
+    pub non_finite: bool,
+    /// Moved fast enough to be swept for continuous collision.
+    pub needs_sweep: bool,
+    /// A shape left its enlarged broadphase box.
+    pub left_its_box: bool,
 }
 
 impl Body {
@@ -172,6 +189,7 @@ impl Body {
             shapes: Vec::new(),
             contacts: Vec::new(),
             joints: Vec::new(),
+            finalized: Finalized::default(),
         }
     }
 

@@ -36,6 +36,25 @@ pub(crate) struct Contact {
     pub recycle: Option<RecycleCache>,
     /// The last update moved the cached manifold instead of computing one.
     pub recycled: bool,
+    /// What this step's narrowphase did, for the serial pass after the parallel one (only
+    /// meaningful inside `collide`).
+    #[serde(skip)]
+    pub outcome: CollideOutcome,
+}
+
+/// What the narrowphase did with a contact this step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum CollideOutcome {
+    /// Both bodies asleep or fixed: nothing moved, nothing computed.
+    #[default]
+    Skipped,
+    /// The shapes' enlarged boxes no longer overlap: the contact is to be destroyed.
+    Separated,
+    /// The manifold was computed or recycled.
+    Updated {
+        was_touching: bool,
+        now_touching: bool,
+    },
 }
 
 /// How far two shapes may move relative to each other before a touching contact's manifold is

@@ -118,6 +118,30 @@ impl<T> Slots<T> {
             .expect("internal link to an empty slot")
     }
 
+    /// Calls `f(index, generation, value)` for every live value, in blocks of at least
+    /// `min_block` slots on `runner`'s workers (in no particular order across blocks).
+    pub(crate) fn par_for_each_mut(
+        &mut self,
+        runner: &dyn crate::parallel::TaskRunner,
+        min_block: usize,
+        f: &(dyn Fn(u32, u32, &mut T) + Sync),
+    ) where
+        T: Send,
+    {
+        crate::parallel::stages::for_each_block(
+            runner,
+            &mut self.entries,
+            min_block,
+            &|start, block| {
+                for (i, slot) in block.iter_mut().enumerate() {
+                    if let Some(value) = slot.value.as_mut() {
+                        f((start + i) as u32, slot.generation, value);
+                    }
+                }
+            },
+        );
+    }
+
     /// Generation of a slot (for building handles from internal indices).
     pub fn generation(&self, index: u32) -> u32 {
         self.entries[index as usize].generation

@@ -44,6 +44,7 @@ pub mod id;
 pub mod joint;
 pub mod math;
 mod pair_hash;
+pub mod parallel;
 pub mod shape;
 pub mod shape_def;
 pub mod solver;

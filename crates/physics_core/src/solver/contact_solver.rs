@@ -42,7 +42,7 @@ pub(crate) struct ConstraintPoint {
 }
 
 /// Solver data of one contact manifold.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactConstraint {
     /// Slot of the contact, to store impulses back.
     pub contact: u32,

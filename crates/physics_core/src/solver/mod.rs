@@ -1,9 +1,10 @@
 //! The soft step: the order of the solver stages.
 //!
 //! ```text
-//! prepare joints and contacts            (once per step)
+//! prepare joints and contacts            (once per step; contacts in parallel blocks)
 //! colour contacts                        constraints of one colour share no moving body;
 //!                                        each colour is packed into SIMD groups of four
+//!                                        (packing in parallel blocks)
 //! for each of the n substeps (h = dt / n):
 //!     integrate velocities               gravity, forces, damping
 //!     warm start                         joints, then contacts: the accumulated impulses
@@ -17,6 +18,10 @@
 //! store impulses                         for next step's warm start
 //! ```
 //!
+//! `step_stages.rs` runs this list as stages on the world's task runner: body stages in
+//! ranges of bodies, colour stages in blocks of one colour's groups, and the scalar work
+//! (joints, exact islands, overflow contacts, restitution) as single-block stages.
+//!
 //! Solving with bias pushes overlapping bodies apart softly; relaxing without bias then
 //! removes the velocity that push added, so separation does not turn into bounce.
 
@@ -26,18 +31,15 @@ pub(crate) mod contact_solver;
 pub(crate) mod graph_coloring;
 pub(crate) mod island;
 pub mod softness;
+mod step_stages;
 pub(crate) mod wide_contact_solver;
 
-use crate::joint::{
-    ExactIsland, IslandScratch, JointConstraint, RowContext, project_exact_islands,
-    solve_exact_islands, solve_joints, warm_start_joints,
-};
+use crate::joint::{ExactIsland, IslandScratch, JointConstraint};
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
-use contact_solver::{
-    ContactConstraint, ContactSolveSettings, apply_restitution, solve_contacts, warm_start,
-};
+use contact_solver::{ContactConstraint, ContactSolveSettings};
 use graph_coloring::GraphColoring;
+pub(crate) use step_stages::run_substeps;
 use wide_contact_solver::WideContacts;
 
 /// The most a body may turn in one substep; faster spin is clamped so the first-order
@@ -52,6 +54,8 @@ pub(crate) struct SolverArrays {
     /// Body (slot, generation) of each solver index: `finalize` skips a body destroyed (and
     /// perhaps replaced) between `solve` and `finalize`.
     pub bodies: Vec<(u32, u32)>,
+    /// Solver index of every body slot (`STATIC_BODY` for bodies not solved), from `solve`.
+    pub solver_index: Vec<u32>,
     pub contacts: Vec<ContactConstraint>,
     pub joints: Vec<JointConstraint>,
     pub exact_islands: Vec<ExactIsland>,
@@ -73,83 +77,10 @@ pub(crate) struct StepSettings {
     pub joint_bias_rate: f32,
 }
 
-/// Runs the substep loop and restitution on prepared arrays.
-pub(crate) fn run_substeps(arrays: &mut SolverArrays, settings: &StepSettings) {
-    let h = settings.dt / settings.substeps as f32;
-    let inv_h = 1.0 / h;
-    let biased = RowContext {
-        h,
-        inv_h,
-        use_bias: true,
-    };
-    let relaxed = RowContext {
-        use_bias: false,
-        ..biased
-    };
-    let contact = &settings.contact;
-    color_contacts(arrays, contact.use_block_solver);
-    let max_push = contact.max_push_speed;
-    for _ in 0..settings.substeps {
-        let states = &mut arrays.states;
-        integrate_velocities(states, &arrays.params, h, settings.max_linear_speed);
-        warm_start_joints(&arrays.joints, states);
-        warm_start(&arrays.contacts, &arrays.coloring.overflow, states);
-        arrays.wide_contacts.warm_start(states);
-        let (islands, joints, scratch) = (
-            &arrays.exact_islands,
-            &mut arrays.joints,
-            &mut arrays.island_scratch,
-        );
-        solve_exact_islands(
-            islands,
-            joints,
-            states,
-            settings.joint_bias_rate,
-            &biased,
-            scratch,
-        );
-        solve_joints(&mut arrays.joints, states, &biased);
-        let overflow = &arrays.coloring.overflow;
-        solve_contacts(&mut arrays.contacts, overflow, states, inv_h, true, contact);
-        arrays.wide_contacts.solve(states, inv_h, true, max_push);
-        integrate_positions(states, h);
-        let (islands, joints, scratch) = (
-            &arrays.exact_islands,
-            &mut arrays.joints,
-            &mut arrays.island_scratch,
-        );
-        project_exact_islands(islands, joints, states, scratch);
-        solve_exact_islands(
-            islands,
-            joints,
-            states,
-            settings.joint_bias_rate,
-            &relaxed,
-            scratch,
-        );
-        solve_joints(&mut arrays.joints, states, &relaxed);
-        let overflow = &arrays.coloring.overflow;
-        solve_contacts(
-            &mut arrays.contacts,
-            overflow,
-            states,
-            inv_h,
-            false,
-            contact,
-        );
-        arrays.wide_contacts.solve(states, inv_h, false, max_push);
-    }
-    arrays.wide_contacts.store(&mut arrays.contacts);
-    apply_restitution(
-        &mut arrays.contacts,
-        &mut arrays.states,
-        settings.contact.restitution_threshold,
-    );
-}
-
-/// Colours the contact constraints and packs the coloured ones into SIMD groups. With the
-/// block solver on, every constraint goes to the scalar path (the block solver is scalar).
-fn color_contacts(arrays: &mut SolverArrays, use_block_solver: bool) {
+/// Colours the contact constraints and lays the coloured ones out in SIMD groups (packed by
+/// a stage). With the block solver on, every constraint goes to the scalar path (the block
+/// solver is scalar).
+pub(crate) fn color_contacts(arrays: &mut SolverArrays, use_block_solver: bool) {
     let coloring = &mut arrays.coloring;
     coloring.reset(arrays.states.len());
     for (k, c) in arrays.contacts.iter().enumerate() {
@@ -159,11 +90,16 @@ fn color_contacts(arrays: &mut SolverArrays, use_block_solver: bool) {
             coloring.add(k as u32, c.index_a, c.index_b);
         }
     }
-    arrays.wide_contacts.build(&arrays.contacts, coloring);
+    arrays.wide_contacts.layout(coloring);
 }
 
 /// v += h a, then damping as 1 / (1 + h c) (stable for any h), then the speed limits.
-fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32, max_speed: f32) {
+pub(crate) fn integrate_velocities(
+    states: &mut [BodyState],
+    params: &[BodyParams],
+    h: f32,
+    max_speed: f32,
+) {
     let max_spin = MAX_ROTATION_PER_SUBSTEP / h;
     for (s, p) in states.iter_mut().zip(params) {
         if p.inv_mass == 0.0 && p.inv_inertia == 0.0 {
@@ -186,7 +122,7 @@ fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32,
 }
 
 /// dp += h v; dq advances by h w without trigonometry.
-fn integrate_positions(states: &mut [BodyState], h: f32) {
+pub(crate) fn integrate_positions(states: &mut [BodyState], h: f32) {
     for s in states.iter_mut() {
         s.delta_position += h * s.linear_velocity;
         s.delta_rotation = s.delta_rotation.integrate(h * s.angular_velocity);

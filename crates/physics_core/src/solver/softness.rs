@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Coefficients of a soft constraint for one substep length.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Softness {
     /// Multiplies the position error to give the bias velocity (1/s).
     pub bias_rate: f32,

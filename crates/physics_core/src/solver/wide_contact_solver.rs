@@ -20,9 +20,13 @@
 //! multiply-add, so every lane computes exactly what the scalar path would compute in the
 //! same operation order, on every platform.
 
-use super::body_state::{BodyState, STATIC_BODY};
+#[cfg(test)]
+use super::body_state::BodyState;
+use super::body_state::STATIC_BODY;
 use super::contact_solver::ContactConstraint;
 use super::graph_coloring::GraphColoring;
+use crate::parallel::shared::StatesView;
+use bevy_math::Vec2;
 use std::ops::Range;
 use wide::f32x4;
 
@@ -33,7 +37,7 @@ pub(crate) const LANES: usize = 4;
 type Lanes = f32x4;
 
 /// Marks an empty lane in [`WideContacts::lanes`].
-const EMPTY_LANE: u32 = u32::MAX;
+pub(crate) const EMPTY_LANE: u32 = u32::MAX;
 
 /// One manifold point of every lane.
 #[derive(Clone, Copy, Default)]
@@ -53,7 +57,7 @@ struct WidePoint {
 
 /// [`LANES`] contact constraints of one colour, lane by lane.
 #[derive(Clone, Copy, Default)]
-struct WideConstraint {
+pub(crate) struct WideConstraint {
     index_a: [u32; LANES],
     index_b: [u32; LANES],
     inv_mass_a: Lanes,
@@ -84,31 +88,39 @@ struct WideBody {
 /// The coloured contact constraints of a step in SIMD groups.
 #[derive(Default)]
 pub(crate) struct WideContacts {
-    groups: Vec<WideConstraint>,
+    pub groups: Vec<WideConstraint>,
     /// Scalar constraint index of every lane of every group (`EMPTY_LANE` for padding).
-    lanes: Vec<[u32; LANES]>,
+    pub lanes: Vec<[u32; LANES]>,
     /// Groups of each colour, in colour order.
-    colors: Vec<Range<usize>>,
+    pub colors: Vec<Range<usize>>,
 }
 
 impl WideContacts {
-    /// Packs the coloured constraints into groups of [`LANES`], colour by colour.
-    pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
-        self.groups.clear();
+    /// Lays the coloured constraints out in groups of [`LANES`], colour by colour; the
+    /// groups are filled by [`pack_groups`].
+    pub fn layout(&mut self, coloring: &GraphColoring) {
         self.lanes.clear();
         self.colors.clear();
         for color in &coloring.colors {
-            let start = self.groups.len();
+            let start = self.lanes.len();
             for chunk in color.chunks(LANES) {
                 let mut lanes = [EMPTY_LANE; LANES];
                 lanes[..chunk.len()].copy_from_slice(chunk);
-                self.groups.push(pack(constraints, &lanes));
                 self.lanes.push(lanes);
             }
-            if self.groups.len() > start {
-                self.colors.push(start..self.groups.len());
+            if self.lanes.len() > start {
+                self.colors.push(start..self.lanes.len());
             }
         }
+        self.groups
+            .resize(self.lanes.len(), WideConstraint::default());
+    }
+
+    /// Lays out and packs every group on this thread.
+    #[cfg(test)]
+    pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
+        self.layout(coloring);
+        pack_groups(&mut self.groups, &self.lanes, constraints);
     }
 
     /// Number of constraints in lanes.
@@ -121,16 +133,17 @@ impl WideContacts {
             .count()
     }
 
-    /// Applies last step's impulses, colour by colour.
+    /// Applies last step's impulses, colour by colour, on this thread.
+    #[cfg(test)]
     pub fn warm_start(&self, states: &mut [BodyState]) {
+        let mut view = StatesView::new(states);
         for range in &self.colors {
-            for c in &self.groups[range.clone()] {
-                warm_start_group(c, states);
-            }
+            warm_start_groups(&self.groups[range.clone()], &mut view);
         }
     }
 
-    /// One iteration over every group: with bias (`use_bias`) or rigid (relax).
+    /// One iteration over every group on this thread: with bias (`use_bias`) or rigid.
+    #[cfg(test)]
     pub fn solve(
         &mut self,
         states: &mut [BodyState],
@@ -138,39 +151,65 @@ impl WideContacts {
         use_bias: bool,
         max_push_speed: f32,
     ) {
+        let mut view = StatesView::new(states);
         for range in &self.colors {
-            for c in &mut self.groups[range.clone()] {
-                solve_group(c, states, inv_h, use_bias, max_push_speed);
-            }
+            let groups = &mut self.groups[range.clone()];
+            solve_groups(groups, &mut view, inv_h, use_bias, max_push_speed);
         }
     }
 
-    /// Copies the lanes' impulses and restitution data back to the scalar constraints.
+    /// Copies the lanes' impulses and restitution data back to the scalar constraints, on
+    /// this thread.
+    #[cfg(test)]
     pub fn store(&self, constraints: &mut [ContactConstraint]) {
         for (c, lanes) in self.groups.iter().zip(&self.lanes) {
-            let unpacked = c.points.map(|p| {
-                (
-                    p.normal_impulse.to_array(),
-                    p.tangent_impulse.to_array(),
-                    p.max_normal_impulse.to_array(),
-                    p.relative_velocity.to_array(),
-                )
-            });
             for (lane, &k) in lanes.iter().enumerate() {
-                if k == EMPTY_LANE {
-                    continue;
-                }
-                let scalar = &mut constraints[k as usize];
-                for (cp, (normal, tangent, max_normal, relative)) in
-                    scalar.points.iter_mut().zip(&unpacked)
-                {
-                    cp.normal_impulse = normal[lane];
-                    cp.tangent_impulse = tangent[lane];
-                    cp.max_normal_impulse = max_normal[lane];
-                    cp.relative_velocity = relative[lane];
+                if k != EMPTY_LANE {
+                    store_lane(c, lane, &mut constraints[k as usize]);
                 }
             }
         }
+    }
+}
+
+/// Fills `groups` from the scalar constraints their `lanes` name.
+pub(crate) fn pack_groups(
+    groups: &mut [WideConstraint],
+    lanes: &[[u32; LANES]],
+    constraints: &[ContactConstraint],
+) {
+    for (group, lanes) in groups.iter_mut().zip(lanes) {
+        *group = pack(constraints, lanes);
+    }
+}
+
+/// Warm starts groups of one colour.
+pub(crate) fn warm_start_groups(groups: &[WideConstraint], states: &mut StatesView) {
+    for c in groups {
+        warm_start_group(c, states);
+    }
+}
+
+/// Solves groups of one colour once.
+pub(crate) fn solve_groups(
+    groups: &mut [WideConstraint],
+    states: &mut StatesView,
+    inv_h: f32,
+    use_bias: bool,
+    max_push_speed: f32,
+) {
+    for c in groups {
+        solve_group(c, states, inv_h, use_bias, max_push_speed);
+    }
+}
+
+/// Copies lane `lane` of `group` (impulses and restitution data) to its scalar constraint.
+pub(crate) fn store_lane(group: &WideConstraint, lane: usize, scalar: &mut ContactConstraint) {
+    for (cp, p) in scalar.points.iter_mut().zip(&group.points) {
+        cp.normal_impulse = p.normal_impulse.as_array()[lane];
+        cp.tangent_impulse = p.tangent_impulse.as_array()[lane];
+        cp.max_normal_impulse = p.max_normal_impulse.as_array()[lane];
+        cp.relative_velocity = p.relative_velocity.as_array()[lane];
     }
 }
 
@@ -256,12 +295,8 @@ fn pack(constraints: &[ContactConstraint], lanes: &[u32; LANES]) -> WideConstrai
 /// The velocity half (vx, vy, w, padding) and the motion half (dpx, dpy, qc, qs) of a body
 /// as four-lane rows; the static index reads as a body at rest.
 #[inline]
-fn rows(states: &[BodyState], index: u32) -> (Lanes, Lanes) {
-    let s = if index == STATIC_BODY {
-        &BodyState::AT_REST
-    } else {
-        &states[index as usize]
-    };
+fn rows(states: &StatesView, index: u32) -> (Lanes, Lanes) {
+    let s = states.read(index);
     (
         Lanes::new([
             s.linear_velocity.x,
@@ -280,7 +315,7 @@ fn rows(states: &[BodyState], index: u32) -> (Lanes, Lanes) {
 
 /// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
 #[inline]
-fn gather(states: &[BodyState], indices: &[u32; LANES]) -> WideBody {
+fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     let [r0, r1, r2, r3] = indices.map(|i| rows(states, i));
     let [vx, vy, w, padding] = Lanes::transpose([r0.0, r1.0, r2.0, r3.0]);
     let [dpx, dpy, qc, qs] = Lanes::transpose([r0.1, r1.1, r2.1, r3.1]);
@@ -299,7 +334,7 @@ fn gather(states: &[BodyState], indices: &[u32; LANES]) -> WideBody {
 /// Only the velocities of the bodies `indices` in lanes (the motion half is left at zero):
 /// enough for the warm start, which moves nothing.
 #[inline]
-fn gather_velocities(states: &[BodyState], indices: &[u32; LANES]) -> WideBody {
+fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     let [r0, r1, r2, r3] = indices.map(|i| rows(states, i).0);
     let [vx, vy, w, padding] = Lanes::transpose([r0, r1, r2, r3]);
     let zero = Lanes::splat(0.0);
@@ -318,17 +353,11 @@ fn gather_velocities(states: &[BodyState], indices: &[u32; LANES]) -> WideBody {
 /// Writes the lanes' velocities back (the solver changes nothing else); the static index is
 /// skipped.
 #[inline]
-fn scatter(states: &mut [BodyState], indices: &[u32; LANES], body: &WideBody) {
+fn scatter(states: &mut StatesView, indices: &[u32; LANES], body: &WideBody) {
     let velocity_rows = Lanes::transpose([body.vx, body.vy, body.w, body.padding]);
     for (&i, row) in indices.iter().zip(velocity_rows) {
-        if i == STATIC_BODY {
-            continue;
-        }
         let [vx, vy, w, _] = row.to_array();
-        let s = &mut states[i as usize];
-        s.linear_velocity.x = vx;
-        s.linear_velocity.y = vy;
-        s.angular_velocity = w;
+        states.write_velocity(i, Vec2::new(vx, vy), w);
     }
 }
 
@@ -359,7 +388,7 @@ fn relative_velocity(a: &WideBody, b: &WideBody, p: &WidePoint) -> (Lanes, Lanes
     (x, y)
 }
 
-fn warm_start_group(c: &WideConstraint, states: &mut [BodyState]) {
+fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
     let mut a = gather_velocities(states, &c.index_a);
     let mut b = gather_velocities(states, &c.index_b);
     let (nx, ny) = (c.normal_x, c.normal_y);
@@ -376,7 +405,7 @@ fn warm_start_group(c: &WideConstraint, states: &mut [BodyState]) {
 
 fn solve_group(
     c: &mut WideConstraint,
-    states: &mut [BodyState],
+    states: &mut StatesView,
     inv_h: f32,
     use_bias: bool,
     max_push_speed: f32,

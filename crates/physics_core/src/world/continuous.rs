@@ -17,11 +17,13 @@
 //! and its contacts push it back out.
 
 use super::World;
-use crate::body::BodyType;
+use crate::body::{Body, BodyType};
 use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
+use crate::id::Slots;
 use crate::math::Rot;
 use crate::math::cross;
 use crate::shape::Shape;
+use crate::shape_def::ShapeRecord;
 use bevy_math::Vec2;
 
 /// A body moving more than this fraction of its smallest extent per step is swept. A quarter
@@ -65,6 +67,32 @@ pub(crate) fn shape_extents(shape: &Shape, local_center: Vec2, linear_slop: f32)
     }
 }
 
+/// True when a body that moved from (`c1`, `q1`) to its current pose this step travelled far
+/// enough, for its size, to need a sweep: a quarter of its smallest extent, counting rotation
+/// as its largest extent times the angle turned.
+pub(crate) fn moved_fast(
+    body: &Body,
+    shapes: &Slots<ShapeRecord>,
+    linear_slop: f32,
+    c1: Vec2,
+    q1: Rot,
+) -> bool {
+    if body.shapes.is_empty() {
+        return false;
+    }
+    let (c2, q2) = (body.center, body.transform.q);
+    let mut min_extent = f32::INFINITY;
+    let mut max_extent = 0.0f32;
+    for id in &body.shapes {
+        let (lo, hi) = shape_extents(&shapes.at(id.index).shape, body.local_center, linear_slop);
+        min_extent = min_extent.min(lo);
+        max_extent = max_extent.max(hi);
+    }
+    let turn = Vec2::new(q2.c - q1.c, q2.s - q1.s).length() * std::f32::consts::FRAC_PI_2;
+    let travel = c1.distance(c2) + turn * max_extent;
+    travel >= FAST_FRACTION * min_extent
+}
+
 impl World {
     /// Sweeps a dynamic body that moved from (`c1`, `q1`) to its current pose this step, and
     /// pulls it back to the first impact with static geometry if it moved fast.
@@ -72,17 +100,6 @@ impl World {
         let body = self.bodies.at(body_slot);
         let bullet = body.bullet;
         let (c2, q2) = (body.center, body.transform.q);
-        let mut min_extent = f32::INFINITY;
-        let mut max_extent = 0.0f32;
-        for id in &body.shapes {
-            let (lo, hi) = shape_extents(
-                &self.shapes.at(id.index).shape,
-                body.local_center,
-                self.tolerances.linear_slop,
-            );
-            min_extent = min_extent.min(lo);
-            max_extent = max_extent.max(hi);
-        }
         let sweep = Sweep {
             local_center: body.local_center,
             c1,
@@ -90,9 +107,7 @@ impl World {
             q1,
             q2,
         };
-        let turn = Vec2::new(q2.c - q1.c, q2.s - q1.s).length() * std::f32::consts::FRAC_PI_2;
-        let travel = c1.distance(c2) + turn * max_extent;
-        if body.shapes.is_empty() || travel < FAST_FRACTION * min_extent {
+        if !moved_fast(body, &self.shapes, self.tolerances.linear_slop, c1, q1) {
             return;
         }
 

@@ -31,9 +31,11 @@ use crate::collision::CollideSettings;
 use crate::contact::Contact;
 use crate::id::{BodyId, ShapeId, Slots};
 use crate::pair_hash::PairMap;
+use crate::parallel::{SingleThreaded, TaskRunner};
 use crate::shape_def::ShapeRecord;
 use crate::solver::SolverArrays;
 use def::Tolerances;
+use std::sync::Arc;
 
 /// The simulation world.
 pub struct World {
@@ -63,6 +65,12 @@ pub struct World {
     step_count: u64,
     /// Time step of the last `solve`, for the sleep timers in `finalize`.
     last_dt: f32,
+    /// Contact slots prepared by the last `solve` (kept for its allocation).
+    prepare_slots: Vec<u32>,
+    /// Constraint index of every contact slot in the last `solve` (`u32::MAX`: none).
+    constraint_of_slot: Vec<u32>,
+    /// Worker threads lent by the host; one thread by default.
+    runner: Arc<dyn TaskRunner>,
 }
 
 impl World {
@@ -92,7 +100,21 @@ impl World {
             counters: StepCounters::default(),
             step_count: 0,
             last_dt: 0.0,
+            prepare_slots: Vec::new(),
+            constraint_of_slot: Vec::new(),
+            runner: Arc::new(SingleThreaded),
         })
+    }
+
+    /// Runs the step's parallel stages on `runner`'s workers from now on. The results are
+    /// bit-identical for any runner and worker count; only the speed changes.
+    pub fn set_task_runner(&mut self, runner: Arc<dyn TaskRunner>) {
+        self.runner = runner;
+    }
+
+    /// The task runner the step uses ([`SingleThreaded`] unless set).
+    pub fn task_runner(&self) -> &Arc<dyn TaskRunner> {
+        &self.runner
     }
 
     /// The settings the world runs with.

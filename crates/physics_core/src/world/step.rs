@@ -1,14 +1,20 @@
 //! The four stages of a step, each public so a scheduler (the Bevy plugin) can run them as
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
+use super::continuous::moved_fast;
 use super::{HitEvent, World, WorldError};
 use crate::body::BodyType;
-use crate::contact::{Contact, Recycling, pair_key};
+use crate::body::Finalized;
+use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::math::is_finite_vec;
+use crate::parallel::stages::for_each_block;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
-use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings, prepare_contact};
+use crate::solver::contact_solver::{
+    ConstraintBody, ContactConstraint, ContactSolveSettings, prepare_contact,
+};
 use crate::solver::softness::Softness;
 use crate::solver::{StepSettings, run_substeps};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Work counts of the last step: what the stages actually touched.
@@ -54,6 +60,12 @@ impl StepProfile {
         self.update_pairs_ms + self.collide_ms + self.solve_ms + self.finalize_ms
     }
 }
+
+/// Fewest body slots in a block of the parallel finalize.
+const MIN_BODY_BLOCK: usize = 128;
+
+/// Fewest contact slots in a block of the parallel narrowphase.
+const MIN_CONTACT_BLOCK: usize = 64;
 
 fn elapsed_ms(start: Instant) -> f32 {
     start.elapsed().as_secs_f32() * 1000.0
@@ -138,6 +150,7 @@ impl World {
                 enabled: true,
                 recycle: None,
                 recycled: false,
+                outcome: CollideOutcome::Skipped,
             };
             let (slot, _) = self.contacts.insert(contact);
             self.contact_map.insert(key, slot);
@@ -153,7 +166,40 @@ impl World {
     /// Uses the world's current transforms; run [`World::update_pairs`] first so new pairs
     /// have contacts.
     pub fn collide(&mut self) {
+        // Parallel pass: every contact's manifold from the current transforms, on the task
+        // runner. It reads shapes and bodies and writes only its own contact.
         let settings = self.collide_settings();
+        let (shapes, bodies) = (&self.shapes, &self.bodies);
+        let recycle_distance = self.tolerances.contact_recycle_distance;
+        let simulated = |slot: u32| {
+            let b = bodies.at(slot);
+            b.is_moving() && b.awake
+        };
+        self.contacts
+            .par_for_each_mut(&*self.runner, MIN_CONTACT_BLOCK, &|_, _, contact| {
+                let (ra, rb) = (shapes.at(contact.shape_a), shapes.at(contact.shape_b));
+                contact.outcome = if !simulated(ra.body.index) && !simulated(rb.body.index) {
+                    // Asleep (or asleep on static ground): nothing moved, nothing to update.
+                    CollideOutcome::Skipped
+                } else if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
+                    CollideOutcome::Separated
+                } else {
+                    let xf_a = bodies.at(ra.body.index).transform;
+                    let xf_b = bodies.at(rb.body.index).transform;
+                    let recycling = Recycling {
+                        distance: recycle_distance,
+                        reach: ra.reach.max(rb.reach),
+                    };
+                    let (was, now) =
+                        contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings, recycling);
+                    CollideOutcome::Updated {
+                        was_touching: was,
+                        now_touching: now,
+                    }
+                };
+            });
+
+        // Serial pass in slot order: destruction, counters, waking, events and the hook.
         let slots: Vec<u32> = self.contacts.iter().map(|(i, _)| i).collect();
         // The hook leaves the world while it runs, so it can be handed world data.
         let mut hook = self.pre_solve.take();
@@ -162,30 +208,20 @@ impl World {
         self.counters.points_persisted = 0;
         self.counters.points_new = 0;
         for slot in slots {
-            let (a, b) = {
-                let c = self.contacts.at(slot);
-                (c.shape_a, c.shape_b)
+            let contact = self.contacts.at(slot);
+            let (a, b, sensor) = (contact.shape_a, contact.shape_b, contact.sensor);
+            let (was, now) = match contact.outcome {
+                CollideOutcome::Skipped => continue,
+                CollideOutcome::Separated => {
+                    self.destroy_contact(slot);
+                    continue;
+                }
+                CollideOutcome::Updated {
+                    was_touching,
+                    now_touching,
+                } => (was_touching, now_touching),
             };
-            let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
-            let (body_a, body_b) = (ra.body.index, rb.body.index);
-            let (sim_a, sim_b) = (self.is_simulated(body_a), self.is_simulated(body_b));
-            if !sim_a && !sim_b {
-                // Asleep (or asleep on static ground): nothing moved, nothing to update.
-                continue;
-            }
-            if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
-                self.destroy_contact(slot);
-                continue;
-            }
-            let xf_a = self.bodies.at(ra.body.index).transform;
-            let xf_b = self.bodies.at(rb.body.index).transform;
             self.counters.manifolds_updated += 1;
-            let contact = self.contacts.at_mut(slot);
-            let recycling = Recycling {
-                distance: self.tolerances.contact_recycle_distance,
-                reach: ra.reach.max(rb.reach),
-            };
-            let (was, now) = contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings, recycling);
             self.counters.manifolds_recycled += contact.recycled as usize;
             for p in contact.manifold.points() {
                 if p.persisted {
@@ -194,14 +230,15 @@ impl World {
                     self.counters.points_new += 1;
                 }
             }
-            if now && sim_a != sim_b && !self.contacts.at(slot).sensor {
+            let (body_a, body_b) = (contact.body_a, contact.body_b);
+            let (sim_a, sim_b) = (self.is_simulated(body_a), self.is_simulated(body_b));
+            if now && sim_a != sim_b && !sensor {
                 // An awake body touches a sleeping one: its island wakes.
                 let sleeping = if sim_a { body_b } else { body_a };
                 if self.bodies.at(sleeping).is_moving() {
                     self.wake_island(sleeping);
                 }
             }
-            let sensor = self.contacts.at(slot).sensor;
             if was != now {
                 self.record_touch_change(a, b, sensor, now, false);
             }
@@ -237,7 +274,9 @@ impl World {
             self.solver = arrays;
             return Ok(());
         }
-        let mut solver_index = vec![STATIC_BODY; self.bodies.capacity()];
+        let mut solver_index = std::mem::take(&mut arrays.solver_index);
+        solver_index.clear();
+        solver_index.resize(self.bodies.capacity(), STATIC_BODY);
         let gravity = self.def.gravity;
         self.last_dt = dt;
         for (slot, body) in self.bodies.iter() {
@@ -284,8 +323,9 @@ impl World {
         arrays.exact_islands =
             crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
         // A body outside the solver (static or asleep) acts as a fixed one.
+        let bodies = &self.bodies;
         let constraint_body = |index: u32| {
-            let b = self.bodies.at(index);
+            let b = bodies.at(index);
             let solver = solver_index[index as usize];
             let moving = if solver == STATIC_BODY { 0.0 } else { 1.0 };
             ConstraintBody {
@@ -297,22 +337,47 @@ impl World {
                 angular_velocity: moving * b.angular_velocity,
             }
         };
-        for (slot, c) in self.contacts.iter() {
-            let solved = |i: u32| solver_index[i as usize] != STATIC_BODY;
-            if !c.touching || c.sensor || !c.enabled || !(solved(c.body_a) || solved(c.body_b)) {
-                continue;
-            }
-            let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
-            arrays.contacts.push(prepare_contact(
-                slot,
-                &c.manifold,
-                c.friction,
-                c.restitution,
-                &a,
-                &b,
-                &contact_settings,
-            ));
+        // The touching contacts in slot order, then their constraints in parallel blocks.
+        let solved = |i: u32| solver_index[i as usize] != STATIC_BODY;
+        let mut prepared = std::mem::take(&mut self.prepare_slots);
+        prepared.clear();
+        prepared.extend(self.contacts.iter().filter_map(|(slot, c)| {
+            let solve =
+                c.touching && !c.sensor && c.enabled && (solved(c.body_a) || solved(c.body_b));
+            solve.then_some(slot)
+        }));
+        arrays.contacts.resize(prepared.len(), Default::default());
+        let mut constraint_of_slot = std::mem::take(&mut self.constraint_of_slot);
+        constraint_of_slot.clear();
+        constraint_of_slot.resize(self.contacts.capacity(), u32::MAX);
+        for (k, &slot) in prepared.iter().enumerate() {
+            constraint_of_slot[slot as usize] = k as u32;
         }
+        self.constraint_of_slot = constraint_of_slot;
+        let contacts = &self.contacts;
+        let prepare = |start: usize, block: &mut [ContactConstraint]| {
+            for (constraint, &slot) in block.iter_mut().zip(&prepared[start..]) {
+                let c = contacts.at(slot);
+                let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
+                *constraint = prepare_contact(
+                    slot,
+                    &c.manifold,
+                    c.friction,
+                    c.restitution,
+                    &a,
+                    &b,
+                    &contact_settings,
+                );
+            }
+        };
+        for_each_block(
+            &*self.runner,
+            &mut arrays.contacts,
+            MIN_CONTACT_BLOCK,
+            &prepare,
+        );
+        self.prepare_slots = prepared;
+        arrays.solver_index = solver_index;
 
         self.counters.bodies_solved = arrays.states.len();
         self.counters.constraints_solved = arrays.contacts.len();
@@ -325,6 +390,7 @@ impl World {
                 contact: contact_settings,
                 joint_bias_rate: joint_softness.bias_rate,
             },
+            &*self.runner,
         );
 
         self.joint_breaks.clear();
@@ -333,40 +399,41 @@ impl World {
         // would be re-applied every step for as long as the contact lives), and note the hits
         // of contacts whose shapes asked for hit events.
         let threshold = self.tolerances.hit_event_threshold;
-        let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
-        let mut hits = Vec::new();
-        for c in &arrays.contacts {
-            let contact = self.contacts.at_mut(c.contact);
-            for (mp, cp) in contact.manifold.points_mut().iter_mut().zip(&c.points) {
-                mp.normal_impulse = finite_or_zero(cp.normal_impulse);
-                mp.tangent_impulse = finite_or_zero(cp.tangent_impulse);
-            }
-            if !contact.hit_events {
-                continue;
-            }
-            let fastest = c.points[..c.point_count]
-                .iter()
-                .zip(contact.manifold.points())
-                .filter(|(cp, _)| cp.max_normal_impulse > 0.0)
-                .map(|(cp, mp)| (-cp.relative_velocity, mp.point))
-                .fold(None, |best: Option<(f32, bevy_math::Vec2)>, x| match best {
-                    Some(b) if b.0 >= x.0 => Some(b),
-                    _ => Some(x),
-                });
-            if let Some((speed, point)) = fastest
-                && speed > threshold
-            {
-                hits.push((contact.shape_a, contact.shape_b, point, c.normal, speed));
-            }
-        }
-        for (a, b, point, normal, approach_speed) in hits {
-            self.hit_events.push(HitEvent {
-                shape_a: self.shape_id(a),
-                shape_b: self.shape_id(b),
-                point,
-                normal,
-                approach_speed,
+        let constraint_of_slot = &self.constraint_of_slot;
+        let constraints = &arrays.contacts;
+        let hits_found = AtomicBool::new(false);
+        self.contacts
+            .par_for_each_mut(&*self.runner, MIN_CONTACT_BLOCK, &|slot, _, contact| {
+                let Some(&k) = constraint_of_slot.get(slot as usize) else {
+                    return;
+                };
+                if let Some(c) = constraints.get(k as usize) {
+                    store_impulses(contact, c);
+                    if contact.hit_events && fastest_hit(contact, c, threshold).is_some() {
+                        hits_found.store(true, Ordering::Relaxed);
+                    }
+                }
             });
+        if hits_found.into_inner() {
+            let mut hits = Vec::new();
+            for c in &arrays.contacts {
+                let contact = self.contacts.at(c.contact);
+                if !contact.hit_events {
+                    continue;
+                }
+                if let Some((speed, point)) = fastest_hit(contact, c, threshold) {
+                    hits.push((contact.shape_a, contact.shape_b, point, c.normal, speed));
+                }
+            }
+            for (a, b, point, normal, approach_speed) in hits {
+                self.hit_events.push(HitEvent {
+                    shape_a: self.shape_id(a),
+                    shape_b: self.shape_id(b),
+                    point,
+                    normal,
+                    approach_speed,
+                });
+            }
         }
         self.solver = arrays;
         Ok(())
@@ -377,23 +444,34 @@ impl World {
     pub fn finalize(&mut self) {
         let arrays = std::mem::take(&mut self.solver);
         self.counters.bodies_swept = 0;
+
+        // Parallel pass over the bodies: each solved body takes its new velocity and pose and
+        // notes whether it needs a sweep or left its broadphase box.
+        let (shapes, tolerances) = (&self.shapes, &self.tolerances);
+        let (states, solver_index, solved) = (&arrays.states, &arrays.solver_index, &arrays.bodies);
+        self.bodies
+            .par_for_each_mut(&*self.runner, MIN_BODY_BLOCK, &|slot, generation, body| {
+                let i = solver_index
+                    .get(slot as usize)
+                    .copied()
+                    .unwrap_or(STATIC_BODY);
+                // Not solved, or destroyed (and its slot perhaps reused) since `solve`.
+                if solved.get(i as usize) != Some(&(slot, generation)) {
+                    return;
+                }
+                finalize_body(body, &states[i as usize], shapes, tolerances);
+            });
+
+        // Serial pass in solver order: NaN clean-up, sweeps and broadphase moves.
         let mut bullets = Vec::new();
-        for (state, &(slot, generation)) in arrays.states.iter().zip(&arrays.bodies) {
-            let Some(body) = self.bodies.get_mut(slot, generation) else {
-                // Destroyed between solve and finalize.
+        for &(slot, generation) in &arrays.bodies {
+            let Some(body) = self.bodies.get(slot, generation) else {
                 continue;
             };
-            body.force = bevy_math::Vec2::ZERO;
-            body.torque = 0.0;
-            let finite = is_finite_vec(state.linear_velocity)
-                && state.angular_velocity.is_finite()
-                && is_finite_vec(state.delta_position)
-                && state.delta_rotation.is_valid();
-            if !finite {
-                // Never let a NaN spread: the body stops where it was and its contacts forget
+            let f = body.finalized;
+            if f.non_finite {
+                // Never let a NaN spread: the body stopped where it was; its contacts forget
                 // their impulses.
-                body.linear_velocity = bevy_math::Vec2::ZERO;
-                body.angular_velocity = 0.0;
                 for contact in body.contacts.clone() {
                     for p in self.contacts.at_mut(contact).manifold.points_mut() {
                         p.normal_impulse = 0.0;
@@ -402,21 +480,16 @@ impl World {
                 }
                 continue;
             }
-            let (c1, q1) = (body.center, body.transform.q);
-            body.linear_velocity = state.linear_velocity;
-            body.angular_velocity = state.angular_velocity;
-            body.center += state.delta_position;
-            let q = (state.delta_rotation * body.transform.q).normalize();
-            body.transform.q = q;
-            body.transform.p = body.center - q.rotate(body.local_center);
-            if body.body_type == BodyType::Dynamic {
-                if body.bullet {
-                    bullets.push((slot, c1, q1));
-                    continue;
-                }
-                self.solve_continuous(slot, c1, q1);
+            if f.needs_sweep && body.bullet {
+                bullets.push((slot, f.start_center, f.start_rotation));
+                continue;
             }
-            self.refresh_shape_bounds(slot, false);
+            if f.needs_sweep {
+                self.solve_continuous(slot, f.start_center, f.start_rotation);
+            }
+            if f.needs_sweep || f.left_its_box {
+                self.refresh_shape_bounds(slot, false);
+            }
         }
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
@@ -428,4 +501,80 @@ impl World {
         self.solver.bodies.clear();
         self.update_sleep(self.last_dt);
     }
+}
+
+/// Keeps a constraint's impulses in its contact for next step's warm start. A non-finite
+/// impulse is never kept, or it would be re-applied every step for as long as the contact
+/// lives.
+fn store_impulses(contact: &mut Contact, c: &ContactConstraint) {
+    let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
+    for (mp, cp) in contact.manifold.points_mut().iter_mut().zip(&c.points) {
+        mp.normal_impulse = finite_or_zero(cp.normal_impulse);
+        mp.tangent_impulse = finite_or_zero(cp.tangent_impulse);
+    }
+}
+
+/// The fastest approach (speed, point) among the points that pushed this step, if faster
+/// than `threshold`: a hit event.
+fn fastest_hit(
+    contact: &Contact,
+    c: &ContactConstraint,
+    threshold: f32,
+) -> Option<(f32, bevy_math::Vec2)> {
+    c.points[..c.point_count]
+        .iter()
+        .zip(contact.manifold.points())
+        .filter(|(cp, _)| cp.max_normal_impulse > 0.0)
+        .map(|(cp, mp)| (-cp.relative_velocity, mp.point))
+        .fold(None, |best: Option<(f32, bevy_math::Vec2)>, x| match best {
+            Some(b) if b.0 >= x.0 => Some(b),
+            _ => Some(x),
+        })
+        .filter(|&(speed, _)| speed > threshold)
+}
+
+/// The parallel part of `finalize` for one solved body.
+fn finalize_body(
+    body: &mut crate::body::Body,
+    state: &BodyState,
+    shapes: &crate::id::Slots<crate::shape_def::ShapeRecord>,
+    tolerances: &super::def::Tolerances,
+) {
+    body.force = bevy_math::Vec2::ZERO;
+    body.torque = 0.0;
+    let finite = is_finite_vec(state.linear_velocity)
+        && state.angular_velocity.is_finite()
+        && is_finite_vec(state.delta_position)
+        && state.delta_rotation.is_valid();
+    let (c1, q1) = (body.center, body.transform.q);
+    let mut f = Finalized {
+        start_center: c1,
+        start_rotation: q1,
+        non_finite: !finite,
+        ..Finalized::default()
+    };
+    if !finite {
+        body.linear_velocity = bevy_math::Vec2::ZERO;
+        body.angular_velocity = 0.0;
+        body.finalized = f;
+        return;
+    }
+    body.linear_velocity = state.linear_velocity;
+    body.angular_velocity = state.angular_velocity;
+    body.center += state.delta_position;
+    let q = (state.delta_rotation * body.transform.q).normalize();
+    body.transform.q = q;
+    body.transform.p = body.center - q.rotate(body.local_center);
+    f.needs_sweep = body.body_type == BodyType::Dynamic
+        && moved_fast(body, shapes, tolerances.linear_slop, c1, q1);
+    let speculative = tolerances.speculative_distance;
+    f.left_its_box = body.shapes.iter().any(|id| {
+        let record = shapes.at(id.index);
+        let needed = record
+            .shape
+            .compute_aabb(body.transform)
+            .expanded(speculative);
+        !record.fat_aabb.contains(&needed)
+    });
+    body.finalized = f;
 }

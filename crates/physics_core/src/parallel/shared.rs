@@ -1,0 +1,157 @@
+//! The one place that shares mutable arrays between workers.
+//!
+//! Stage blocks write disjoint parts of the solver arrays: a range of bodies, a range of
+//! constraints, or the bodies of one colour's constraints, which are disjoint by the
+//! colouring. Rust cannot see that disjointness through indices, so the arrays are handed to
+//! the workers as [`SharedMut`] and each block asks for its part with an `unsafe` call whose
+//! contract is exactly that disjointness. Everything the blocks do with their parts is safe
+//! code.
+#![allow(unsafe_code)]
+
+use crate::solver::body_state::{BodyState, STATIC_BODY};
+use bevy_math::Vec2;
+use std::marker::PhantomData;
+use std::ops::Range;
+
+/// A mutable slice that several workers may hold at once. Reading or writing through it is
+/// `unsafe`: the caller promises no two workers touch the same element during a stage.
+pub(crate) struct SharedMut<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _borrow: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: a `SharedMut` is a `&mut [T]` split among workers; moving `T`s between threads
+// needs `T: Send`, and the accessors' contracts rule out two workers on one element.
+unsafe impl<T: Send> Send for SharedMut<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Sync for SharedMut<'_, T> {}
+
+impl<'a, T> SharedMut<'a, T> {
+    /// Shares `slice` for as long as it is borrowed.
+    pub fn new(slice: &'a mut [T]) -> SharedMut<'a, T> {
+        SharedMut {
+            ptr: slice.as_mut_ptr(),
+            len: slice.len(),
+            _borrow: PhantomData,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The elements `range`.
+    ///
+    /// # Safety
+    /// While the returned slice lives, no other worker may access these elements (through
+    /// any accessor of this `SharedMut`).
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn range(&self, range: Range<usize>) -> &mut [T] {
+        assert!(range.start <= range.end && range.end <= self.len);
+        // SAFETY: in bounds (checked above); exclusive by the caller's promise.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
+    }
+
+    /// The elements `range` of one block of a stage whose blocks cover disjoint ranges.
+    /// Only `for_each_block` calls this, with ranges from `block_range`.
+    #[allow(clippy::mut_from_ref)]
+    pub(super) fn disjoint_range(&self, range: Range<usize>) -> &mut [T] {
+        // SAFETY: `for_each_block` hands each block index to exactly one call, and the
+        // ranges of distinct blocks do not overlap (`block_range`).
+        unsafe { self.range(range) }
+    }
+
+    /// Every element.
+    ///
+    /// # Safety
+    /// Only from a stage that runs as a single block, so no other worker is inside the stage.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn all(&self) -> &mut [T] {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.range(0..self.len) }
+    }
+
+    /// Every element, read-only.
+    ///
+    /// # Safety
+    /// No worker writes any element during the stage.
+    pub unsafe fn all_shared(&self) -> &[T] {
+        // SAFETY: in bounds by construction; nobody writes by the caller's promise.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    /// Element `index`.
+    ///
+    /// # Safety
+    /// While the returned reference lives, no other worker may access this element.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn get(&self, index: usize) -> &mut T {
+        assert!(index < self.len);
+        // SAFETY: in bounds (checked above); exclusive by the caller's promise.
+        unsafe { &mut *self.ptr.add(index) }
+    }
+}
+
+/// The body states as one worker sees them while it solves constraints of one colour:
+/// read a body, write its velocity. The static index reads as a body at rest and ignores
+/// writes.
+pub(crate) struct StatesView<'a> {
+    ptr: *mut BodyState,
+    len: usize,
+    _borrow: PhantomData<&'a mut [BodyState]>,
+}
+
+impl<'a> StatesView<'a> {
+    /// A view of states this thread borrows exclusively.
+    #[cfg(test)]
+    pub fn new(states: &'a mut [BodyState]) -> StatesView<'a> {
+        StatesView {
+            ptr: states.as_mut_ptr(),
+            len: states.len(),
+            _borrow: PhantomData,
+        }
+    }
+
+    /// A view of shared states for one block of a colour stage.
+    ///
+    /// # Safety
+    /// During the stage, the bodies this view reads or writes are touched by no other
+    /// worker: the block's constraints belong to one colour (no two constraints of a colour
+    /// move the same body) and nothing else runs in a colour stage.
+    pub unsafe fn shared(states: &SharedMut<'a, BodyState>) -> StatesView<'a> {
+        StatesView {
+            ptr: states.ptr,
+            len: states.len,
+            _borrow: PhantomData,
+        }
+    }
+
+    /// The state of body `index`.
+    #[inline]
+    pub fn read(&self, index: u32) -> BodyState {
+        if index == STATIC_BODY {
+            return BodyState::AT_REST;
+        }
+        assert!((index as usize) < self.len);
+        // SAFETY: in bounds; no other worker writes this body (see `shared`), and this view
+        // hands out no references, so the copy cannot alias a live `&mut`.
+        unsafe { self.ptr.add(index as usize).read() }
+    }
+
+    /// Sets the velocity of body `index`.
+    #[inline]
+    pub fn write_velocity(&mut self, index: u32, linear: Vec2, angular: f32) {
+        if index == STATIC_BODY {
+            return;
+        }
+        assert!((index as usize) < self.len);
+        // SAFETY: as in `read`.
+        unsafe {
+            let s = self.ptr.add(index as usize);
+            (*s).linear_velocity = linear;
+            (*s).angular_velocity = angular;
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Runs a list of stages, each cut into blocks, on a [`TaskRunner`]'s workers.
+//!
+//! Stage `s` has `block_counts[s]` blocks. A worker claims the next block of the open stage
+//! with one atomic add and runs it; the worker whose block completes the stage opens the next
+//! one. A worker with nothing to claim spins until the stage changes. It only ever waits for
+//! blocks another worker has claimed and is running, never for a worker to start, so a runner
+//! that runs its tasks one after another still finishes (the first task does everything).
+
+use super::TaskRunner;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+
+/// Claim and completion counters of one stage.
+#[derive(Default)]
+struct StageCounters {
+    claimed: AtomicU32,
+    done: AtomicU32,
+}
+
+/// Runs `block(stage, block_index)` for every block of every stage, stage after stage: no
+/// block of a stage starts before every block of the previous stage has finished.
+pub(crate) fn run_stages(
+    runner: &dyn TaskRunner,
+    block_counts: &[u32],
+    block: &(dyn Fn(usize, u32) + Sync),
+) {
+    let stage_count = block_counts.len();
+    let next_open = |from: usize| {
+        (from..stage_count)
+            .find(|&s| block_counts[s] > 0)
+            .unwrap_or(stage_count)
+    };
+    let first = next_open(0);
+    if first == stage_count {
+        return;
+    }
+    // One worker, or nothing to share (a small world): no threads to wake.
+    if runner.worker_count() <= 1 || block_counts.iter().all(|&c| c <= 1) {
+        for (stage, &count) in block_counts.iter().enumerate() {
+            for b in 0..count {
+                block(stage, b);
+            }
+        }
+        return;
+    }
+    let counters: Vec<StageCounters> = block_counts.iter().map(|_| Default::default()).collect();
+    let open = AtomicUsize::new(first);
+    let work = |_worker: usize| {
+        loop {
+            let stage = open.load(Ordering::Acquire);
+            if stage >= stage_count {
+                return;
+            }
+            let count = block_counts[stage];
+            let c = &counters[stage];
+            let b = c.claimed.fetch_add(1, Ordering::Relaxed);
+            if b < count {
+                block(stage, b);
+                // AcqRel: the last finisher sees every block's writes (the adds form one
+                // release sequence) and publishes them with the store below.
+                if c.done.fetch_add(1, Ordering::AcqRel) + 1 == count {
+                    open.store(next_open(stage + 1), Ordering::Release);
+                }
+            } else {
+                wait_while_open(&open, stage);
+            }
+        }
+    };
+    runner.run(&work);
+}
+
+/// Spins while `stage` is the open stage, yielding the thread after a while (the worker
+/// finishing it may have been descheduled).
+fn wait_while_open(open: &AtomicUsize, stage: usize) {
+    let mut spins = 0u32;
+    while open.load(Ordering::Acquire) == stage {
+        if spins < 4096 {
+            std::hint::spin_loop();
+            spins += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// How a stage over `items` items is cut: (block count, items per block). One block for one
+/// worker; otherwise about four blocks per worker (so a descheduled worker's share is picked
+/// up by the others), but no block smaller than `min_block`.
+pub(crate) fn blocks(items: usize, min_block: usize, workers: usize) -> (u32, usize) {
+    if items == 0 {
+        return (0, 1);
+    }
+    if workers <= 1 {
+        return (1, items);
+    }
+    let size = items.div_ceil(4 * workers).max(min_block.max(1));
+    (items.div_ceil(size) as u32, size)
+}
+
+/// The items of block `b` when blocks have `size` items each.
+pub(crate) fn block_range(b: u32, size: usize, items: usize) -> std::ops::Range<usize> {
+    let start = b as usize * size;
+    start..(start + size).min(items)
+}
+
+/// Calls `f(start, block)` on disjoint blocks of `items` (at least `min_block` items each,
+/// `start` being the index of the block's first item) on `runner`'s workers. Safe: the blocks
+/// never overlap.
+pub(crate) fn for_each_block<T: Send>(
+    runner: &dyn TaskRunner,
+    items: &mut [T],
+    min_block: usize,
+    f: &(dyn Fn(usize, &mut [T]) + Sync),
+) {
+    let len = items.len();
+    let (count, size) = blocks(len, min_block, runner.worker_count());
+    let shared = super::shared::SharedMut::new(items);
+    run_stages(runner, &[count], &|_, b| {
+        let range = block_range(b, size, len);
+        // Blocks of one stage are disjoint ranges of `items`.
+        f(range.start, shared.disjoint_range(range));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::{ScopedThreads, SingleThreaded};
+    use std::sync::Mutex;
+
+    /// Runs a task's workers one after another, last first: a worst-case host.
+    struct Backwards(usize);
+
+    impl TaskRunner for Backwards {
+        fn worker_count(&self) -> usize {
+            self.0
+        }
+        fn run(&self, task: &(dyn Fn(usize) + Sync)) {
+            for w in (0..self.0).rev() {
+                task(w);
+            }
+        }
+    }
+
+    fn record(runner: &dyn TaskRunner, counts: &[u32]) -> Vec<(usize, u32)> {
+        let log = Mutex::new(Vec::new());
+        run_stages(runner, counts, &|s, b| log.lock().unwrap().push((s, b)));
+        log.into_inner().unwrap()
+    }
+
+    #[test]
+    fn every_block_runs_once_and_stages_stay_in_order() {
+        let counts = [3, 0, 17, 1, 0, 40, 2];
+        let runners: [&dyn TaskRunner; 4] = [
+            &SingleThreaded,
+            &ScopedThreads::new(2),
+            &ScopedThreads::new(5),
+            &Backwards(3),
+        ];
+        for runner in runners {
+            for _ in 0..50 {
+                let log = record(runner, &counts);
+                let total: u32 = counts.iter().sum();
+                assert_eq!(log.len(), total as usize);
+                // Stages never interleave: the log's stage numbers never decrease.
+                assert!(log.windows(2).all(|w| w[0].0 <= w[1].0), "{log:?}");
+                for (s, &count) in counts.iter().enumerate() {
+                    let mut seen: Vec<u32> = log.iter().filter(|e| e.0 == s).map(|e| e.1).collect();
+                    seen.sort_unstable();
+                    assert_eq!(seen, (0..count).collect::<Vec<_>>());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_stages_or_empty_stages_return_at_once() {
+        assert!(record(&ScopedThreads::new(3), &[]).is_empty());
+        assert!(record(&ScopedThreads::new(3), &[0, 0]).is_empty());
+    }
+
+    #[test]
+    fn blocks_cover_the_items() {
+        for items in [0, 1, 5, 64, 1000, 5051] {
+            for workers in [1, 2, 3, 8] {
+                let (count, size) = blocks(items, 16, workers);
+                let covered: usize = (0..count).map(|b| block_range(b, size, items).len()).sum();
+                assert_eq!(covered, items);
+                assert!((0..count).all(|b| !block_range(b, size, items).is_empty()));
+                if workers == 1 && items > 0 {
+                    assert_eq!(count, 1);
+                }
+            }
+        }
+    }
+}
