@@ -1,11 +1,14 @@
 //! The comparison: the same scenes in Box2D v3, physics_core, bevy_physics2d, rapier2d and
-//! avian2d, stepped in one process at 60 Hz with 4 substeps, sleeping off and one thread, timed
-//! per step. An engine that spends more than `--budget` seconds (default 120) on one scene is
-//! stopped there and its row says after how many steps.
+//! avian2d, stepped in one process at 60 Hz with 4 substeps, sleeping off and one thread
+//! (`--threads N` gives Box2D, physics_core and bevy_physics2d N workers), timed per step.
+//! `--engine NAME` (repeatable) runs only those engines besides Box2D. An engine that
+//! spends more than `--budget` seconds (default 120) on one scene is stopped there and its row
+//! says after how many steps.
 //!
 //! ```sh
 //! cargo run --release -p bench_compare                          # every scene
 //! cargo run --release -p bench_compare -- --scene large_pyramid
+//! cargo run --release -p bench_compare -- --scene large_pyramid --threads 2 --engine physics_core
 //! cargo run --release -p bench_compare -- --steps 50 --markdown BENCHMARKS.md
 //! ```
 //!
@@ -59,6 +62,10 @@ struct Options {
     markdown: Option<String>,
     /// Seconds an engine may spend on one scene's timed steps before it is stopped.
     budget: f64,
+    /// Worker threads for Box2D, physics_core and bevy_physics2d.
+    threads: usize,
+    /// Engines to run besides Box2D (the reference); empty: all.
+    engines: Vec<String>,
 }
 
 /// Default for `--budget`: an engine 100x slower than Box2D on the largest scene still
@@ -71,6 +78,8 @@ fn parse() -> Result<Options, String> {
         steps: None,
         markdown: None,
         budget: DEFAULT_BUDGET_SECONDS,
+        threads: 1,
+        engines: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -89,6 +98,15 @@ fn parse() -> Result<Options, String> {
                     .ok()
                     .filter(|b: &f64| *b > 0.0)
                     .ok_or(format!("bad budget {s} (seconds, positive)"))?;
+            }
+            "--engine" => options.engines.push(value()?),
+            "--threads" => {
+                let n = value()?;
+                options.threads = n
+                    .parse()
+                    .ok()
+                    .filter(|&t: &usize| (1..=32).contains(&t))
+                    .ok_or(format!("bad thread count {n} (1 to 32)"))?;
             }
             other => return Err(format!("unknown option {other}")),
         }
@@ -123,6 +141,9 @@ fn run(build: engines::Build, scene: &Scene, steps: usize, budget: f64) -> Resul
     }
     let ms_per_step = start.elapsed().as_secs_f64() * 1000.0 / taken as f64;
     let stability = stability::measure(scene, &simulation.positions());
+    if let Some(stages) = simulation.stages() {
+        eprint!("({stages}) ");
+    }
     Ok(Run {
         ms_per_step,
         stability,
@@ -135,6 +156,7 @@ fn main() {
         eprintln!("bench_compare: {e}");
         std::process::exit(2);
     });
+    engines::set_threads(options.threads);
     let mut table = String::new();
     let names: Vec<&str> = ENGINES.iter().map(|(n, _)| *n).collect();
     table += &format!(
@@ -154,6 +176,14 @@ fn main() {
         let mut figures = Vec::new();
         let mut reference = None;
         for (engine, build) in ENGINES {
+            let wanted = options.engines.is_empty()
+                || *engine == ENGINES[0].0
+                || options.engines.iter().any(|e| e == engine);
+            if !wanted {
+                cells.push("-".into());
+                figures.push("-".into());
+                continue;
+            }
             eprint!("{name} on {engine}... ");
             // An engine that panics fails its cell, not the whole comparison.
             let result = std::panic::catch_unwind(|| run(*build, &scene, steps, options.budget))

@@ -51,6 +51,7 @@ mod schedule;
 mod settings;
 mod stages;
 mod sync;
+mod threads;
 mod warnings;
 mod writeback;
 
@@ -76,6 +77,7 @@ pub use query::{QueryHit, SpatialQuery, SpatialQueryFilter};
 pub use schedule::{PhysicsPlugins, PhysicsSchedule, PhysicsSchedulePlugin, PhysicsSystems};
 pub use settings::PhysicsSettings;
 pub use stages::PhysicsDiagnostics;
+pub use threads::ComputeTaskPoolRunner;
 pub use warnings::PhysicsWarning;
 
 /// The types most programs need.

@@ -44,6 +44,10 @@ pub struct PhysicsSettings {
     /// their contact points were computed keep those points, moved with the bodies (contact
     /// recycling, 5 cm by default). Zero recomputes every contact every step.
     pub contact_recycle_distance: f32,
+    /// Most threads the step runs on: 0 (the default) uses every thread of Bevy's
+    /// `ComputeTaskPool`, 1 only the thread running the physics systems. The results are
+    /// bit-identical for any value.
+    pub worker_threads: usize,
     /// When true no step runs; components keep their values.
     pub paused: bool,
 }
@@ -83,6 +87,7 @@ impl PhysicsSettings {
             hit_event_threshold: def.hit_event_threshold,
             max_linear_speed: def.max_linear_speed,
             contact_recycle_distance: def.contact_recycle_distance,
+            worker_threads: 0,
             paused: false,
         }
     }

@@ -5,10 +5,12 @@ use crate::body::{AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocit
 use crate::handle::PhysicsBody;
 use crate::physics_world::{PhysicsWorld, pose_from_transform};
 use crate::settings::PhysicsSettings;
+use crate::threads::ComputeTaskPoolRunner;
 use crate::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_transform::components::Transform;
+use std::sync::Arc;
 
 /// Applies changed settings to the core world.
 pub(crate) fn apply_settings(
@@ -19,6 +21,8 @@ pub(crate) fn apply_settings(
     if !settings.is_changed() {
         return;
     }
+    let runner = ComputeTaskPoolRunner::new(settings.worker_threads);
+    physics.world.set_task_runner(Arc::new(runner));
     match physics.world.set_def(settings.to_world_def()) {
         Ok(()) => *last_error = None,
         Err(error) => {

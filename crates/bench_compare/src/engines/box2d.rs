@@ -27,6 +27,7 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     let def = WorldBuilder::from(foundation.world_def())
         .gravity([scene.gravity.x, scene.gravity.y])
         .enable_sleep(false)
+        .worker_count(WorkerCount::new(super::threads() as u32).map_err(err)?)
         .build()
         .map_err(err)?;
     let mut world = foundation.create_world(def).map_err(err)?;

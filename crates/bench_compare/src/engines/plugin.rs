@@ -37,6 +37,7 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
         gravity: scene.gravity,
         substeps: SUBSTEPS,
         enable_sleep: false,
+        worker_threads: super::threads(),
         ..PhysicsSettings::default()
     });
     let spawned = spawn_scene(&mut app.world_mut().commands(), scene);
