@@ -82,13 +82,20 @@ fn support(proxy_a: &ShapeProxy, points_b: &[Vec2], d: Vec2) -> Vec2 {
 fn expand(proxy_a: &ShapeProxy, points_b: &[Vec2]) -> (Vec2, f32) {
     // Start from supports in eight directions: they come out in counter-clockwise order.
     let mut polytope: Vec<Vec2> = Vec::with_capacity(24);
-    for k in 0..8 {
-        let angle = k as f32 * std::f32::consts::FRAC_PI_4;
-        let p = support(
-            proxy_a,
-            points_b,
-            crate::math::Rot::from_angle(angle).x_axis(),
-        );
+    // The eight directions k * 45 degrees, written out (no platform sin/cos in the step).
+    const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
+    const DIRECTIONS: [Vec2; 8] = [
+        Vec2::new(1.0, 0.0),
+        Vec2::new(H, H),
+        Vec2::new(0.0, 1.0),
+        Vec2::new(-H, H),
+        Vec2::new(-1.0, 0.0),
+        Vec2::new(-H, -H),
+        Vec2::new(0.0, -1.0),
+        Vec2::new(H, -H),
+    ];
+    for direction in DIRECTIONS {
+        let p = support(proxy_a, points_b, direction);
         if polytope
             .last()
             .is_none_or(|last: &Vec2| last.distance_squared(p) > 1e-12)

@@ -27,7 +27,7 @@ impl Default for AngleJoint {
 
 /// Unwrapped angle of a body: its angle at the step start plus the turn so far.
 fn angle_now(start: f32, s: &BodyState) -> f32 {
-    start + s.delta_rotation.s.atan2(s.delta_rotation.c)
+    start + s.delta_rotation.angle()
 }
 
 pub(crate) fn warm_start(

@@ -409,7 +409,7 @@ impl World {
     ) {
         let turn = |index: u32| {
             let s = crate::solver::body_state::read_state(states, index);
-            s.delta_rotation.s.atan2(s.delta_rotation.c)
+            s.delta_rotation.angle()
         };
         for c in constraints {
             let joint = self.joints.at_mut(c.frame.joint);
