@@ -68,6 +68,6 @@ pub mod prelude {
     pub use crate::shape_def::ShapeDef;
     pub use crate::world::{
         ContactData, ContactEvent, HitEvent, MixRule, QueryFilter, SensorEvent, ShapeCastHit,
-        World, WorldDef, WorldError,
+        World, WorldDef, WorldError, WorldSnapshot,
     };
 }

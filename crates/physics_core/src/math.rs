@@ -298,7 +298,8 @@ mod tests {
         let mut worst = 0.0f64;
         for k in 0..200_000 {
             // Angles all round the circle, at radii from 1e-3 to 1e3.
-            let angle = -std::f64::consts::PI + (k as f64 + 0.5) * std::f64::consts::TAU / 200_000.0;
+            let angle =
+                -std::f64::consts::PI + (k as f64 + 0.5) * std::f64::consts::TAU / 200_000.0;
             let radius = 10f64.powf(-3.0 + 6.0 * ((k * 7919) % 1000) as f64 / 1000.0);
             let (y, x) = ((radius * angle.sin()) as f32, (radius * angle.cos()) as f32);
             let exact = (y as f64).atan2(x as f64);

@@ -59,7 +59,7 @@ impl ShapeDef {
 }
 
 /// The world's record of an attached shape.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct ShapeRecord {
     pub body: BodyId,
     pub shape: Shape,

@@ -15,11 +15,12 @@
 
 use crate::shape::{Aabb, RayCastInput};
 use bevy_math::Vec2;
+use serde::{Deserialize, Serialize};
 
 /// No node.
 pub const NULL_NODE: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Node {
     aabb: Aabb,
     parent: u32,
@@ -40,7 +41,7 @@ impl Node {
 }
 
 /// A dynamic bounding-volume tree of proxies.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DynamicTree {
     nodes: Vec<Node>,
     root: u32,

@@ -10,9 +10,10 @@ mod dynamic_tree;
 pub use dynamic_tree::{DynamicTree, NULL_NODE};
 
 use crate::shape::Aabb;
+use serde::{Deserialize, Serialize};
 
 /// Which tree a proxy lives in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum TreeKind {
     /// Shapes of static bodies.
     Static = 0,
@@ -21,7 +22,7 @@ pub enum TreeKind {
 }
 
 /// A proxy: a tree and a node in it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ProxyKey {
     /// The tree.
     pub tree: TreeKind,
@@ -30,7 +31,7 @@ pub struct ProxyKey {
 }
 
 /// The two trees and the move buffer. The user data of every proxy is its shape's slot index.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct BroadPhase {
     /// Static shapes.
     pub static_tree: DynamicTree,

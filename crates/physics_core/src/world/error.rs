@@ -27,6 +27,9 @@ pub enum WorldError {
     InvalidSetting(&'static str),
     /// The time step is negative or not finite.
     InvalidTimeStep(f32),
+    /// Bytes given to [`WorldSnapshot::from_bytes`](crate::world::WorldSnapshot::from_bytes)
+    /// are not a snapshot of this engine version.
+    InvalidSnapshot(&'static str),
 }
 
 impl fmt::Display for WorldError {
@@ -41,6 +44,7 @@ impl fmt::Display for WorldError {
             WorldError::InvalidMass(what) => write!(f, "{what} must be finite and not negative"),
             WorldError::InvalidShape(e) => write!(f, "invalid shape: {e}"),
             WorldError::InvalidSetting(what) => write!(f, "invalid setting: {what}"),
+            WorldError::InvalidSnapshot(why) => write!(f, "not a world snapshot: {why}"),
             WorldError::InvalidTimeStep(dt) => {
                 write!(f, "time step {dt} must be finite and not negative")
             }

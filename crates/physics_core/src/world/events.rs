@@ -5,9 +5,10 @@ use super::World;
 use crate::collision::Manifold;
 use crate::id::ShapeId;
 use bevy_math::Vec2;
+use serde::{Deserialize, Serialize};
 
 /// A begin- or end-touch event between two shapes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContactEvent {
     /// First shape.
     pub shape_a: ShapeId,
@@ -16,7 +17,7 @@ pub struct ContactEvent {
 }
 
 /// A shape began or stopped overlapping a sensor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SensorEvent {
     /// The sensor shape.
     pub sensor: ShapeId,

@@ -13,6 +13,7 @@ mod joints;
 mod queries;
 mod shapes;
 mod sleep;
+mod snapshot;
 mod step;
 
 pub(crate) use continuous::shape_extents;
@@ -23,6 +24,7 @@ pub use events::{
 };
 pub use joints::JointBreakEvent;
 pub use queries::{QueryFilter, ShapeCastHit};
+pub use snapshot::WorldSnapshot;
 pub use step::{StepCounters, StepProfile};
 
 use crate::body::Body;

@@ -1,0 +1,173 @@
+//! World snapshots: restore + N steps gives the bits of N steps, damaged bytes are errors.
+
+mod support;
+
+use physics_core::prelude::*;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn add_box(w: &mut World, p: Vec2, hx: f32, hy: f32) -> BodyId {
+    let b = w.create_body(&BodyDef::dynamic(p)).unwrap();
+    let shape = Polygon::new_box(hx, hy).unwrap().into();
+    w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+    b
+}
+
+/// A 12-row pyramid, a hinged chain with limits and a rain of balls: contacts with
+/// warm-start impulses, joints, a sleeping-capable world.
+fn scene() -> (World, Vec<BodyId>) {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    let ground_shape = Polygon::new_box(40.0, 1.0).unwrap().into();
+    w.create_shape(ground, &ShapeDef::default(), ground_shape)
+        .unwrap();
+    let mut bodies = Vec::new();
+    for row in 0..12 {
+        for i in 0..12 - row {
+            let x = (i as f32 - (11 - row) as f32 * 0.5) * 1.05;
+            bodies.push(add_box(&mut w, Vec2::new(x, 0.5 + row as f32), 0.5, 0.5));
+        }
+    }
+    let mut previous = ground;
+    for link in 0..8 {
+        let p = Vec2::new(12.0 + link as f32, 10.0);
+        let b = add_box(&mut w, p, 0.5, 0.125);
+        let (la, lb) = w.local_anchors(previous, b, p - Vec2::X * 0.5).unwrap();
+        let hinge = RevoluteJoint {
+            lower_angle: -1.0,
+            upper_angle: 1.0,
+            enable_limit: true,
+            ..RevoluteJoint::default()
+        };
+        let def = JointDef::new(previous, b, la, lb, JointKind::Revolute(hinge));
+        w.create_joint(&def).unwrap();
+        bodies.push(b);
+        previous = b;
+    }
+    for k in 0..24 {
+        let p = Vec2::new(-6.0 + 0.5 * k as f32, 16.0 + 0.7 * k as f32);
+        let b = w.create_body(&BodyDef::dynamic(p)).unwrap();
+        let ball = Circle::new(Vec2::ZERO, 0.3).unwrap().into();
+        w.create_shape(b, &ShapeDef::default(), ball).unwrap();
+        bodies.push(b);
+    }
+    (w, bodies)
+}
+
+fn bits(w: &World, bodies: &[BodyId]) -> Vec<u32> {
+    bodies
+        .iter()
+        .flat_map(|&b| {
+            let xf = w.body_transform(b).unwrap();
+            let v = w.linear_velocity(b).unwrap();
+            let spin = w.angular_velocity(b).unwrap();
+            [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, spin].map(f32::to_bits)
+        })
+        .collect()
+}
+
+fn step(w: &mut World, n: usize) {
+    for _ in 0..n {
+        w.step(DT).unwrap();
+    }
+}
+
+#[test]
+fn restore_then_steps_gives_the_bits_of_the_steps() {
+    let (mut w, bodies) = scene();
+    step(&mut w, 45);
+    assert!(
+        w.touching_contact_count() > 50,
+        "the scene has settled contacts"
+    );
+    let bytes = w.snapshot().to_bytes();
+    step(&mut w, 90);
+    let expected = bits(&w, &bodies);
+    let events_after = w.step_count();
+
+    // In place, from bytes.
+    w.restore(&WorldSnapshot::from_bytes(&bytes).unwrap())
+        .unwrap();
+    step(&mut w, 90);
+    assert!(
+        bits(&w, &bodies) == expected,
+        "restored in place: different future"
+    );
+    assert_eq!(w.step_count(), events_after);
+
+    // Into a new world with other settings: the snapshot brings its own.
+    let mut fresh = World::new(WorldDef {
+        substep_count: 1,
+        ..WorldDef::default()
+    })
+    .unwrap();
+    fresh
+        .restore(&WorldSnapshot::from_bytes(&bytes).unwrap())
+        .unwrap();
+    assert_eq!(fresh.def().substep_count, WorldDef::default().substep_count);
+    step(&mut fresh, 90);
+    assert!(
+        bits(&fresh, &bodies) == expected,
+        "restored fresh: different future"
+    );
+
+    let per_body = bytes.len() as f64 / w.body_count() as f64;
+    eprintln!(
+        "snapshot: {} bytes for {} bodies ({per_body:.0} bytes per body), {} contacts, {} joints",
+        bytes.len(),
+        w.body_count(),
+        w.contact_count(),
+        w.joint_count()
+    );
+}
+
+#[test]
+fn ids_created_after_the_snapshot_go_stale() {
+    let (mut w, bodies) = scene();
+    let saved = w.snapshot();
+    let late = add_box(&mut w, Vec2::new(30.0, 5.0), 0.5, 0.5);
+    w.destroy_body(bodies[0]).unwrap();
+    w.restore(&saved).unwrap();
+    assert_eq!(w.body_position(late), Err(WorldError::StaleBody(late)));
+    assert!(w.body_position(bodies[0]).is_ok(), "destroyed after: back");
+    assert_eq!(w.body_count(), bodies.len() + 1);
+}
+
+#[test]
+fn damaged_bytes_are_errors_not_panics() {
+    let (mut w, _) = scene();
+    step(&mut w, 20);
+    let bytes = w.snapshot().to_bytes();
+    let bad = |b: &[u8]| {
+        matches!(
+            WorldSnapshot::from_bytes(b),
+            Err(WorldError::InvalidSnapshot(_))
+        )
+    };
+    assert!(bad(&[]));
+    assert!(bad(b"P2DS"));
+    assert!(bad(&bytes[..bytes.len() / 2]));
+    let mut version = bytes.clone();
+    version[4] ^= 0xff;
+    assert!(bad(&version));
+    let mut tag = bytes.clone();
+    tag[0] = b'X';
+    assert!(bad(&tag));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(bad(&longer));
+    // Random damage anywhere is caught by the checksum.
+    let mut rng = support::Rng::new(7);
+    for _ in 0..300 {
+        let mut damaged = bytes.clone();
+        for _ in 0..1 + rng.next_u64() % 4 {
+            let at = 5 + (rng.next_u64() as usize) % (damaged.len() - 5);
+            damaged[at] = rng.next_u64() as u8;
+        }
+        if damaged != bytes {
+            assert!(bad(&damaged), "damage went unnoticed");
+        }
+    }
+}
