@@ -1,0 +1,204 @@
+//! Hostile input: every bad value is refused (or, for legal extremes, simulated without
+//! harm), the refusal names what was wrong, and the rest of the world steps on exactly as it
+//! would have without the bad input.
+
+use physics_core::prelude::*;
+
+const DT: f32 = 1.0 / 60.0;
+const STEPS: usize = 90;
+
+/// A small stack on a ground, a pendulum and a ball: contacts and a joint.
+fn world() -> (World, Vec<BodyId>) {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -0.5)))
+        .unwrap();
+    let slab = Polygon::new_box(20.0, 0.5).unwrap().into();
+    w.create_shape(ground, &ShapeDef::default(), slab).unwrap();
+    let mut bodies = Vec::new();
+    for i in 0..5 {
+        let b = w
+            .create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.5 + i as f32)))
+            .unwrap();
+        let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+        w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+        bodies.push(b);
+    }
+    let bob = w
+        .create_body(&BodyDef::dynamic(Vec2::new(6.0, 5.0)))
+        .unwrap();
+    let ball = Circle::new(Vec2::ZERO, 0.25).unwrap().into();
+    w.create_shape(bob, &ShapeDef::default(), ball).unwrap();
+    let (la, lb) = w.local_anchors(ground, bob, Vec2::new(4.0, 5.0)).unwrap();
+    let hinge = JointKind::Revolute(RevoluteJoint::default());
+    w.create_joint(&JointDef::new(ground, bob, la, lb, hinge))
+        .unwrap();
+    bodies.push(bob);
+    (w, bodies)
+}
+
+fn run(w: &mut World, bodies: &[BodyId]) -> Vec<u32> {
+    for _ in 0..STEPS {
+        w.step(DT).unwrap();
+    }
+    bodies
+        .iter()
+        .flat_map(|&b| {
+            let xf = w.body_transform(b).unwrap();
+            let v = w.linear_velocity(b).unwrap();
+            [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y].map(f32::to_bits)
+        })
+        .collect()
+}
+
+/// One bad input: applies it to the world and returns the error it got (None if accepted).
+type Attack = fn(&mut World, &[BodyId]) -> Option<WorldError>;
+
+fn attacks() -> Vec<(&'static str, Attack)> {
+    vec![
+        ("NaN position", |w, b| {
+            w.set_transform(b[0], Vec2::new(f32::NAN, 0.0), Rot::IDENTITY)
+                .err()
+        }),
+        ("infinite position", |w, b| {
+            w.set_transform(b[0], Vec2::new(0.0, f32::INFINITY), Rot::IDENTITY)
+                .err()
+        }),
+        ("NaN velocity", |w, b| {
+            w.set_linear_velocity(b[1], Vec2::new(f32::NAN, 1.0)).err()
+        }),
+        ("infinite spin", |w, b| {
+            w.set_angular_velocity(b[1], f32::INFINITY).err()
+        }),
+        ("NaN force", |w, b| {
+            w.apply_force(b[2], Vec2::new(0.0, f32::NAN)).err()
+        }),
+        ("infinite torque", |w, b| {
+            w.apply_torque(b[2], f32::NEG_INFINITY).err()
+        }),
+        ("NaN impulse", |w, b| {
+            w.apply_linear_impulse(b[3], Vec2::splat(f32::NAN)).err()
+        }),
+        ("NaN gravity", |w, _| {
+            w.set_def(WorldDef {
+                gravity: Vec2::new(0.0, f32::NAN),
+                ..*w.def()
+            })
+            .err()
+        }),
+        ("NaN time step", |w, _| w.step(f32::NAN).err()),
+        ("negative time step", |w, _| w.step(-DT).err()),
+        ("negative density", |w, b| {
+            let def = ShapeDef {
+                density: -1.0,
+                ..ShapeDef::default()
+            };
+            let shape = Circle::new(Vec2::ZERO, 0.1).unwrap().into();
+            w.create_shape(b[4], &def, shape).err()
+        }),
+        ("NaN density", |w, b| {
+            let def = ShapeDef {
+                density: f32::NAN,
+                ..ShapeDef::default()
+            };
+            let shape = Circle::new(Vec2::ZERO, 0.1).unwrap().into();
+            w.create_shape(b[4], &def, shape).err()
+        }),
+        ("joint of a body to itself", |w, b| {
+            let def = JointDef::new(
+                b[0],
+                b[0],
+                Vec2::ZERO,
+                Vec2::ZERO,
+                JointKind::Revolute(RevoluteJoint::default()),
+            );
+            w.create_joint(&def).err()
+        }),
+        ("joint to a destroyed body", |w, b| {
+            let gone = w
+                .create_body(&BodyDef::dynamic(Vec2::new(50.0, 50.0)))
+                .unwrap();
+            w.destroy_body(gone).unwrap();
+            let def = JointDef::new(
+                b[0],
+                gone,
+                Vec2::ZERO,
+                Vec2::ZERO,
+                JointKind::Revolute(RevoluteJoint::default()),
+            );
+            w.create_joint(&def).err()
+        }),
+        ("NaN body def", |w, _| {
+            w.create_body(&BodyDef::dynamic(Vec2::new(f32::NAN, 0.0)))
+                .err()
+        }),
+    ]
+}
+
+#[test]
+fn bad_values_are_refused_and_the_world_steps_on_unchanged() {
+    for (name, attack) in attacks() {
+        let (mut w, bodies) = world();
+        w.step(DT).unwrap();
+        let error = attack(&mut w, &bodies);
+        let error = error.unwrap_or_else(|| panic!("{name}: accepted"));
+        // The message says what was wrong.
+        assert!(!error.to_string().is_empty(), "{name}: empty message");
+        // The refused call changed nothing: the remaining steps match the reference run.
+        let (mut again, _) = world();
+        again.step(DT).unwrap();
+        let tail = |world: &mut World| {
+            for _ in 1..STEPS {
+                world.step(DT).unwrap();
+            }
+            run(world, &bodies)
+        };
+        assert!(
+            tail(&mut w) == tail(&mut again),
+            "{name}: the world changed"
+        );
+    }
+}
+
+#[test]
+fn bad_shapes_are_refused_with_the_reason() {
+    let collinear = [Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)];
+    assert!(Polygon::from_points(&collinear, 0.0).is_err(), "zero area");
+    let nine: Vec<Vec2> = (0..9)
+        .map(|i| Rot::from_angle(i as f32 * 0.698).rotate(Vec2::X))
+        .collect();
+    assert!(Polygon::from_points(&nine, 0.0).is_err(), "nine points");
+    assert!(Polygon::from_points(&[Vec2::NAN, Vec2::X, Vec2::Y], 0.0).is_err());
+    assert!(Polygon::from_points(&[Vec2::ZERO, Vec2::X, Vec2::Y], -0.1).is_err());
+    // A bow-tie (self-intersecting order) becomes its convex hull: a valid quad.
+    let bow_tie = [
+        Vec2::ZERO,
+        Vec2::new(1.0, 1.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::Y,
+    ];
+    let hull = Polygon::from_points(&bow_tie, 0.0).unwrap();
+    assert_eq!(hull.count(), 4);
+    assert!(
+        Capsule::new(Vec2::ZERO, Vec2::ZERO, 0.5).is_err(),
+        "zero length"
+    );
+    assert!(Circle::new(Vec2::ZERO, 0.0).is_err(), "zero radius");
+    assert!(Circle::new(Vec2::ZERO, -1.0).is_err(), "negative radius");
+    assert!(Circle::new(Vec2::ZERO, f32::NAN).is_err(), "NaN radius");
+}
+
+#[test]
+fn a_body_at_a_billion_metres_harms_no_one() {
+    let (mut reference, bodies) = world();
+    let expected = run(&mut reference, &bodies);
+    let (mut w, bodies) = world();
+    let far = w
+        .create_body(&BodyDef::dynamic(Vec2::new(1e9, -1e9)))
+        .unwrap();
+    let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+    w.create_shape(far, &ShapeDef::default(), shape).unwrap();
+    assert!(run(&mut w, &bodies) == expected, "the near bodies changed");
+    let p = w.body_position(far).unwrap();
+    assert!(p.x.is_finite() && p.y.is_finite(), "the far body went {p}");
+}
