@@ -197,6 +197,11 @@ impl Body {
     pub fn is_moving(&self) -> bool {
         self.body_type != BodyType::Static
     }
+
+    /// Moving and awake: the step integrates it.
+    pub fn is_simulated(&self) -> bool {
+        self.is_moving() && self.awake
+    }
 }
 
 /// Checks a body def's numbers.

@@ -8,8 +8,7 @@ use crate::solver::island::UnionFind;
 impl World {
     /// True when the body takes part in the step (moving and awake).
     pub(crate) fn is_simulated(&self, slot: u32) -> bool {
-        let b = self.bodies.at(slot);
-        b.is_moving() && b.awake
+        self.bodies.at(slot).is_simulated()
     }
 
     /// Advances sleep timers after a step and puts islands whose bodies have all rested for

@@ -171,10 +171,7 @@ impl World {
         let settings = self.collide_settings();
         let (shapes, bodies) = (&self.shapes, &self.bodies);
         let recycle_distance = self.tolerances.contact_recycle_distance;
-        let simulated = |slot: u32| {
-            let b = bodies.at(slot);
-            b.is_moving() && b.awake
-        };
+        let simulated = |slot: u32| bodies.at(slot).is_simulated();
         self.contacts
             .par_for_each_mut(&*self.runner, MIN_CONTACT_BLOCK, &|_, _, contact| {
                 let (ra, rb) = (shapes.at(contact.shape_a), shapes.at(contact.shape_b));
