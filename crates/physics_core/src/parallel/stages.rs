@@ -9,6 +9,9 @@
 use super::TaskRunner;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
+/// Fewest bodies in a block of a stage over bodies (solver substeps and finalize).
+pub(crate) const MIN_BODY_BLOCK: usize = 128;
+
 /// Claim and completion counters of one stage.
 #[derive(Default)]
 struct StageCounters {

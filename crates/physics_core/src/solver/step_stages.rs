@@ -20,11 +20,9 @@ use crate::joint::{
 };
 use crate::parallel::TaskRunner;
 use crate::parallel::shared::{SharedMut, StatesView};
-use crate::parallel::stages::{block_range, blocks, run_stages};
+use crate::parallel::stages::{MIN_BODY_BLOCK, block_range, blocks, run_stages};
 use std::ops::Range;
 
-/// Fewest bodies in a block of a body stage.
-const MIN_BODY_BLOCK: usize = 128;
 /// Fewest SIMD groups in a block of a colour stage.
 const MIN_GROUP_BLOCK: usize = 8;
 
@@ -79,6 +77,12 @@ fn plan(arrays: &SolverArrays, substeps: u32, workers: usize) -> Vec<PlannedStag
             block_size: 1,
         })
     };
+    // One stage per colour, over that colour's groups.
+    let per_color = |list: &mut Vec<PlannedStage>, stage: fn(usize) -> Stage| {
+        for (c, range) in colors.iter().enumerate() {
+            over(list, stage(c), range.len(), MIN_GROUP_BLOCK);
+        }
+    };
     over(&mut list, Stage::PackGroups, group_count, MIN_GROUP_BLOCK);
     for _ in 0..substeps {
         over(
@@ -88,33 +92,12 @@ fn plan(arrays: &SolverArrays, substeps: u32, workers: usize) -> Vec<PlannedStag
             MIN_BODY_BLOCK,
         );
         single(&mut list, Stage::WarmStartScalar);
-        for (c, range) in colors.iter().enumerate() {
-            over(
-                &mut list,
-                Stage::WarmStartColor(c),
-                range.len(),
-                MIN_GROUP_BLOCK,
-            );
-        }
+        per_color(&mut list, Stage::WarmStartColor);
         single(&mut list, Stage::SolveScalar);
-        for (c, range) in colors.iter().enumerate() {
-            over(
-                &mut list,
-                Stage::SolveColor(c),
-                range.len(),
-                MIN_GROUP_BLOCK,
-            );
-        }
+        per_color(&mut list, Stage::SolveColor);
         over(&mut list, Stage::IntegratePositions, bodies, MIN_BODY_BLOCK);
         single(&mut list, Stage::RelaxScalar);
-        for (c, range) in colors.iter().enumerate() {
-            over(
-                &mut list,
-                Stage::RelaxColor(c),
-                range.len(),
-                MIN_GROUP_BLOCK,
-            );
-        }
+        per_color(&mut list, Stage::RelaxColor);
     }
     over(&mut list, Stage::StoreGroups, group_count, MIN_GROUP_BLOCK);
     single(&mut list, Stage::Restitution);

@@ -7,7 +7,7 @@ use crate::body::BodyType;
 use crate::body::Finalized;
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::math::is_finite_vec;
-use crate::parallel::stages::for_each_block;
+use crate::parallel::stages::{MIN_BODY_BLOCK, for_each_block};
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
 use crate::solver::contact_solver::{
     ConstraintBody, ContactConstraint, ContactSolveSettings, prepare_contact,
@@ -60,9 +60,6 @@ impl StepProfile {
         self.update_pairs_ms + self.collide_ms + self.solve_ms + self.finalize_ms
     }
 }
-
-/// Fewest body slots in a block of the parallel finalize.
-const MIN_BODY_BLOCK: usize = 128;
 
 /// Fewest contact slots in a block of the parallel narrowphase.
 const MIN_CONTACT_BLOCK: usize = 64;
@@ -277,7 +274,7 @@ impl World {
         let gravity = self.def.gravity;
         self.last_dt = dt;
         for (slot, body) in self.bodies.iter() {
-            if !body.is_moving() || !body.awake {
+            if !body.is_simulated() {
                 continue;
             }
             solver_index[slot as usize] = arrays.states.len() as u32;
