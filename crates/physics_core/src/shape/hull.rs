@@ -96,23 +96,34 @@ fn monotone_chain(mut points: Vec<Vec2>) -> Vec<Vec2> {
     hull
 }
 
-/// Removes vertices within the weld tolerance of the line through their neighbours.
+/// Removes vertices within the weld tolerance of the line through their neighbours, as long
+/// as no vertex removed so far would end up further than the tolerance outside the polygon.
+/// Without that guard the removals cascade: each one moves the chord a little further in, and
+/// a shape of a few centimetres could lose a corner twice the tolerance deep.
 fn remove_near_collinear(hull: &mut Vec<Vec2>) {
+    let mut removed: Vec<Vec2> = Vec::new();
     let mut i = 0;
     while hull.len() >= 3 && i < hull.len() {
         let n = hull.len();
         let prev = hull[(i + n - 1) % n];
         let next = hull[(i + 1) % n];
-        let edge = next - prev;
-        let len = edge.length();
-        // On a counter-clockwise hull the vertex lies right of the chord prev -> next.
-        let distance = if len > 0.0 {
-            cross(hull[i] - prev, edge) / len
-        } else {
-            0.0
+        // How far a point lies outside the chord prev -> next (right of it, on a
+        // counter-clockwise hull); 0 for a degenerate chord.
+        let outside = |point: Vec2| {
+            let edge = next - prev;
+            let len = edge.length();
+            if len > 0.0 {
+                cross(point - prev, edge) / len
+            } else {
+                0.0
+            }
         };
-        if distance < WELD_TOLERANCE {
-            hull.remove(i);
+        let stays_close = removed
+            .iter()
+            .chain(std::iter::once(&hull[i]))
+            .all(|&point| outside(point) < WELD_TOLERANCE);
+        if stays_close {
+            removed.push(hull.remove(i));
             i = 0;
         } else {
             i += 1;
@@ -157,5 +168,38 @@ mod tests {
             Vec2::new(1.0, 1.0),
         ];
         assert_eq!(convex_hull(&points).unwrap().len(), 3);
+    }
+
+    /// Found by the `polygon_from_points` fuzz target: removing near-collinear vertices one
+    /// after another left an input point 5.5 mm outside a 2 cm polygon. Welding may move a
+    /// point by up to the tolerance and removal by up to the tolerance again, so no input point
+    /// may end up further out than twice the tolerance.
+    #[test]
+    fn regression_cascading_collinear_removal_drops_a_corner() {
+        let points = [
+            Vec2::new(0.01, 0.0037370287),
+            Vec2::new(-0.0072140153, 0.0037248193),
+            Vec2::new(0.006183616, -0.003688194),
+            Vec2::new(0.0, 0.009921866),
+            Vec2::new(-0.008752288, -0.002862898),
+            Vec2::new(-0.009294348, 0.0037248193),
+            Vec2::new(-0.009990233, -0.01),
+            Vec2::new(0.0, 0.003734586),
+            Vec2::new(0.01, 0.0),
+            Vec2::new(0.0, 0.0),
+        ];
+        let hull = convex_hull(&points).unwrap();
+        let n = hull.len();
+        for i in 0..n {
+            let (a, b) = (hull[i], hull[(i + 1) % n]);
+            let edge = b - a;
+            for p in points {
+                let outside = cross(p - a, edge) / edge.length();
+                assert!(
+                    outside < 2.0 * WELD_TOLERANCE,
+                    "{p:?} is {outside} outside {hull:?}"
+                );
+            }
+        }
     }
 }
