@@ -16,3 +16,10 @@ pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 
 /// The most vertices a convex polygon may have.
 pub const MAX_POLYGON_VERTICES: usize = 8;
+
+/// The largest mass one shape may have, in kilograms. A body's mass, centre and inertia are
+/// sums over its shapes of mass, mass times offset and mass times offset squared; keeping each
+/// mass this far below f32's range (3.4e38) keeps those sums finite for any shape a game can
+/// place. A moon of rock 1000 km across weighs about 1e21 kg in 2D units; nothing a game
+/// simulates comes near.
+pub const MAX_SHAPE_MASS: f32 = 1.0e20;

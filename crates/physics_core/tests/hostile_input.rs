@@ -202,3 +202,35 @@ fn a_body_at_a_billion_metres_harms_no_one() {
     let p = w.body_position(far).unwrap();
     assert!(p.x.is_finite() && p.y.is_finite(), "the far body went {p}");
 }
+
+/// Found by the `scene_building` fuzz target: a finite but enormous density (1e38) made a
+/// shape's mass infinite, the body's centre inf/inf = NaN, and its velocity NaN before the
+/// first step. Such a density is now refused, with the value, and nothing else changes.
+#[test]
+fn regression_huge_density_made_a_velocity_nan() {
+    let (mut w, bodies) = world();
+    let (mut untouched, _) = world();
+    let body = bodies[0];
+    let def = ShapeDef {
+        density: 1.0e38,
+        ..ShapeDef::default()
+    };
+    let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+    let error = w.create_shape(body, &def, shape).unwrap_err();
+    assert!(
+        matches!(error, WorldError::ShapeMassTooLarge { density, .. } if density == 1.0e38),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("1e38"), "{error}");
+    assert!(w.linear_velocity(body).unwrap().is_finite());
+    assert_eq!(run(&mut w, &bodies), run(&mut untouched, &bodies));
+    // The largest allowed mass still simulates finitely.
+    let heavy = ShapeDef {
+        density: 1.0e19,
+        ..ShapeDef::default()
+    };
+    let shape = Polygon::new_box(1.0, 1.0).unwrap().into();
+    w.create_shape(body, &heavy, shape).unwrap();
+    run(&mut w, &bodies);
+    assert!(w.linear_velocity(body).unwrap().is_finite());
+}

@@ -19,6 +19,14 @@ pub enum WorldError {
     NonFinite(&'static str),
     /// A density is negative.
     NegativeDensity(f32),
+    /// A shape's density times its area is a mass the engine cannot add up without
+    /// overflowing (above [`MAX_SHAPE_MASS`](crate::constants::MAX_SHAPE_MASS) kg).
+    ShapeMassTooLarge {
+        /// The density given.
+        density: f32,
+        /// The mass it gives the shape (may be infinite).
+        mass: f32,
+    },
     /// A mass or rotational inertia override is negative or not finite.
     InvalidMass(&'static str),
     /// The shape geometry is invalid.
@@ -41,6 +49,11 @@ impl fmt::Display for WorldError {
             WorldError::InvalidJoint(why) => write!(f, "invalid joint: {why}"),
             WorldError::NonFinite(what) => write!(f, "{what} is NaN or infinite"),
             WorldError::NegativeDensity(d) => write!(f, "density {d} is negative"),
+            WorldError::ShapeMassTooLarge { density, mass } => write!(
+                f,
+                "density {density:e} gives the shape a mass of {mass:e} kg, above the limit of {:e} kg",
+                crate::constants::MAX_SHAPE_MASS
+            ),
             WorldError::InvalidMass(what) => write!(f, "{what} must be finite and not negative"),
             WorldError::InvalidShape(e) => write!(f, "invalid shape: {e}"),
             WorldError::InvalidSetting(what) => write!(f, "invalid setting: {what}"),

@@ -17,6 +17,13 @@ impl World {
     ) -> Result<ShapeId, WorldError> {
         def.validate()?;
         shape.validate()?;
+        let mass = shape.mass_data(def.density);
+        if !(mass.mass <= crate::constants::MAX_SHAPE_MASS && mass.rotational_inertia.is_finite()) {
+            return Err(WorldError::ShapeMassTooLarge {
+                density: def.density,
+                mass: mass.mass,
+            });
+        }
         let b = self.body(body)?;
         let kind = if b.is_moving() {
             TreeKind::Moving
