@@ -1,0 +1,61 @@
+//! Fuzz check: the manifold of any two shapes in any placement is well formed.
+
+use crate::input::{SIZE_LIMIT, assert_finite, assert_unit, bounded, count, point};
+use crate::shapes::{reach, shape};
+use arbitrary::Unstructured;
+use physics_core::collision::{CollideSettings, collide};
+use physics_core::math::{Rot, Transform};
+
+/// Scales the shapes and their offset are drawn at.
+const SCALES: [f32; 4] = [1.0e-2, 1.0, 1.0e1, SIZE_LIMIT];
+
+/// Builds two shapes and two transforms from `data` (B placed near A, at the same scale) and
+/// calls `collide`. The manifold must have at most two points; when it has any, a unit normal,
+/// finite points with anchors that agree with the bodies' origins, and separations no larger
+/// than the speculative distance and no deeper than the two shapes are big. Returns whether
+/// the manifold had points (and so was checked beyond its point count).
+pub fn check_manifold_pair(data: &[u8]) -> bool {
+    let mut u = Unstructured::new(data);
+    let scale = SCALES[count(&mut u, SCALES.len() - 1)];
+    let (Some(a), Some(b)) = (shape(&mut u, scale), shape(&mut u, scale)) else {
+        return false;
+    };
+    let xf_a = Transform::new(
+        point(&mut u, 100.0 * scale),
+        Rot::from_angle(bounded(&mut u, 10.0)),
+    );
+    let xf_b = Transform::new(
+        xf_a.p + point(&mut u, 3.0 * scale),
+        Rot::from_angle(bounded(&mut u, 10.0)),
+    );
+    let settings = CollideSettings::default();
+    let manifold = collide(&a, xf_a, &b, xf_b, &settings);
+    assert!(manifold.point_count <= 2, "{} points", manifold.point_count);
+    if manifold.point_count == 0 {
+        return false;
+    }
+    let context = format!("{a:?} at {xf_a:?} against {b:?} at {xf_b:?}");
+    assert_unit(manifold.normal, 1.0e-4, &format!("normal of {context}"));
+    // Round-off of positions of magnitude |xf.p| plus the shape's own size.
+    let magnitude = xf_a.p.length().max(xf_b.p.length()) + reach(&a) + reach(&b);
+    let round_off = 1.0e-5 * magnitude + 1.0e-6;
+    let depth_limit = 2.0 * (reach(&a) + reach(&b)) + round_off;
+    for p in manifold.points() {
+        assert_finite(p.point, "manifold point");
+        assert_finite(p.anchor_a, "anchor a");
+        assert_finite(p.anchor_b, "anchor b");
+        assert!(
+            (p.point - xf_a.p - p.anchor_a).length() <= round_off
+                && (p.point - xf_b.p - p.anchor_b).length() <= round_off,
+            "anchors disagree with the point {p:?} for {context}"
+        );
+        assert!(
+            p.separation.is_finite()
+                && p.separation <= settings.speculative_distance + round_off
+                && p.separation >= -depth_limit,
+            "separation {} out of range for {context}",
+            p.separation
+        );
+    }
+    true
+}
