@@ -36,6 +36,8 @@ mod body;
 mod collider;
 mod debug;
 mod events;
+#[cfg(feature = "ggrs")]
+mod ggrs_rollback;
 mod handle;
 mod interpolation;
 mod joint;
@@ -47,6 +49,7 @@ mod prepare_bodies;
 mod prepare_colliders;
 mod prepare_joints;
 mod query;
+pub mod rollback;
 mod schedule;
 mod settings;
 mod stages;
@@ -64,6 +67,8 @@ pub use debug::{PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
 pub use events::{
     CollisionEnd, CollisionStart, JointBreakReason, JointBroken, SensorEntered, SensorExited,
 };
+#[cfg(feature = "ggrs")]
+pub use ggrs_rollback::{PhysicsRollbackPlugin, PhysicsWorldStrategy};
 pub use handle::PhysicsBody;
 pub use interpolation::{NoInterpolation, PhysicsInterpolationPlugin};
 pub use joint::{Joint, JointAnchor};
@@ -74,6 +79,7 @@ pub use physics_core;
 pub use physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
 pub use plugin::PhysicsCorePlugin;
 pub use query::{QueryHit, SpatialQuery, SpatialQueryFilter};
+pub use rollback::PhysicsWorldSnapshot;
 pub use schedule::{PhysicsPlugins, PhysicsSchedule, PhysicsSchedulePlugin, PhysicsSystems};
 pub use settings::PhysicsSettings;
 pub use stages::PhysicsDiagnostics;

@@ -34,7 +34,7 @@ pub struct PhysicsWorld {
 
 /// Entities whose physics objects must be created or rebuilt at the next step, in the order
 /// their components arrived (which keeps core ids independent of archetype layout).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Pending {
     pub bodies: EntityQueue,
     pub colliders: EntityQueue,
@@ -44,7 +44,7 @@ pub(crate) struct Pending {
 }
 
 /// Entities in arrival order, each at most once until the queue is taken.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct EntityQueue {
     order: Vec<Entity>,
     queued: EntityHashSet,

@@ -1,0 +1,138 @@
+//! The rollback example under a GGRS `SyncTestSession`: every frame the session loads the
+//! state of `CHECK_DISTANCE` frames ago, resimulates, and compares checksums of every body's
+//! transform and velocity (and the core's state hash) with the first run.
+
+#![allow(dead_code)]
+
+#[path = "../examples/rollback_ggrs.rs"]
+mod rollback_ggrs;
+
+use bevy::app::TaskPoolPlugin;
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use bevy::time::{TimePlugin, TimeUpdateStrategy};
+use bevy::transform::TransformPlugin;
+use bevy_ggrs::prelude::*;
+use bevy_ggrs::{LoadWorld, RollbackFrameCount};
+use bevy_physics2d::prelude::*;
+use rollback_ggrs::{CHECK_DISTANCE, Mismatches, Player};
+use std::time::Duration;
+
+/// Times the session loaded a saved frame (not rolled back itself).
+#[derive(Resource, Default)]
+struct Loads(u32);
+
+/// The example in a window-less App, one GGRS frame per update.
+fn headless() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        TransformPlugin,
+        InputPlugin,
+    ))
+    .add_plugins(rollback_ggrs::example)
+    .insert_resource(rollback_ggrs::sync_test_session(CHECK_DISTANCE))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_nanos(
+        16_666_667,
+    )))
+    .init_resource::<Loads>()
+    .add_systems(LoadWorld, |mut loads: ResMut<Loads>| loads.0 += 1);
+    app
+}
+
+/// Runs `frames` updates with the player's keys scripted: right for a second, a jump, left
+/// for a second and a half, a jump, then nothing.
+fn play(app: &mut App, frames: u32) -> Vec<Vec2> {
+    let mut player_path = Vec::new();
+    for frame in 0..frames {
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.release_all();
+        match frame % 300 {
+            0..60 => keys.press(KeyCode::KeyD),
+            60..64 | 160..164 => keys.press(KeyCode::Space),
+            70..160 => keys.press(KeyCode::KeyA),
+            _ => {}
+        }
+        app.update();
+        let mut player = app.world_mut().query_filtered::<&Transform, With<Player>>();
+        player_path.push(player.single(app.world()).unwrap().translation.truncate());
+    }
+    player_path
+}
+
+fn box_heights(app: &mut App) -> Vec<f32> {
+    let mut query = app
+        .world_mut()
+        .query_filtered::<(&RigidBody, &Transform), Without<Player>>();
+    query
+        .iter(app.world())
+        .filter(|(body, _)| **body == RigidBody::Dynamic)
+        .map(|(_, t)| t.translation.y)
+        .collect()
+}
+
+#[test]
+fn sync_test_resimulates_every_frame_without_a_mismatch() {
+    let mut app = headless();
+    app.update();
+    let start_heights = box_heights(&mut app);
+    let path = play(&mut app, 420);
+
+    let mismatches = &app.world().resource::<Mismatches>().0;
+    assert!(mismatches.is_empty(), "mismatched frames: {mismatches:?}");
+    let checksum = app.world().get_resource::<Checksum>().map(|c| c.0);
+    assert!(
+        checksum.is_some_and(|c| c != 0),
+        "no checksum: {checksum:?}"
+    );
+    // The test means something only if rollbacks happened and the world moved.
+    let frames = app.world().resource::<RollbackFrameCount>().0;
+    let loads = app.world().resource::<Loads>().0;
+    assert!(frames >= 400, "only {frames} GGRS frames ran");
+    assert!(
+        loads as i32 >= frames - CHECK_DISTANCE as i32 - 2,
+        "{loads} rollbacks in {frames} frames"
+    );
+    let heights = box_heights(&mut app);
+    assert_eq!(heights.len(), 40);
+    let fall: f32 = start_heights.iter().zip(&heights).map(|(a, b)| a - b).sum();
+    assert!(
+        fall / 40.0 > 1.0,
+        "the boxes fell {} m on average",
+        fall / 40.0
+    );
+    // Input drove the ball: right first (from x = -10 at up to 6 m/s), then back left.
+    let rightmost = path.iter().map(|p| p.x).fold(f32::MIN, f32::max);
+    let highest = path.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+    assert!(rightmost > -7.0, "the ball only got to x = {rightmost}");
+    assert!(highest > 1.5, "the ball never jumped (highest {highest})");
+    assert!(
+        path[159].x < path[69].x - 1.0,
+        "left did not move the ball left"
+    );
+}
+
+/// A kick counted by a `Local` (which rollback does not restore) lands on different frames in
+/// the first run and the resimulation; the checksums must see it.
+#[test]
+fn sync_test_notices_state_outside_the_rollback_set() {
+    let mut app = headless();
+    app.add_systems(
+        GgrsSchedule,
+        (|mut runs: Local<u32>, mut players: Query<&mut LinearVelocity, With<Player>>| {
+            *runs += 1;
+            if *runs % 45 == 0 {
+                for mut velocity in &mut players {
+                    velocity.0.y += 3.0;
+                }
+            }
+        })
+        .after(rollback_ggrs::drive_player)
+        .before(PhysicsSystems::Prepare),
+    );
+    app.update();
+    play(&mut app, 200);
+    let mismatches = &app.world().resource::<Mismatches>().0;
+    assert!(!mismatches.is_empty(), "a leaking kick went unnoticed");
+}
