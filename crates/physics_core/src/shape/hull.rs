@@ -69,7 +69,11 @@ fn weld(points: &[Vec2]) -> Vec<Vec2> {
 
 /// Strictly convex counter-clockwise hull (exactly collinear points dropped).
 fn monotone_chain(mut points: Vec<Vec2>) -> Vec<Vec2> {
-    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    // Numeric order, not total_cmp: that puts -0 before +0, and a point at x = -0 sorted
+    // ahead of one at x = +0 with a lower y breaks the chain's lexicographic sweep. The
+    // points are finite (checked by the caller), so the comparison always exists.
+    let order = |a: f32, b: f32| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
+    points.sort_by(|a, b| order(a.x, b.x).then(order(a.y, b.y)));
     let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() + 1);
     // Lower chain left to right, then upper chain right to left; pop while not turning left.
     for pass in 0..2 {
@@ -201,5 +205,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Found by the `polygon_from_points` fuzz target: sorting with `total_cmp` put (-0, 0)
+    /// before (0, -1e4), and the hull of a tall triangle lost its bottom corner.
+    #[test]
+    fn regression_negative_zero_broke_the_sweep_order() {
+        let points = [
+            Vec2::new(0.0, -1.0e4),
+            Vec2::new(-0.0, 0.0),
+            Vec2::new(0.0, 1.0e4),
+            Vec2::new(1.0e4, 1.0e4),
+        ];
+        let hull = convex_hull(&points).unwrap();
+        assert_eq!(hull.len(), 3, "{hull:?}");
+        assert!(hull.contains(&Vec2::new(0.0, -1.0e4)), "{hull:?}");
     }
 }
