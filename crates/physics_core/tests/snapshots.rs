@@ -171,3 +171,31 @@ fn damaged_bytes_are_errors_not_panics() {
         }
     }
 }
+
+/// Found by the `scene_building` fuzz target: a world's own snapshot did not read back. A
+/// polygon was saved as its vertices and rebuilt through `Polygon::from_points`, whose size
+/// check then saw only the hull (8.5 mm across) instead of the input that had been accepted
+/// (a point welded away made it 10.6 mm). Saved polygons now read back exactly as they were.
+#[test]
+fn regression_a_welded_polygon_did_not_read_back() {
+    let points = [
+        Vec2::new(0.0, 0.0),
+        Vec2::new(0.006, 0.0),
+        Vec2::new(0.0, 0.006),
+        Vec2::new(0.0075, -0.0015),
+    ];
+    let polygon = Polygon::from_points(&points, 0.0).unwrap();
+    let mut world = World::new(WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef::dynamic(Vec2::new(0.0, 1.0)))
+        .unwrap();
+    world
+        .create_shape(body, &ShapeDef::default(), polygon.into())
+        .unwrap();
+    let bytes = world.snapshot().to_bytes();
+    let read = WorldSnapshot::from_bytes(&bytes).expect("a world's own snapshot reads back");
+    let mut restored = World::new(WorldDef::default()).unwrap();
+    restored.restore(&read).unwrap();
+    let shape = restored.body_shapes(body).unwrap()[0];
+    assert_eq!(restored.shape(shape).unwrap(), &Shape::Polygon(polygon));
+}

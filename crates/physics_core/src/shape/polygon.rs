@@ -22,8 +22,10 @@ pub struct Polygon {
     centroid: Vec2,
 }
 
-/// The serialised form of a polygon: its vertices and rounding radius. Deserialising runs the
-/// same validation as [`Polygon::from_points`].
+/// The serialised form of a polygon: its vertices and rounding radius. Deserialising keeps
+/// vertices that already form a convex counter-clockwise polygon exactly as they are (so a
+/// saved polygon reads back bit for bit); anything else goes through
+/// [`Polygon::from_points`] and its validation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PolygonDescription {
     /// Vertices (any order; the hull is recomputed).
@@ -35,8 +37,31 @@ pub struct PolygonDescription {
 impl TryFrom<PolygonDescription> for Polygon {
     type Error = ShapeError;
     fn try_from(value: PolygonDescription) -> Result<Self, Self::Error> {
+        if validate_rounding(value.radius).is_ok() && is_convex_ccw(&value.vertices) {
+            return Ok(Polygon::from_convex_ccw(&value.vertices, value.radius));
+        }
         Polygon::from_points(&value.vertices, value.radius)
     }
+}
+
+/// Whether `vertices` (3 to 8, finite) are a convex polygon in counter-clockwise order: every
+/// corner turns left, and no vertex lies outside another edge by more than round-off (which
+/// rules out star shapes whose corners all turn left but that wind twice).
+fn is_convex_ccw(vertices: &[Vec2]) -> bool {
+    let n = vertices.len();
+    if !(3..=MAX_POLYGON_VERTICES).contains(&n) || vertices.iter().any(|v| !v.is_finite()) {
+        return false;
+    }
+    (0..n).all(|i| {
+        let (a, b, c) = (vertices[i], vertices[(i + 1) % n], vertices[(i + 2) % n]);
+        let edge = b - a;
+        let turns_left = edge.perp_dot(c - b) > 0.0;
+        turns_left
+            && vertices.iter().all(|&v| {
+                let offset = v - a;
+                edge.perp_dot(offset) >= -1.0e-5 * edge.length() * offset.length()
+            })
+    })
 }
 
 impl From<Polygon> for PolygonDescription {

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 /// First bytes of [`WorldSnapshot::to_bytes`]: a tag and the format version.
 const MAGIC: &[u8; 4] = b"P2DS";
 /// Bumped whenever the stored state changes shape.
-const FORMAT_VERSION: u8 = 1;
+const FORMAT_VERSION: u8 = 2;
 /// Most bytes decoding may claim for one snapshot (256 MiB, a million bodies and more):
 /// damaged bytes announcing a huge list are refused instead of allocated.
 const DECODE_LIMIT: usize = 1 << 28;
