@@ -92,6 +92,7 @@ pub(crate) fn create_bodies(
     if physics.pending.bodies.is_empty() {
         return;
     }
+    let (mut over_limit, mut last_over_limit) = (0usize, None);
     for entity in physics.pending.bodies.take() {
         let Ok(components) = bodies.get(entity) else {
             continue; // despawned or no longer a body
@@ -105,6 +106,16 @@ pub(crate) fn create_bodies(
         let def = components.def();
         let id = match physics.world.create_body(&def) {
             Ok(id) => id,
+            Err(error @ physics_core::world::WorldError::TooManyBodies { .. }) => {
+                // One warning per entity would be a million lines for a million-body
+                // request: name the first, count the rest.
+                if over_limit == 0 {
+                    warn_skipped(&mut warnings, entity, format_args!("rigid body: {error}"));
+                }
+                over_limit += 1;
+                last_over_limit = Some(entity);
+                continue;
+            }
             Err(error) => {
                 warn_skipped(&mut warnings, entity, format_args!("rigid body: {error}"));
                 continue;
@@ -131,6 +142,18 @@ pub(crate) fn create_bodies(
         if components.mass.is_some() {
             physics.pending.props.push(entity);
         }
+    }
+    if let (true, Some(last)) = (over_limit > 1, last_over_limit) {
+        let limit = physics.world.def().max_bodies;
+        warn_skipped(
+            &mut warnings,
+            last,
+            format_args!(
+                "rigid body: {} more bodies skipped (this one last), the world holds its limit \
+                 of {limit} bodies (PhysicsSettings::max_bodies)",
+                over_limit - 1
+            ),
+        );
     }
 }
 

@@ -50,6 +50,10 @@ pub struct PhysicsSettings {
     pub worker_threads: usize,
     /// When true no step runs; components keep their values.
     pub paused: bool,
+    /// Most rigid bodies the world holds; entities beyond it are skipped with a warning
+    /// (about 0.7 KB of memory per body, so the default of 1,048,576 bounds the world near
+    /// 700 MB).
+    pub max_bodies: u32,
 }
 
 impl Default for PhysicsSettings {
@@ -89,6 +93,7 @@ impl PhysicsSettings {
             contact_recycle_distance: def.contact_recycle_distance,
             worker_threads: 0,
             paused: false,
+            max_bodies: def.max_bodies,
         }
     }
 
@@ -109,6 +114,7 @@ impl PhysicsSettings {
             hit_event_threshold: self.hit_event_threshold,
             max_linear_speed: self.max_linear_speed,
             contact_recycle_distance: self.contact_recycle_distance,
+            max_bodies: self.max_bodies,
             ..WorldDef::default()
         }
     }

@@ -234,3 +234,32 @@ fn regression_huge_density_made_a_velocity_nan() {
     run(&mut w, &bodies);
     assert!(w.linear_velocity(body).unwrap().is_finite());
 }
+
+#[test]
+fn bodies_beyond_the_limit_are_refused_and_the_rest_step_on() {
+    let (mut w, bodies) = world();
+    let (mut untouched, _) = world();
+    let limit = w.body_count() as u32 + 10;
+    w.set_def(WorldDef {
+        max_bodies: limit,
+        ..*w.def()
+    })
+    .unwrap();
+    let mut created = 0;
+    let mut refused = 0;
+    for i in 0..100_000 {
+        let def = BodyDef::dynamic(Vec2::new(100.0 + (i % 100) as f32, 50.0));
+        match w.create_body(&def) {
+            Ok(_) => created += 1,
+            Err(WorldError::TooManyBodies { limit: l }) => {
+                assert_eq!(l, limit);
+                refused += 1;
+            }
+            Err(other) => panic!("{other}"),
+        }
+    }
+    assert_eq!((created, refused), (10, 99_990));
+    assert_eq!(w.body_count(), limit as usize);
+    // The ten far-away bodies do not touch the stack or the pendulum.
+    assert_eq!(run(&mut w, &bodies), run(&mut untouched, &bodies));
+}

@@ -27,6 +27,11 @@ impl World {
     /// Creates a body (without shapes: add them with [`World::create_shape`]).
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
         validate_body_def(def)?;
+        if self.bodies.len() >= self.def.max_bodies as usize {
+            return Err(WorldError::TooManyBodies {
+                limit: self.def.max_bodies,
+            });
+        }
         let mut body = Body::new(def);
         if def.body_type == BodyType::Static {
             // A static body never moves; a velocity would only corrupt contact bounces.

@@ -85,6 +85,11 @@ pub struct WorldDef {
     pub friction_mixing: MixRule,
     /// How shape restitutions combine.
     pub restitution_mixing: MixRule,
+    /// Most bodies the world holds: [`World::create_body`](super::World::create_body) refuses
+    /// more with [`WorldError::TooManyBodies`](super::WorldError::TooManyBodies). A bound on
+    /// memory (about 0.7 KB per body with a shape and its contacts) when a game, a level file
+    /// or a peer asks for millions.
+    pub max_bodies: u32,
 }
 
 impl Default for WorldDef {
@@ -112,6 +117,7 @@ impl Default for WorldDef {
             enable_block_solver: false,
             friction_mixing: MixRule::GeometricMean,
             restitution_mixing: MixRule::Max,
+            max_bodies: 1 << 20,
         }
     }
 }

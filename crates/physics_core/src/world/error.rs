@@ -19,6 +19,12 @@ pub enum WorldError {
     NonFinite(&'static str),
     /// A density is negative.
     NegativeDensity(f32),
+    /// The world already holds [`WorldDef::max_bodies`](crate::world::WorldDef::max_bodies)
+    /// bodies.
+    TooManyBodies {
+        /// The limit.
+        limit: u32,
+    },
     /// A shape's density times its area is a mass the engine cannot add up without
     /// overflowing (above [`MAX_SHAPE_MASS`](crate::constants::MAX_SHAPE_MASS) kg).
     ShapeMassTooLarge {
@@ -49,6 +55,9 @@ impl fmt::Display for WorldError {
             WorldError::InvalidJoint(why) => write!(f, "invalid joint: {why}"),
             WorldError::NonFinite(what) => write!(f, "{what} is NaN or infinite"),
             WorldError::NegativeDensity(d) => write!(f, "density {d} is negative"),
+            WorldError::TooManyBodies { limit } => {
+                write!(f, "the world already holds its limit of {limit} bodies")
+            }
             WorldError::ShapeMassTooLarge { density, mass } => write!(
                 f,
                 "density {density:e} gives the shape a mass of {mass:e} kg, above the limit of {:e} kg",

@@ -1,0 +1,244 @@
+//! Hostile input through the plugin: a million-body request beyond the settings' limit,
+//! despawns in the middle of a frame, joints to despawned entities, and NaN or infinite values
+//! written into components mid-game. Each is skipped with a warning naming the entity (or
+//! simply handled), and a stack elsewhere in the world steps on bit for bit as in a run
+//! without it.
+
+mod support;
+
+use bevy_app::prelude::*;
+use bevy_ecs::message::MessageCursor;
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_physics2d::prelude::*;
+use bevy_physics2d::{PhysicsSettings, PhysicsWarning};
+use support::{app, read, step};
+
+/// A ground and a stack of five boxes: the bodies that must not notice the bad input.
+fn spawn_stack(app: &mut App) -> Vec<Entity> {
+    let w = app.world_mut();
+    w.spawn((
+        RigidBody::Static,
+        Collider::rectangle(20.0, 1.0),
+        Transform::from_xyz(0.0, -0.5, 0.0),
+    ));
+    (0..5)
+        .map(|i| {
+            w.spawn((
+                RigidBody::Dynamic,
+                Collider::rectangle(1.0, 1.0),
+                Transform::from_xyz(0.0, 0.5 + i as f32, 0.0),
+            ))
+            .id()
+        })
+        .collect()
+}
+
+/// The bits of the stack's poses and velocities.
+fn state_bits(app: &App, stack: &[Entity]) -> Vec<u32> {
+    let physics = app.world().resource::<PhysicsWorld>();
+    let core = physics.core();
+    stack
+        .iter()
+        .flat_map(|&e| {
+            let id = physics.body(e).expect("the stack's bodies exist");
+            let xf = core.body_transform(id).unwrap();
+            let v = core.linear_velocity(id).unwrap();
+            let w = core.angular_velocity(id).unwrap();
+            [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, w].map(f32::to_bits)
+        })
+        .collect()
+}
+
+#[test]
+fn a_million_bodies_beyond_the_limit_are_skipped_with_two_warnings() {
+    let run = |request: usize| {
+        let mut app = app();
+        app.world_mut().resource_mut::<PhysicsSettings>().max_bodies = 6;
+        let stack = spawn_stack(&mut app);
+        step(&mut app, 1);
+        let mut cursor = MessageCursor::<PhysicsWarning>::default();
+        read(&mut app, &mut cursor);
+        let first = app
+            .world_mut()
+            .spawn_batch((0..request).map(|i| {
+                (
+                    RigidBody::Dynamic,
+                    Collider::circle(0.25),
+                    Transform::from_xyz((i % 1000) as f32, 5.0 + (i / 1000) as f32, 0.0),
+                )
+            }))
+            .next();
+        let mut warnings = Vec::new();
+        for _ in 0..60 {
+            step(&mut app, 1);
+            warnings.extend(read(&mut app, &mut cursor));
+        }
+        let bodies = app.world().resource::<PhysicsWorld>().core().body_count();
+        (state_bits(&app, &stack), warnings, bodies, first)
+    };
+    let (clean, none, clean_bodies, _) = run(0);
+    assert!(none.is_empty(), "{none:?}");
+    let (dirty, warnings, bodies, first) = run(1_000_000);
+    assert_eq!(bodies, clean_bodies, "no body beyond the limit was created");
+    assert_eq!(
+        clean, dirty,
+        "the stack steps on exactly as without the request"
+    );
+    // One warning for the first entity refused, one summing up the rest.
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert_eq!(Some(warnings[0].entity), first);
+    assert!(
+        warnings[0].message.contains("limit of 6 bodies"),
+        "{warnings:?}"
+    );
+    assert!(warnings[1].message.contains("999999 more"), "{warnings:?}");
+}
+
+/// A system that despawns `victim` between the narrowphase and the solver of one step.
+fn despawn_between_stages(app: &mut App, victim: Entity, at_step: u64) {
+    app.add_systems(
+        FixedPostUpdate,
+        (move |mut commands: Commands, physics: Res<PhysicsWorld>| {
+            if physics.step_count() == at_step {
+                commands.entity(victim).despawn();
+            }
+        })
+        .after(PhysicsSystems::Narrowphase)
+        .before(PhysicsSystems::Solve),
+    );
+}
+
+#[test]
+fn despawning_in_the_middle_of_a_step_leaves_the_others_unchanged() {
+    let run = |despawn: bool| {
+        let mut app = app();
+        let stack = spawn_stack(&mut app);
+        // A ball resting on the ground away from the stack, touching it only through the
+        // ground (a static body, which joins no island).
+        let ball = app
+            .world_mut()
+            .spawn((
+                RigidBody::Dynamic,
+                Collider::circle(0.5),
+                Transform::from_xyz(6.0, 0.5, 0.0),
+            ))
+            .id();
+        if despawn {
+            despawn_between_stages(&mut app, ball, 30);
+        }
+        step(&mut app, 90);
+        (state_bits(&app, &stack), app, ball)
+    };
+    let (clean, _, _) = run(false);
+    let (dirty, app, ball) = run(true);
+    assert_eq!(clean, dirty, "the stack does not notice the despawn");
+    let physics = app.world().resource::<PhysicsWorld>();
+    assert!(physics.body(ball).is_none());
+    assert_eq!(physics.core().body_count(), 6);
+}
+
+#[test]
+fn despawning_a_body_with_contacts_mid_step_keeps_the_world_sound() {
+    let mut app = app();
+    let stack = spawn_stack(&mut app);
+    despawn_between_stages(&mut app, stack[2], 20);
+    step(&mut app, 120);
+    let physics = app.world().resource::<PhysicsWorld>();
+    let core = physics.core();
+    assert!(physics.body(stack[2]).is_none());
+    assert_eq!(core.body_count(), 5);
+    // The boxes above fell onto the one below: a stack of four, each box on the next.
+    let mut heights: Vec<f32> = [0, 1, 3, 4]
+        .iter()
+        .map(|&i| {
+            core.body_position(physics.body(stack[i]).unwrap())
+                .unwrap()
+                .y
+        })
+        .collect();
+    heights.sort_by(f32::total_cmp);
+    for (i, h) in heights.iter().enumerate() {
+        // Soft contacts settle within the linear slop (5 mm) per contact.
+        assert!((h - (0.5 + i as f32)).abs() < 0.03, "box {i} at {h}");
+    }
+}
+
+#[test]
+fn joints_to_despawned_entities_and_bad_values_are_skipped_by_name() {
+    let run = |hostile: bool| {
+        let mut app = app();
+        let stack = spawn_stack(&mut app);
+        let victim = app
+            .world_mut()
+            .spawn((
+                RigidBody::Dynamic,
+                Collider::circle(0.5),
+                Transform::from_xyz(-6.0, 3.0, 0.0),
+            ))
+            .id();
+        step(&mut app, 10);
+        let mut named = Vec::new();
+        if hostile {
+            let w = app.world_mut();
+            let gone = w.spawn((RigidBody::Dynamic, Collider::circle(0.5))).id();
+            w.despawn(gone);
+            named.push((
+                w.spawn(Joint::revolute(victim, gone)).id(),
+                "has no rigid body",
+            ));
+            named.push((w.spawn(Joint::revolute(victim, victim)).id(), "both ends"));
+            w.entity_mut(victim)
+                .insert(LinearVelocity(Vec2::new(f32::NAN, 0.0)));
+        }
+        let mut cursor = MessageCursor::<PhysicsWarning>::default();
+        let mut warnings = Vec::new();
+        for step_index in 0..80 {
+            if hostile && step_index == 20 {
+                app.world_mut()
+                    .entity_mut(victim)
+                    .insert(ExternalForce::new(Vec2::new(f32::INFINITY, 0.0)));
+            }
+            if hostile && step_index == 40 {
+                app.world_mut()
+                    .entity_mut(victim)
+                    .insert(Transform::from_xyz(f32::NEG_INFINITY, 0.0, 0.0));
+            }
+            step(&mut app, 1);
+            warnings.extend(read(&mut app, &mut cursor));
+        }
+        let victim_state = state_bits(&app, &[victim]);
+        (
+            state_bits(&app, &stack),
+            warnings,
+            named,
+            victim,
+            victim_state,
+        )
+    };
+    let (clean, none, _, _, clean_victim) = run(false);
+    assert!(none.is_empty(), "{none:?}");
+    let (dirty, warnings, named, victim, victim_state) = run(true);
+    assert_eq!(
+        clean, dirty,
+        "the stack steps on exactly as without the bad input"
+    );
+    // The victim refused every bad value: it moved exactly as if none had been written.
+    assert_eq!(clean_victim, victim_state);
+    for (entity, why) in named {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.entity == entity && w.message.contains(why)),
+            "no warning for {entity} ({why}): {warnings:?}"
+        );
+    }
+    for what in ["linear velocity", "external force", "transform"] {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.entity == victim && w.message.contains(what)),
+            "no warning naming the {what} of {victim}: {warnings:?}"
+        );
+    }
+}
