@@ -117,7 +117,15 @@ pub(crate) fn create_bodies(
                 continue;
             }
             Err(error) => {
-                warn_skipped(&mut warnings, entity, format_args!("rigid body: {error}"));
+                let t = components.transform;
+                warn_skipped(
+                    &mut warnings,
+                    entity,
+                    format_args!(
+                        "rigid body at {} rotated {} moving {} and {}: {error}",
+                        t.translation, t.rotation, def.linear_velocity, def.angular_velocity
+                    ),
+                );
                 continue;
             }
         };

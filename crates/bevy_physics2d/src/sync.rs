@@ -36,7 +36,8 @@ pub(crate) fn apply_settings(
 }
 
 /// A transform or velocity that differs from what the last step wrote was set by the game:
-/// hand it to the core.
+/// hand it to the core. A transform the core refuses (NaN, infinite) is put back to the last
+/// step's pose, so the entity is not drawn or queried at a place the physics never accepted.
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_user_motion(
     mut physics: ResMut<PhysicsWorld>,
@@ -45,7 +46,7 @@ pub(crate) fn apply_user_motion(
         (
             Entity,
             &mut PhysicsBody,
-            &Transform,
+            &mut Transform,
             &LinearVelocity,
             &AngularVelocity,
         ),
@@ -56,7 +57,7 @@ pub(crate) fn apply_user_motion(
         )>,
     >,
 ) {
-    for (entity, mut handle, transform, linear, angular) in &mut bodies {
+    for (entity, mut handle, mut transform, linear, angular) in &mut bodies {
         let id = handle.id;
         let pose = (transform.translation, transform.rotation);
         if pose != handle.written && Some(pose) != handle.shown {
@@ -68,7 +69,13 @@ pub(crate) fn apply_user_motion(
                     h.previous = pose;
                 }
                 Err(error) => {
-                    warn_skipped(&mut warnings, entity, format_args!("transform: {error}"))
+                    let (p, q) = pose;
+                    warn_skipped(
+                        &mut warnings,
+                        entity,
+                        format_args!("transform {p} {q}: {error}; the last step's pose stays"),
+                    );
+                    (transform.translation, transform.rotation) = handle.written;
                 }
             }
         }
@@ -78,7 +85,7 @@ pub(crate) fn apply_user_motion(
                 Err(error) => warn_skipped(
                     &mut warnings,
                     entity,
-                    format_args!("linear velocity: {error}"),
+                    format_args!("linear velocity {}: {error}", linear.0),
                 ),
             }
         }
@@ -88,7 +95,7 @@ pub(crate) fn apply_user_motion(
                 Err(error) => warn_skipped(
                     &mut warnings,
                     entity,
-                    format_args!("angular velocity: {error}"),
+                    format_args!("angular velocity {}: {error}", angular.0),
                 ),
             }
         }
@@ -114,7 +121,10 @@ pub(crate) fn apply_forces(
             warn_skipped(
                 &mut warnings,
                 entity,
-                format_args!("external force: {error}"),
+                format_args!(
+                    "external force {} with torque {}: {error}",
+                    force.force, force.torque
+                ),
             );
         }
         if !force.persistent || result.is_err() {
@@ -136,7 +146,10 @@ pub(crate) fn apply_forces(
             warn_skipped(
                 &mut warnings,
                 entity,
-                format_args!("external impulse: {error}"),
+                format_args!(
+                    "external impulse {} with angular impulse {}: {error}",
+                    impulse.impulse, impulse.angular_impulse
+                ),
             );
         }
         *impulse = ExternalImpulse::default();

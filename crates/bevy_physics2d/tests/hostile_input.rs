@@ -208,23 +208,34 @@ fn joints_to_despawned_entities_and_bad_values_are_skipped_by_name() {
             warnings.extend(read(&mut app, &mut cursor));
         }
         let victim_state = state_bits(&app, &[victim]);
+        let shown_x = app.world().get::<Transform>(victim).unwrap().translation.x;
+        let physics = app.world().resource::<PhysicsWorld>();
+        let core_x = physics
+            .core()
+            .body_position(physics.body(victim).unwrap())
+            .unwrap()
+            .x;
         (
             state_bits(&app, &stack),
             warnings,
             named,
             victim,
             victim_state,
+            (shown_x, core_x),
         )
     };
-    let (clean, none, _, _, clean_victim) = run(false);
+    let (clean, none, _, _, clean_victim, _) = run(false);
     assert!(none.is_empty(), "{none:?}");
-    let (dirty, warnings, named, victim, victim_state) = run(true);
+    let (dirty, warnings, named, victim, victim_state, victim_x) = run(true);
     assert_eq!(
         clean, dirty,
         "the stack steps on exactly as without the bad input"
     );
     // The victim refused every bad value: it moved exactly as if none had been written.
     assert_eq!(clean_victim, victim_state);
+    // And its Transform shows where the physics has it, not the refused -inf.
+    let (dirty_app_transform_x, core_x) = victim_x;
+    assert_eq!(dirty_app_transform_x, core_x);
     for (entity, why) in named {
         assert!(
             warnings
@@ -233,12 +244,16 @@ fn joints_to_despawned_entities_and_bad_values_are_skipped_by_name() {
             "no warning for {entity} ({why}): {warnings:?}"
         );
     }
-    for what in ["linear velocity", "external force", "transform"] {
+    for what in [
+        "linear velocity [NaN, 0]",
+        "external force [inf, 0]",
+        "transform [-inf, 0, 0]",
+    ] {
         assert!(
             warnings
                 .iter()
                 .any(|w| w.entity == victim && w.message.contains(what)),
-            "no warning naming the {what} of {victim}: {warnings:?}"
+            "no warning naming the value {what} of {victim}: {warnings:?}"
         );
     }
 }
