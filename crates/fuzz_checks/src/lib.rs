@@ -12,15 +12,21 @@ mod manifold_pairs;
 mod polygon_points;
 mod scene_building;
 mod shapes;
+mod snapshot_bytes;
 
 pub use manifold_pairs::check_manifold_pair;
 pub use polygon_points::check_polygon_from_points;
 pub use scene_building::check_scene;
+pub use snapshot_bytes::check_snapshot_bytes;
 
-/// The fuzz targets by name (as in `fuzz/fuzz_targets/`), with the check each runs. A check
-/// returns whether the input got past the constructors' refusals into the checked work.
-pub const TARGETS: [(&str, fn(&[u8]) -> bool); 3] = [
+/// A check: panics when a property fails, and returns whether the input got past the
+/// constructors' refusals into the checked work.
+pub type Check = fn(&[u8]) -> bool;
+
+/// The fuzz targets by name (as in `fuzz/fuzz_targets/`), with the check each runs.
+pub const TARGETS: [(&str, Check); 4] = [
     ("polygon_from_points", check_polygon_from_points),
     ("manifold_pairs", check_manifold_pair),
     ("scene_building", check_scene),
+    ("snapshot_bytes", check_snapshot_bytes),
 ];

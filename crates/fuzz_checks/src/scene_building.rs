@@ -102,7 +102,7 @@ fn joint_def(u: &mut Unstructured, bodies: &[BodyId]) -> Option<JointDef> {
 
 /// Panics unless every body has a finite pose with a unit rotation and finite velocities, and
 /// every touching contact a unit normal.
-fn assert_sane(world: &World, step: usize) {
+pub(crate) fn assert_sane(world: &World, step: usize) {
     for id in world.body_ids() {
         let xf = world.body_transform(id).expect("listed bodies exist");
         let v = world.linear_velocity(id).expect("listed bodies exist");

@@ -88,6 +88,26 @@ impl<T> Slots<T> {
         slot.value.take()
     }
 
+    /// Whether the bookkeeping agrees with the entries, as decoded bytes may not: the free set
+    /// names exactly the empty slots and the count is the number of full ones.
+    pub(crate) fn is_consistent(&self) -> bool {
+        let full = self.entries.iter().filter(|s| s.value.is_some()).count();
+        full == self.len
+            && self.free.len() == self.entries.len() - full
+            && self.free.iter().all(|&i| {
+                self.entries
+                    .get(i as usize)
+                    .is_some_and(|s| s.value.is_none())
+            })
+    }
+
+    /// Whether slot `index` holds a value (of any generation).
+    pub(crate) fn is_live(&self, index: u32) -> bool {
+        self.entries
+            .get(index as usize)
+            .is_some_and(|s| s.value.is_some())
+    }
+
     /// The value if the handle is current.
     pub fn get(&self, index: u32, generation: u32) -> Option<&T> {
         let slot = self.entries.get(index as usize)?;

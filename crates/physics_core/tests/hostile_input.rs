@@ -263,3 +263,28 @@ fn bodies_beyond_the_limit_are_refused_and_the_rest_step_on() {
     // The ten far-away bodies do not touch the stack or the pendulum.
     assert_eq!(run(&mut w, &bodies), run(&mut untouched, &bodies));
 }
+
+/// Found through the `scene_building` fuzz target once snapshots checked body state: a
+/// subnormal density (1e-40) gave a body a mass of 2e-39 kg and an infinite inverse mass.
+/// Such a mass now counts as none (1 kg, as a body without shapes).
+#[test]
+fn regression_subnormal_density_gave_an_infinite_inverse_mass() {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let body = w
+        .create_body(&BodyDef::dynamic(Vec2::new(0.0, 2.0)))
+        .unwrap();
+    let def = ShapeDef {
+        density: 1.0e-40,
+        ..ShapeDef::default()
+    };
+    let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+    w.create_shape(body, &def, shape).unwrap();
+    let mass = w.body_mass_data(body).unwrap();
+    assert_eq!(mass.mass, 1.0);
+    w.apply_linear_impulse(body, Vec2::new(1.0, 0.0)).unwrap();
+    w.step(DT).unwrap();
+    let v = w.linear_velocity(body).unwrap();
+    assert!((v.x - 1.0).abs() < 1e-6, "{v}");
+    // And its snapshot passes the checks a decoded snapshot goes through.
+    WorldSnapshot::from_bytes(&w.snapshot().to_bytes()).unwrap();
+}

@@ -387,8 +387,75 @@ impl DynamicTree {
         }
     }
 
+    /// Checks that the tree is sound as a structure, whatever the bytes it was decoded from:
+    /// every index in range, the nodes reachable from the root form a tree (no cycle, children
+    /// point back, leaves at height 0 and inner nodes one above their taller child), every other
+    /// node is on the free list, and the leaves number `proxy_count`. Balance and boxes are
+    /// not checked: they only make queries slower or wider when wrong, never unsound.
+    pub(crate) fn check_structure(&self) -> Result<(), &'static str> {
+        let len = self.nodes.len();
+        let in_range = |id: u32| (id as usize) < len;
+        let mut seen = vec![false; len];
+        let mut leaves = 0;
+        if self.root != NULL_NODE {
+            if !in_range(self.root) || self.nodes[self.root as usize].parent != NULL_NODE {
+                return Err("tree root out of range or with a parent");
+            }
+            let mut stack = vec![self.root];
+            while let Some(id) = stack.pop() {
+                if std::mem::replace(&mut seen[id as usize], true) {
+                    return Err("tree node reached twice");
+                }
+                let n = self.nodes[id as usize];
+                if n.is_leaf() {
+                    if n.height != 0 || n.child2 != NULL_NODE {
+                        return Err("tree leaf with a child or a height");
+                    }
+                    leaves += 1;
+                    continue;
+                }
+                if !in_range(n.child1) || !in_range(n.child2) || n.child1 == n.child2 {
+                    return Err("tree child out of range");
+                }
+                let (c1, c2) = (self.nodes[n.child1 as usize], self.nodes[n.child2 as usize]);
+                if c1.parent != id || c2.parent != id {
+                    return Err("tree children do not point back");
+                }
+                if c1.height < 0 || c2.height < 0 || n.height != 1 + c1.height.max(c2.height) {
+                    return Err("tree heights inconsistent");
+                }
+                stack.push(n.child1);
+                stack.push(n.child2);
+            }
+        }
+        if leaves != self.proxy_count {
+            return Err("tree leaf count differs from its proxy count");
+        }
+        let mut free = self.free_list;
+        while free != NULL_NODE {
+            if !in_range(free) || std::mem::replace(&mut seen[free as usize], true) {
+                return Err("tree free list out of range or looping");
+            }
+            if self.nodes[free as usize].height != -1 {
+                return Err("tree free list holds a live node");
+            }
+            free = self.nodes[free as usize].parent;
+        }
+        if seen.iter().any(|s| !s) {
+            return Err("tree node neither in the tree nor free");
+        }
+        Ok(())
+    }
+
+    /// The shape index stored in leaf `proxy`, or None if `proxy` is not a leaf of the tree.
+    pub(crate) fn leaf_user_data(&self, proxy: u32) -> Option<u64> {
+        let n = self.nodes.get(proxy as usize)?;
+        (n.height == 0 && n.is_leaf()).then_some(n.user_data)
+    }
+
     /// Checks parent links, heights, boxes and balance; for tests.
     pub fn validate(&self) -> Result<(), String> {
+        self.check_structure()?;
         if self.root == NULL_NODE {
             return Ok(());
         }

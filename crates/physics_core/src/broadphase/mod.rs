@@ -81,6 +81,11 @@ impl BroadPhase {
         self.tree(key.tree).fat_aabb(key.id)
     }
 
+    /// The proxies waiting in the move buffer.
+    pub(crate) fn moved_proxies(&self) -> &[ProxyKey] {
+        &self.move_buffer
+    }
+
     /// Number of proxies waiting in the move buffer (they query the trees next pair update).
     pub fn moved_proxy_count(&self) -> usize {
         self.move_buffer.len()

@@ -395,18 +395,17 @@ impl World {
             body.center = body.transform.p;
             return;
         }
-        if mass <= 0.0 {
+        // A mass too small for its reciprocal (subnormal densities) counts as no mass, like
+        // a body without shapes: 1 kg, and no rotational inertia from the shapes.
+        if !(mass > 0.0 && (1.0 / mass).is_finite()) {
             mass = 1.0;
             inertia = 0.0;
         }
         body.mass = mass;
         body.inv_mass = 1.0 / mass;
-        body.inertia = if body.fixed_rotation { 0.0 } else { inertia };
-        body.inv_inertia = if body.inertia > 0.0 {
-            1.0 / body.inertia
-        } else {
-            0.0
-        };
+        let inertia_usable = !body.fixed_rotation && inertia > 0.0 && (1.0 / inertia).is_finite();
+        body.inertia = if inertia_usable { inertia } else { 0.0 };
+        body.inv_inertia = if inertia_usable { 1.0 / inertia } else { 0.0 };
         if body.fixed_rotation {
             body.angular_velocity = 0.0;
         }

@@ -57,7 +57,7 @@ fn validate_line(
 }
 
 /// Validates a joint's own parameters.
-fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
+pub(crate) fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
     let finite = |xs: &[f32]| xs.iter().all(|x| x.is_finite());
     match kind {
         JointKind::Revolute(j) => {

@@ -14,6 +14,7 @@ mod queries;
 mod shapes;
 mod sleep;
 mod snapshot;
+mod snapshot_check;
 mod step;
 
 pub(crate) use continuous::shape_extents;

@@ -54,16 +54,16 @@ const DECODE_LIMIT: usize = 1 << 28;
 /// ```
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WorldSnapshot {
-    def: WorldDef,
-    bodies: Slots<Body>,
-    shapes: Slots<ShapeRecord>,
-    contacts: Slots<Contact>,
-    joints: Slots<Joint>,
-    broadphase: BroadPhase,
-    pending_end_events: Vec<ContactEvent>,
-    pending_sensor_end_events: Vec<SensorEvent>,
-    step_count: u64,
-    last_dt: f32,
+    pub(super) def: WorldDef,
+    pub(super) bodies: Slots<Body>,
+    pub(super) shapes: Slots<ShapeRecord>,
+    pub(super) contacts: Slots<Contact>,
+    pub(super) joints: Slots<Joint>,
+    pub(super) broadphase: BroadPhase,
+    pub(super) pending_end_events: Vec<ContactEvent>,
+    pub(super) pending_sensor_end_events: Vec<SensorEvent>,
+    pub(super) step_count: u64,
+    pub(super) last_dt: f32,
 }
 
 impl WorldSnapshot {
@@ -79,8 +79,9 @@ impl WorldSnapshot {
         bytes
     }
 
-    /// Decodes [`WorldSnapshot::to_bytes`]; bytes of another format version or damaged bytes
-    /// are an error, never a panic.
+    /// Decodes [`WorldSnapshot::to_bytes`]; bytes of another format version, damaged bytes,
+    /// and bytes whose content is inconsistent ([`WorldSnapshot::validate`]) are an error,
+    /// never a panic.
     pub fn from_bytes(bytes: &[u8]) -> Result<WorldSnapshot, WorldError> {
         let body = bytes
             .strip_prefix(MAGIC.as_slice())
@@ -109,7 +110,7 @@ impl WorldSnapshot {
         if read != body.len() {
             return Err(WorldError::InvalidSnapshot("trailing bytes"));
         }
-        snapshot.def.validate()?;
+        snapshot.validate()?;
         Ok(snapshot)
     }
 
