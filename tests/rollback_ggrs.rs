@@ -122,7 +122,7 @@ fn sync_test_notices_state_outside_the_rollback_set() {
         GgrsSchedule,
         (|mut runs: Local<u32>, mut players: Query<&mut LinearVelocity, With<Player>>| {
             *runs += 1;
-            if *runs % 45 == 0 {
+            if runs.is_multiple_of(45) {
                 for mut velocity in &mut players {
                     velocity.0.y += 3.0;
                 }
