@@ -1,7 +1,7 @@
 //! Convex hull of arbitrary points, the only way a `Polygon` is built from user input.
 //!
-//! Andrew's monotone chain: sort the points, sweep a lower and an upper chain keeping only
-//! left turns. Before the sweep, points closer than the weld tolerance are merged; after it,
+//! Gift wrapping: from the lowest point, repeatedly take the point with no other point to its
+//! right, the farthest one when several lie on that line. Before the sweep, points closer than the weld tolerance are merged; after it,
 //! vertices that sit within the weld tolerance of the line through their neighbours are removed,
 //! so the polygon has no near-parallel edges that would make collision normals noisy.
 
@@ -41,7 +41,18 @@ pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
         });
     }
 
-    let mut hull = monotone_chain(distinct);
+    let mut hull = gift_wrap(&distinct);
+    if hull.len() > MAX_POLYGON_VERTICES {
+        let mut full = monotone_chain(distinct);
+        remove_near_collinear(&mut full);
+        if full.len() > MAX_POLYGON_VERTICES {
+            return Err(ShapeError::TooManyHullPoints {
+                count: full.len(),
+                max: MAX_POLYGON_VERTICES,
+            });
+        }
+        hull = gift_wrap(&full);
+    }
     remove_near_collinear(&mut hull);
     if hull.len() < 3 {
         return Err(ShapeError::Collinear);
@@ -67,7 +78,52 @@ fn weld(points: &[Vec2]) -> Vec<Vec2> {
     kept
 }
 
-/// Strictly convex counter-clockwise hull (exactly collinear points dropped).
+/// Relative size of a cross product below which three points count as collinear: round-off
+/// of the products of coordinates, and far below any turn the weld tolerance keeps.
+const COLLINEAR: f32 = 1.0e-6;
+
+/// Counter-clockwise hull by gift wrapping, starting at the lowest-x (then lowest-y) point.
+/// Each next vertex is the point with every other point on its left as seen from the current
+/// vertex; of points on that line (cross product within round-off of zero) the farthest wins,
+/// so a point along an edge never becomes a vertex and never hides the edge's far end. A
+/// sorted sweep (Andrew's monotone chain) gets this wrong when round-off orders points along
+/// a nearly vertical edge by x against their order along the edge. Stops after one vertex
+/// more than a polygon may hold; the caller refuses such a hull.
+fn gift_wrap(points: &[Vec2]) -> Vec<Vec2> {
+    let order = |a: f32, b: f32| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
+    let start = (0..points.len())
+        .min_by(|&i, &j| order(points[i].x, points[j].x).then(order(points[i].y, points[j].y)))
+        .expect("at least three points");
+    let mut hull = Vec::with_capacity(MAX_POLYGON_VERTICES + 1);
+    let mut current = start;
+    loop {
+        hull.push(points[current]);
+        let mut next = if current == 0 { 1 } else { 0 };
+        for (i, &p) in points.iter().enumerate() {
+            if i == current || i == next {
+                continue;
+            }
+            let to_next = points[next] - points[current];
+            let to_p = p - points[current];
+            let turn = cross(to_next, to_p);
+            let tolerance = COLLINEAR * to_next.length() * to_p.length();
+            let right = turn < -tolerance;
+            let farther_on_line =
+                turn.abs() <= tolerance && to_p.length_squared() > to_next.length_squared();
+            if right || farther_on_line {
+                next = i;
+            }
+        }
+        current = next;
+        if current == start || hull.len() > MAX_POLYGON_VERTICES {
+            return hull;
+        }
+    }
+}
+
+/// Strictly convex counter-clockwise hull by Andrew's monotone chain (exactly collinear points
+/// dropped). Only counts the vertices of a hull too big for a polygon, for the error: it is
+/// O(n log n) where gift wrapping would take O(n h) on a hostile input of many points.
 fn monotone_chain(mut points: Vec<Vec2>) -> Vec<Vec2> {
     // Numeric order, not total_cmp: that puts -0 before +0, and a point at x = -0 sorted
     // ahead of one at x = +0 with a lower y breaks the chain's lexicographic sweep. The
@@ -220,5 +276,20 @@ mod tests {
         let hull = convex_hull(&points).unwrap();
         assert_eq!(hull.len(), 3, "{hull:?}");
         assert!(hull.contains(&Vec2::new(0.0, -1.0e4)), "{hull:?}");
+    }
+
+    /// Found by the `polygon_from_points` fuzz target: a point 6e-44 m right of a vertical
+    /// edge's line sorted after the edge's top end, and the sorted sweep dropped that end.
+    #[test]
+    fn regression_nearly_vertical_edge_lost_its_end() {
+        let points = [
+            Vec2::new(0.0, -0.01),
+            Vec2::new(-0.005065316, -0.009926748),
+            Vec2::new(6.3e-44, -0.006713768),
+            Vec2::new(0.0, 0.0),
+        ];
+        let hull = convex_hull(&points).unwrap();
+        assert!(hull.contains(&Vec2::ZERO), "{hull:?}");
+        assert_eq!(hull.len(), 3, "{hull:?}");
     }
 }
