@@ -48,7 +48,7 @@ pub fn check_polygon_from_points(data: &[u8]) -> bool {
             let outside = normal.dot(w - v);
             assert!(
                 outside <= round_off,
-                "vertex {j} is {outside} outside edge {i}: not convex ({vertices:?})"
+                "vertex {j} is {outside} outside edge {i}: not convex ({vertices:?} from {points:?})"
             );
         }
         for &p in &points {

@@ -78,14 +78,12 @@ fn weld(points: &[Vec2]) -> Vec<Vec2> {
     kept
 }
 
-/// Relative size of a cross product below which three points count as collinear: round-off
-/// of the products of coordinates, and far below any turn the weld tolerance keeps.
-const COLLINEAR: f32 = 1.0e-6;
-
 /// Counter-clockwise hull by gift wrapping, starting at the lowest-x (then lowest-y) point.
 /// Each next vertex is the point with every other point on its left as seen from the current
-/// vertex; of points on that line (cross product within round-off of zero) the farthest wins,
-/// so a point along an edge never becomes a vertex and never hides the edge's far end. A
+/// vertex; of points exactly on that line the farthest wins, so a point along an edge never
+/// becomes a vertex and never hides the edge's far end. (A tolerance on the turn would make
+/// "collinear" intransitive and can wrap around a wrong, non-convex chain; the exact test
+/// errs only by round-off, which the weld-tolerance pass then removes.) A
 /// sorted sweep (Andrew's monotone chain) gets this wrong when round-off orders points along
 /// a nearly vertical edge by x against their order along the edge. Stops after one vertex
 /// more than a polygon may hold; the caller refuses such a hull.
@@ -106,11 +104,8 @@ fn gift_wrap(points: &[Vec2]) -> Vec<Vec2> {
             let to_next = points[next] - points[current];
             let to_p = p - points[current];
             let turn = cross(to_next, to_p);
-            let tolerance = COLLINEAR * to_next.length() * to_p.length();
-            let right = turn < -tolerance;
-            let farther_on_line =
-                turn.abs() <= tolerance && to_p.length_squared() > to_next.length_squared();
-            if right || farther_on_line {
+            let farther_on_line = turn == 0.0 && to_p.length_squared() > to_next.length_squared();
+            if turn < 0.0 || farther_on_line {
                 next = i;
             }
         }
@@ -291,5 +286,34 @@ mod tests {
         let hull = convex_hull(&points).unwrap();
         assert!(hull.contains(&Vec2::ZERO), "{hull:?}");
         assert_eq!(hull.len(), 3, "{hull:?}");
+    }
+
+    /// Found by the `polygon_from_points` fuzz target in a first gift-wrapping version that
+    /// counted turns within a relative tolerance as collinear: seen from 6 km away, two points
+    /// 6 mm apart near the origin were "on one line", and the wrap went round a non-convex
+    /// chain. Every hull vertex must have every point on its inner side.
+    #[test]
+    fn regression_tolerant_turns_wrapped_a_non_convex_chain() {
+        let points = [
+            Vec2::new(6342.326, 560.37067),
+            Vec2::new(-6474.179, -5372.97),
+            Vec2::new(-7873.2754, -5372.97),
+            Vec2::new(0.002856924, 0.005866436),
+            Vec2::new(-5372.97, -5372.97),
+            Vec2::new(-391.89337, -1861.7993),
+            Vec2::new(0.0, 0.0),
+        ];
+        let hull = convex_hull(&points).unwrap();
+        let n = hull.len();
+        for i in 0..n {
+            let (a, b) = (hull[i], hull[(i + 1) % n]);
+            for p in points {
+                let outside = cross(p - a, b - a) / (b - a).length();
+                assert!(
+                    outside < 2.0 * WELD_TOLERANCE,
+                    "{p:?} {outside} outside {hull:?}"
+                );
+            }
+        }
     }
 }
