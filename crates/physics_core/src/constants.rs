@@ -23,3 +23,9 @@ pub const MAX_POLYGON_VERTICES: usize = 8;
 /// place. A moon of rock 1000 km across weighs about 1e21 kg in 2D units; nothing a game
 /// simulates comes near.
 pub const MAX_SHAPE_MASS: f32 = 1.0e20;
+
+/// How far a shape may reach from its body's origin (vertices plus rounding radius), in
+/// world units: 1000 km at a length unit of 1. Products of two such lengths (areas, inertia,
+/// squared distances) stay far inside f32's range; a shape reaching 1e19 overflowed them to
+/// infinity and then NaN.
+pub const MAX_SHAPE_EXTENT: f32 = 1.0e6;

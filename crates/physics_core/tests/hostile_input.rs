@@ -288,3 +288,27 @@ fn regression_subnormal_density_gave_an_infinite_inverse_mass() {
     // And its snapshot passes the checks a decoded snapshot goes through.
     WorldSnapshot::from_bytes(&w.snapshot().to_bytes()).unwrap();
 }
+
+/// Found by the `snapshot_bytes` fuzz target: a polygon whose rounding radius was 3.7e19
+/// passed every check, and squared distances of that size overflowed to a NaN normal. The
+/// public constructors accepted such a radius too; the world now refuses shapes reaching
+/// beyond `MAX_SHAPE_EXTENT`, and decoded snapshots go through the same check.
+#[test]
+fn regression_a_shape_of_1e19_made_a_normal_nan() {
+    let (mut w, bodies) = world();
+    let (mut untouched, _) = world();
+    let huge = Polygon::new_box(0.5, 0.5)
+        .unwrap()
+        .with_radius(3.7e19)
+        .unwrap();
+    let error = w
+        .create_shape(bodies[0], &ShapeDef::default(), huge.into())
+        .unwrap_err();
+    assert!(error.to_string().contains("3.7e19"), "{error}");
+    let far = Circle::new(Vec2::new(2.0e6, 0.0), 1.0).unwrap();
+    assert!(
+        w.create_shape(bodies[0], &ShapeDef::default(), far.into())
+            .is_err()
+    );
+    assert_eq!(run(&mut w, &bodies), run(&mut untouched, &bodies));
+}

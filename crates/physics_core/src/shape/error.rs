@@ -44,6 +44,14 @@ pub enum ShapeError {
         /// The smallest accepted size.
         min: f32,
     },
+    /// The shape reaches further from its body's origin than
+    /// [`MAX_SHAPE_EXTENT`](crate::constants::MAX_SHAPE_EXTENT).
+    TooLarge {
+        /// How far it reaches.
+        extent: f32,
+        /// The limit.
+        max: f32,
+    },
     /// A regular polygon was asked for with an unsupported number of sides.
     InvalidSideCount {
         /// Sides asked for.
@@ -82,6 +90,10 @@ impl fmt::Display for ShapeError {
             ShapeError::TooSmall { size, min } => write!(
                 f,
                 "the shape spans {size}, below the smallest resolvable size {min}"
+            ),
+            ShapeError::TooLarge { extent, max } => write!(
+                f,
+                "the shape reaches {extent:e} from its body's origin, beyond the limit of {max:e}"
             ),
             ShapeError::InvalidSideCount { sides } => {
                 write!(f, "a regular polygon needs 3 to 8 sides, got {sides}")

@@ -34,7 +34,15 @@ pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
         });
     }
 
-    let distinct = weld(points);
+    // Coordinates a trillion times smaller than the shape are zero: products of such
+    // coordinates underflow to subnormals, and the hull's exact turn tests then answer at
+    // random (a point 7e-44 above an axis made the axis points look left of each other).
+    let flush = size * 1.0e-12;
+    let flushed: Vec<Vec2> = points
+        .iter()
+        .map(|p| Vec2::new(flush_tiny(p.x, flush), flush_tiny(p.y, flush)))
+        .collect();
+    let distinct = weld(&flushed);
     if distinct.len() < 3 {
         return Err(ShapeError::TooFewPoints {
             distinct: distinct.len(),
@@ -64,6 +72,11 @@ pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
         });
     }
     Ok(hull)
+}
+
+/// `x`, or zero when its magnitude is below `limit`.
+fn flush_tiny(x: f32, limit: f32) -> f32 {
+    if x.abs() < limit { 0.0 } else { x }
 }
 
 /// The input with points closer than the weld tolerance to an earlier point dropped.
@@ -301,6 +314,34 @@ mod tests {
             Vec2::new(0.002856924, 0.005866436),
             Vec2::new(-5372.97, -5372.97),
             Vec2::new(-391.89337, -1861.7993),
+            Vec2::new(0.0, 0.0),
+        ];
+        let hull = convex_hull(&points).unwrap();
+        let n = hull.len();
+        for i in 0..n {
+            let (a, b) = (hull[i], hull[(i + 1) % n]);
+            for p in points {
+                let outside = cross(p - a, b - a) / (b - a).length();
+                assert!(
+                    outside < 2.0 * WELD_TOLERANCE,
+                    "{p:?} {outside} outside {hull:?}"
+                );
+            }
+        }
+    }
+
+    /// Found by the `polygon_from_points` fuzz target: with a point at (-0.01, 6.7e-44), the
+    /// turn products underflowed to subnormals and the hull lost two points on the x axis.
+    #[test]
+    fn regression_subnormal_coordinates_hid_points_on_an_axis() {
+        let points = [
+            Vec2::new(0.0071871565, 0.0),
+            Vec2::new(-1.246363e-10, 0.01),
+            Vec2::new(-0.01, 6.7e-44),
+            Vec2::new(-0.0072140153, 0.0),
+            Vec2::new(0.0099243065, 0.0),
+            Vec2::new(0.0062348912, 0.00984373),
+            Vec2::new(-0.002889757, 0.01),
             Vec2::new(0.0, 0.0),
         ];
         let hull = convex_hull(&points).unwrap();

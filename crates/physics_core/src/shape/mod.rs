@@ -69,9 +69,15 @@ impl Shape {
             Shape::Circle(c) => c.validate(),
             Shape::Capsule(c) => c.validate(),
             Shape::Segment(s) => s.validate(),
-            // The constructors are the only way in and they validate.
+            // The constructors (and deserialisation) validate the geometry.
             Shape::Polygon(_) => Ok(()),
+        }?;
+        let extent = crate::world::shape_extents(self, Vec2::ZERO, 0.0).1;
+        let max = crate::constants::MAX_SHAPE_EXTENT;
+        if !(extent <= max) {
+            return Err(ShapeError::TooLarge { extent, max });
         }
+        Ok(())
     }
 
     /// True when the world point lies inside or on the shape of a body at `xf`.
