@@ -1,5 +1,5 @@
-//! Soak test, run by hand (ignored by default; about a minute or two at the test profile's
-//! optimisation):
+//! Soak test, run by hand (ignored by default; about 13 minutes at the test profile's
+//! optimisation on two busy cores):
 //!
 //! ```sh
 //! cargo test --test soak -- --ignored --nocapture
