@@ -74,7 +74,7 @@ impl Shape {
         }?;
         let extent = crate::world::shape_extents(self, Vec2::ZERO, 0.0).1;
         let max = crate::constants::MAX_SHAPE_EXTENT;
-        if !(extent <= max) {
+        if extent.is_nan() || extent > max {
             return Err(ShapeError::TooLarge { extent, max });
         }
         Ok(())
