@@ -199,6 +199,23 @@ fn remove_near_collinear(hull: &mut Vec<Vec2>) {
 mod tests {
     use super::*;
 
+    /// Panics unless every point lies inside `hull`, or outside an edge by less than twice
+    /// the weld tolerance (welding moves a point by up to the tolerance, and near-collinear
+    /// removal by up to the tolerance again).
+    fn assert_points_inside(hull: &[Vec2], points: &[Vec2]) {
+        let n = hull.len();
+        for i in 0..n {
+            let (a, b) = (hull[i], hull[(i + 1) % n]);
+            for &p in points {
+                let outside = cross(p - a, b - a) / (b - a).length();
+                assert!(
+                    outside < 2.0 * WELD_TOLERANCE,
+                    "{p:?} is {outside} outside edge {i} of {hull:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn hull_of_a_square_with_interior_and_duplicate_points() {
         let points = [
@@ -253,18 +270,7 @@ mod tests {
             Vec2::new(0.0, 0.0),
         ];
         let hull = convex_hull(&points).unwrap();
-        let n = hull.len();
-        for i in 0..n {
-            let (a, b) = (hull[i], hull[(i + 1) % n]);
-            let edge = b - a;
-            for p in points {
-                let outside = cross(p - a, edge) / edge.length();
-                assert!(
-                    outside < 2.0 * WELD_TOLERANCE,
-                    "{p:?} is {outside} outside {hull:?}"
-                );
-            }
-        }
+        assert_points_inside(&hull, &points);
     }
 
     /// Found by the `polygon_from_points` fuzz target: sorting with `total_cmp` put (-0, 0)
@@ -313,17 +319,7 @@ mod tests {
             Vec2::new(0.0, 0.0),
         ];
         let hull = convex_hull(&points).unwrap();
-        let n = hull.len();
-        for i in 0..n {
-            let (a, b) = (hull[i], hull[(i + 1) % n]);
-            for p in points {
-                let outside = cross(p - a, b - a) / (b - a).length();
-                assert!(
-                    outside < 2.0 * WELD_TOLERANCE,
-                    "{p:?} {outside} outside {hull:?}"
-                );
-            }
-        }
+        assert_points_inside(&hull, &points);
     }
 
     /// Found by the `polygon_from_points` fuzz target: with a point at (-0.01, 6.7e-44), the
@@ -341,17 +337,7 @@ mod tests {
             Vec2::new(0.0, 0.0),
         ];
         let hull = convex_hull(&points).unwrap();
-        let n = hull.len();
-        for i in 0..n {
-            let (a, b) = (hull[i], hull[(i + 1) % n]);
-            for p in points {
-                let outside = cross(p - a, b - a) / (b - a).length();
-                assert!(
-                    outside < 2.0 * WELD_TOLERANCE,
-                    "{p:?} {outside} outside {hull:?}"
-                );
-            }
-        }
+        assert_points_inside(&hull, &points);
     }
 
     /// Found by the `polygon_from_points` fuzz target: twelve points whose hull had more than
@@ -376,16 +362,6 @@ mod tests {
         let Ok(hull) = convex_hull(&points) else {
             return; // refusing is fine; a wrong polygon is not
         };
-        let n = hull.len();
-        for i in 0..n {
-            let (a, b) = (hull[i], hull[(i + 1) % n]);
-            for p in points {
-                let outside = cross(p - a, b - a) / (b - a).length();
-                assert!(
-                    outside < 2.0 * WELD_TOLERANCE,
-                    "{p:?} {outside} outside {hull:?}"
-                );
-            }
-        }
+        assert_points_inside(&hull, &points);
     }
 }
