@@ -1,7 +1,7 @@
 //! Fuzz check: the manifold of any two shapes in any placement is well formed.
 
 use crate::input::{SIZE_LIMIT, assert_finite, assert_unit, bounded, count, point};
-use crate::shapes::{reach, shape};
+use crate::shapes::shape;
 use arbitrary::Unstructured;
 use physics_core::collision::{CollideSettings, collide};
 use physics_core::math::{Rot, Transform};
@@ -37,9 +37,9 @@ pub fn check_manifold_pair(data: &[u8]) -> bool {
     let context = format!("{a:?} at {xf_a:?} against {b:?} at {xf_b:?}");
     assert_unit(manifold.normal, 1.0e-4, &format!("normal of {context}"));
     // Round-off of positions of magnitude |xf.p| plus the shape's own size.
-    let magnitude = xf_a.p.length().max(xf_b.p.length()) + reach(&a) + reach(&b);
+    let magnitude = xf_a.p.length().max(xf_b.p.length()) + a.reach() + b.reach();
     let round_off = 1.0e-5 * magnitude + 1.0e-6;
-    let depth_limit = 2.0 * (reach(&a) + reach(&b)) + round_off;
+    let depth_limit = 2.0 * (a.reach() + b.reach()) + round_off;
     for p in manifold.points() {
         assert_finite(p.point, "manifold point");
         assert_finite(p.anchor_a, "anchor a");

@@ -26,15 +26,3 @@ pub fn shape(u: &mut Unstructured, scale: f32) -> Option<Shape> {
     };
     Some(shape)
 }
-
-/// The largest distance from the body origin to any point of the shape.
-pub fn reach(shape: &Shape) -> f32 {
-    match shape {
-        Shape::Circle(c) => c.center.length() + c.radius,
-        Shape::Capsule(c) => c.center1.length().max(c.center2.length()) + c.radius,
-        Shape::Segment(s) => s.point1.length().max(s.point2.length()),
-        Shape::Polygon(p) => {
-            p.vertices().iter().map(|v| v.length()).fold(0.0, f32::max) + p.radius()
-        }
-    }
-}

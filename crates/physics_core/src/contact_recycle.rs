@@ -19,7 +19,6 @@
 
 use crate::collision::Manifold;
 use crate::math::{Rot, Transform};
-use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Cosine of the largest turn of either body since the manifold was computed (about 11
@@ -40,12 +39,12 @@ pub(crate) struct RecycleCache {
 
 impl RecycleCache {
     /// Whether the cache could have been made by [`RecycleCache::new`] from a valid manifold:
-    /// unit rotations, a finite pose, and a manifold that passes `manifold_is_sound`.
+    /// unit rotations, a finite pose, and a sound manifold ([`Manifold::is_sound`](crate::collision::Manifold::is_sound)).
     pub fn is_sound(&self) -> bool {
         self.rotation_a.is_valid()
             && self.rotation_b.is_valid()
             && self.relative.is_valid()
-            && manifold_is_sound(&self.manifold)
+            && self.manifold.is_sound()
     }
 
     /// Remembers a freshly computed manifold and the poses it was computed at.
@@ -99,26 +98,4 @@ impl RecycleCache {
         }
         Some(m)
     }
-}
-
-/// The farthest point of a shape from its body origin.
-pub(crate) fn shape_reach(shape: &crate::shape::Shape) -> f32 {
-    crate::world::shape_extents(shape, Vec2::ZERO, 0.0).1
-}
-
-/// Whether a manifold could have come from the manifold functions: at most two points, every
-/// number finite, and (with points) a unit normal. Decoded snapshots are checked with it.
-pub(crate) fn manifold_is_sound(m: &crate::collision::Manifold) -> bool {
-    let finite = |v: bevy_math::Vec2| v.is_finite();
-    m.point_count <= 2
-        && finite(m.normal)
-        && (m.point_count == 0 || (m.normal.length() - 1.0).abs() < 1.0e-3)
-        && m.points().iter().all(|p| {
-            finite(p.point)
-                && finite(p.anchor_a)
-                && finite(p.anchor_b)
-                && p.separation.is_finite()
-                && p.normal_impulse.is_finite()
-                && p.tangent_impulse.is_finite()
-        })
 }

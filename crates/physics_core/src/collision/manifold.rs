@@ -65,6 +65,23 @@ pub struct Manifold {
 }
 
 impl Manifold {
+    /// Whether the manifold could have come from the manifold functions: at most two points,
+    /// every number finite, and (with points) a unit normal. Decoded snapshots are checked
+    /// with it.
+    pub fn is_sound(&self) -> bool {
+        self.point_count <= 2
+            && self.normal.is_finite()
+            && (self.point_count == 0 || (self.normal.length() - 1.0).abs() < 1.0e-3)
+            && self.points().iter().all(|p| {
+                p.point.is_finite()
+                    && p.anchor_a.is_finite()
+                    && p.anchor_b.is_finite()
+                    && p.separation.is_finite()
+                    && p.normal_impulse.is_finite()
+                    && p.tangent_impulse.is_finite()
+            })
+    }
+
     /// The valid points.
     pub fn points(&self) -> &[ManifoldPoint] {
         &self.points[..self.point_count]

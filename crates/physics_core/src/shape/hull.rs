@@ -69,6 +69,13 @@ pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
     Ok(hull)
 }
 
+/// x, then y, compared numerically: -0 and +0 are one coordinate (`total_cmp` would put -0
+/// first and break the hull's sweep order). The points are finite, so the comparison exists.
+fn lexicographic(a: &Vec2, b: &Vec2) -> std::cmp::Ordering {
+    let order = |a: f32, b: f32| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
+    order(a.x, b.x).then(order(a.y, b.y))
+}
+
 /// `x`, or zero when its magnitude is below `limit`.
 fn flush_tiny(x: f32, limit: f32) -> f32 {
     if x.abs() < limit { 0.0 } else { x }
@@ -96,9 +103,8 @@ fn weld(points: &[Vec2]) -> Vec<Vec2> {
 /// a nearly vertical edge by x against their order along the edge. Stops after one vertex
 /// more than a polygon may hold; the caller refuses such a hull.
 fn gift_wrap(points: &[Vec2]) -> Vec<Vec2> {
-    let order = |a: f32, b: f32| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
     let start = (0..points.len())
-        .min_by(|&i, &j| order(points[i].x, points[j].x).then(order(points[i].y, points[j].y)))
+        .min_by(|&i, &j| lexicographic(&points[i], &points[j]))
         .expect("at least three points");
     let mut hull = Vec::with_capacity(MAX_POLYGON_VERTICES + 1);
     let mut current = start;
@@ -129,11 +135,7 @@ fn gift_wrap(points: &[Vec2]) -> Vec<Vec2> {
 /// past a polygon's vertex budget: it is O(n log n) where gift wrapping would take O(n h) on a
 /// hostile input of many points.
 fn monotone_chain(mut points: Vec<Vec2>) -> Vec<Vec2> {
-    // Numeric order, not total_cmp: that puts -0 before +0, and a point at x = -0 sorted
-    // ahead of one at x = +0 with a lower y breaks the chain's lexicographic sweep. The
-    // points are finite (checked by the caller), so the comparison always exists.
-    let order = |a: f32, b: f32| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
-    points.sort_by(|a, b| order(a.x, b.x).then(order(a.y, b.y)));
+    points.sort_by(lexicographic);
     let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() + 1);
     // Lower chain left to right, then upper chain right to left; pop while not turning left.
     for pass in 0..2 {

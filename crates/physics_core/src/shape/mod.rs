@@ -63,6 +63,11 @@ impl Shape {
         }
     }
 
+    /// The farthest point of the shape (rounding included) from its body's origin.
+    pub fn reach(&self) -> f32 {
+        crate::world::shape_extents(self, Vec2::ZERO, 0.0).1
+    }
+
     /// Checks every field; the world calls this before accepting a shape.
     pub fn validate(&self) -> Result<(), ShapeError> {
         match self {
@@ -72,7 +77,7 @@ impl Shape {
             // The constructors (and deserialisation) validate the geometry.
             Shape::Polygon(_) => Ok(()),
         }?;
-        let extent = crate::world::shape_extents(self, Vec2::ZERO, 0.0).1;
+        let extent = self.reach();
         let max = crate::constants::MAX_SHAPE_EXTENT;
         if extent.is_nan() || extent > max {
             return Err(ShapeError::TooLarge { extent, max });

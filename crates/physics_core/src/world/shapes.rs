@@ -32,7 +32,7 @@ impl World {
         };
         let fat_aabb = self.fat_aabb(&shape, b.transform, kind);
         // Reserve the slot first: the proxy stores the shape's slot index.
-        let reach = crate::contact_recycle::shape_reach(&shape);
+        let reach = shape.reach();
         let (index, generation) = self.shapes.insert(ShapeRecord {
             body,
             reach,

@@ -124,12 +124,12 @@ impl WorldSnapshot {
 /// decoded into a world whose internal links would be broken. (It is not a defence against
 /// bytes crafted to pass it; snapshots are meant to come from this engine.)
 fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
-        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    let mut hash = Fnv1a::default();
+    hash.write_bytes(bytes);
+    hash.0
 }
 
-/// FNV-1a, fed 64-bit words.
+/// FNV-1a: the snapshot checksum over bytes, the state hash over 64-bit words.
 struct Fnv1a(u64);
 
 impl Default for Fnv1a {
@@ -139,10 +139,14 @@ impl Default for Fnv1a {
 }
 
 impl Fnv1a {
-    fn write(&mut self, word: u64) {
-        for byte in word.to_le_bytes() {
+    fn write_bytes(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
             self.0 = (self.0 ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
         }
+    }
+
+    fn write(&mut self, word: u64) {
+        self.write_bytes(&word.to_le_bytes());
     }
 }
 

@@ -7,7 +7,6 @@ use super::WorldError;
 use super::joints::validate_kind;
 use super::snapshot::WorldSnapshot;
 use crate::broadphase::TreeKind;
-use crate::contact_recycle::manifold_is_sound;
 use crate::id::{BodyId, ShapeId};
 use crate::math::is_finite_vec;
 
@@ -146,7 +145,7 @@ impl WorldSnapshot {
                 )?;
             }
             ok(
-                manifold_is_sound(&contact.manifold)
+                contact.manifold.is_sound()
                     && contact.recycle.as_ref().is_none_or(|r| r.is_sound())
                     && contact.friction.is_finite()
                     && contact.restitution.is_finite(),
