@@ -1,0 +1,38 @@
+//! Snapshot size per body, measured by hand (ignored by default):
+//!
+//! ```sh
+//! cargo test --test snapshot_size -- --ignored --nocapture
+//! ```
+//!
+//! Prints bytes per body of `WorldSnapshot::to_bytes` after 300 steps of scenes with joints,
+//! contacts or both, and checks each reads back and restores.
+
+use physics2d_demos::physics_core::prelude::*;
+use physics2d_demos::scene;
+
+#[test]
+#[ignore = "a measurement: run by hand, see the file's notes"]
+fn snapshot_bytes_per_body() {
+    eprintln!("| scene | bodies | contacts | joints | bytes per body |");
+    eprintln!("|---|---|---|---|---|");
+    for name in ["ragdoll", "joint_grid", "rain", "large_pyramid"] {
+        let s = scene(name).unwrap();
+        let mut built = s.build(WorldDef::default()).unwrap();
+        for _ in 0..300 {
+            built.world.step(s.dt).unwrap();
+        }
+        let w = &built.world;
+        let bytes = w.snapshot().to_bytes();
+        let read = WorldSnapshot::from_bytes(&bytes).expect("reads back");
+        let mut restored = World::new(WorldDef::default()).unwrap();
+        restored.restore(&read).expect("restores");
+        assert_eq!(restored.state_hash(), w.state_hash());
+        eprintln!(
+            "| {name} | {} | {} | {} | {:.0} |",
+            w.body_count(),
+            w.contact_count(),
+            w.joint_count(),
+            bytes.len() as f32 / w.body_count() as f32
+        );
+    }
+}
