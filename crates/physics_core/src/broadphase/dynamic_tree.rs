@@ -17,10 +17,12 @@ use crate::shape::{Aabb, RayCastInput};
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
+mod saved;
+
 /// No node.
 pub const NULL_NODE: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug)]
 struct Node {
     aabb: Aabb,
     parent: u32,
@@ -40,13 +42,21 @@ impl Node {
     }
 }
 
-/// A dynamic bounding-volume tree of proxies.
+/// A dynamic bounding-volume tree of proxies. Serialised without what can be recomputed (see
+/// `dynamic_tree/saved.rs`); reading back gives the same tree node for node.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "saved::SavedTree", try_from = "saved::SavedTree")]
 pub struct DynamicTree {
     nodes: Vec<Node>,
     root: u32,
     free_list: u32,
     proxy_count: usize,
+}
+
+impl From<DynamicTree> for saved::SavedTree {
+    fn from(tree: DynamicTree) -> Self {
+        saved::SavedTree::from(&tree)
+    }
 }
 
 impl Default for DynamicTree {
