@@ -36,8 +36,9 @@ define_id!(
 /// Dense storage with generation-checked handles and slot reuse.
 ///
 /// Slots are reused lowest-index first, so the storage layout (and iteration order) depends only
-/// on the sequence of creations and destructions: deterministic across runs.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// on the sequence of creations and destructions: deterministic across runs. Serialised as its
+/// slots alone: the free set and the count follow from which slots are empty.
+#[derive(Clone, Debug)]
 pub struct Slots<T> {
     entries: Vec<Slot<T>>,
     free: std::collections::BTreeSet<u32>,
@@ -60,7 +61,48 @@ impl<T> Default for Slots<T> {
     }
 }
 
+impl<T: Serialize> Serialize for Slots<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.entries.serialize(serializer)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Slots<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let entries: Vec<Slot<T>> = Vec::deserialize(deserializer)?;
+        Ok(Slots::from_entries(entries))
+    }
+}
+
 impl<T> Slots<T> {
+    /// Slots holding `entries`, with the free set and count they imply.
+    fn from_entries(entries: Vec<Slot<T>>) -> Self {
+        let free = (0..entries.len() as u32)
+            .filter(|&i| entries[i as usize].value.is_none())
+            .collect();
+        let len = entries.iter().filter(|s| s.value.is_some()).count();
+        Slots { entries, free, len }
+    }
+
+    /// The same slots (generations, empty slots) holding `f(index, value)`, or the first error.
+    pub(crate) fn try_map<U, E>(
+        &self,
+        mut f: impl FnMut(u32, &T) -> Result<U, E>,
+    ) -> Result<Slots<U>, E> {
+        let mut entries = Vec::with_capacity(self.entries.len());
+        for (i, slot) in self.entries.iter().enumerate() {
+            let value = match &slot.value {
+                Some(v) => Some(f(i as u32, v)?),
+                None => None,
+            };
+            entries.push(Slot {
+                generation: slot.generation,
+                value,
+            });
+        }
+        Ok(Slots::from_entries(entries))
+    }
+
     /// Stores a value; returns its (index, generation).
     pub fn insert(&mut self, value: T) -> (u32, u32) {
         self.len += 1;

@@ -53,8 +53,9 @@ pub struct ManifoldPoint {
     pub persisted: bool,
 }
 
-/// Up to two contact points sharing one normal.
+/// Up to two contact points sharing one normal. Serialised with its valid points only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(into = "SavedManifold", try_from = "SavedManifold")]
 pub struct Manifold {
     /// Unit world normal pointing from A to B.
     pub normal: Vec2,
@@ -62,6 +63,39 @@ pub struct Manifold {
     pub points: [ManifoldPoint; 2],
     /// Number of valid points (0, 1 or 2).
     pub point_count: usize,
+}
+
+/// A [`Manifold`] as serialised: the normal and the valid points.
+#[derive(Serialize, Deserialize)]
+struct SavedManifold {
+    normal: Vec2,
+    points: Vec<ManifoldPoint>,
+}
+
+impl From<Manifold> for SavedManifold {
+    fn from(m: Manifold) -> Self {
+        SavedManifold {
+            normal: m.normal,
+            points: m.points().to_vec(),
+        }
+    }
+}
+
+impl TryFrom<SavedManifold> for Manifold {
+    type Error = &'static str;
+
+    fn try_from(saved: SavedManifold) -> Result<Self, Self::Error> {
+        let mut m = Manifold {
+            normal: saved.normal,
+            ..Default::default()
+        };
+        m.points
+            .get_mut(..saved.points.len())
+            .ok_or("a manifold has at most two points")?
+            .copy_from_slice(&saved.points);
+        m.point_count = saved.points.len();
+        Ok(m)
+    }
 }
 
 impl Manifold {
