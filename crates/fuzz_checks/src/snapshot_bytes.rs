@@ -42,7 +42,7 @@ fn saved_world() -> Vec<u8> {
     w.snapshot().to_bytes()
 }
 
-/// FNV-1a, as `WorldSnapshot::to_bytes` puts it ahead of the encoded state.
+/// FNV-1a, as `WorldSnapshot::to_bytes` puts it ahead of the deflated state.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
         (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
@@ -50,22 +50,27 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Changes up to 8 bytes of a saved world's encoded state (positions and values from `data`),
-/// fixes the checksum so only `WorldSnapshot::validate` stands between the bytes and the
-/// world, and decodes. Refused is fine; accepted must restore and step 30 times with every
-/// body finite. Returns whether the altered bytes were accepted.
+/// deflates it again and fixes the checksum, as `WorldSnapshot::to_bytes` would, so only
+/// `WorldSnapshot::validate` stands between the bytes and the world, and decodes. Refused is
+/// fine; accepted must restore and step 30 times with every body finite. Returns whether the
+/// altered bytes were accepted.
 pub fn check_snapshot_bytes(data: &[u8]) -> bool {
     let mut u = Unstructured::new(data);
-    let mut bytes = saved_world();
-    // Tag (4), version (1), checksum (8), then the state.
-    let state = 13;
-    let len = bytes.len() - state;
+    let saved = saved_world();
+    // Tag (4), version (1), checksum (8), then the deflated state.
+    let header = 13;
+    let mut state = miniz_oxide::inflate::decompress_to_vec(&saved[header..])
+        .expect("a world's own snapshot inflates");
+    let len = state.len();
     for _ in 0..1 + count(&mut u, 7) {
         let at: u16 = u.arbitrary().unwrap_or(0);
         let flip: u8 = u.arbitrary().unwrap_or(1);
-        bytes[state + at as usize % len] ^= flip;
+        state[at as usize % len] ^= flip;
     }
-    let sum = fnv1a(&bytes[state..]).to_le_bytes();
-    bytes[5..13].copy_from_slice(&sum);
+    let deflated = miniz_oxide::deflate::compress_to_vec(&state, 1);
+    let mut bytes = saved[..header].to_vec();
+    bytes[5..13].copy_from_slice(&fnv1a(&deflated).to_le_bytes());
+    bytes.extend(deflated);
     let Ok(snapshot) = WorldSnapshot::from_bytes(&bytes) else {
         return false;
     };

@@ -113,6 +113,12 @@ pub(crate) struct Body {
     pub body_type: BodyType,
     /// Transform of the body origin.
     pub transform: Transform,
+    /// The transform the last narrowphase saw: the pose before the last step moved the body
+    /// (or the pose it was given). A recycled manifold follows from its cache and the two
+    /// bodies' poses then, so a snapshot stores this instead of the manifold's geometry; the
+    /// snapshot stores it separately, and only where it differs from `transform`.
+    #[serde(skip)]
+    pub collide_pose: Transform,
     /// World centre of mass.
     pub center: Vec2,
     /// Centre of mass in the body frame.
@@ -167,6 +173,7 @@ impl Body {
         Body {
             body_type: def.body_type,
             transform: Transform::new(def.position, def.rotation),
+            collide_pose: Transform::new(def.position, def.rotation),
             center: def.position,
             local_center: Vec2::ZERO,
             linear_velocity: def.linear_velocity,

@@ -17,8 +17,9 @@
 //! the carried normal never strays far. Only touching contacts are recycled: a pair still apart
 //! is recomputed every step so a speculative point appears as soon as it should.
 
-use crate::collision::Manifold;
+use crate::collision::{Manifold, ManifoldPoint};
 use crate::math::{Rot, Transform};
+use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Cosine of the largest turn of either body since the manifold was computed (about 11
@@ -27,13 +28,17 @@ const RECYCLE_MIN_COS: f32 = 0.98;
 
 /// What a contact keeps from its last full manifold computation.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "SavedCache", try_from = "SavedCache")]
 pub(crate) struct RecycleCache {
     /// Body rotations when the manifold was computed.
     rotation_a: Rot,
     rotation_b: Rot,
     /// Pose of B's origin in A's frame then.
     relative: Transform,
-    /// The manifold as computed, normal and anchors in world orientation then.
+    /// The manifold as computed, normal and anchors in world orientation then. Only what
+    /// recycling reads is kept: normal, anchors, separations and feature ids (points and
+    /// impulses are zero, since a recycled manifold takes them from the bodies and from the
+    /// manifold in use).
     manifold: Manifold,
 }
 
@@ -49,11 +54,21 @@ impl RecycleCache {
 
     /// Remembers a freshly computed manifold and the poses it was computed at.
     pub fn new(manifold: &Manifold, xf_a: Transform, xf_b: Transform) -> Self {
+        let mut kept = *manifold;
+        for p in kept.points_mut() {
+            *p = ManifoldPoint {
+                anchor_a: p.anchor_a,
+                anchor_b: p.anchor_b,
+                separation: p.separation,
+                id: p.id,
+                ..Default::default()
+            };
+        }
         RecycleCache {
             rotation_a: xf_a.q,
             rotation_b: xf_b.q,
             relative: xf_a.inv_mul(xf_b),
-            manifold: *manifold,
+            manifold: kept,
         }
     }
 
@@ -81,10 +96,25 @@ impl RecycleCache {
         if motion.is_nan() || motion >= tolerance {
             return None;
         }
+        let mut m = self.carried(xf_a, xf_b);
+        for (p, now) in m.points_mut().iter_mut().zip(current.points()) {
+            p.normal_impulse = now.normal_impulse;
+            p.tangent_impulse = now.tangent_impulse;
+        }
+        Some(m)
+    }
+
+    /// The cached manifold moved with the bodies to poses `xf_a` and `xf_b`, whatever the
+    /// motion, with zero impulses: the geometry of [`RecycleCache::recycle`]'s result, so a
+    /// snapshot can rebuild a recycled manifold from its cache and the poses it was recycled
+    /// at.
+    pub fn carried(&self, xf_a: Transform, xf_b: Transform) -> Manifold {
+        let turn_a = self.rotation_a.inv_mul(xf_a.q);
+        let turn_b = self.rotation_b.inv_mul(xf_b.q);
         let mut m = self.manifold;
         let normal = turn_a.rotate(m.normal);
         m.normal = normal;
-        for (p, now) in m.points_mut().iter_mut().zip(current.points()) {
+        for p in m.points_mut() {
             let anchor_a = turn_a.rotate(p.anchor_a);
             let anchor_b = turn_b.rotate(p.anchor_b);
             let (on_a, on_b) = (xf_a.p + anchor_a, xf_b.p + anchor_b);
@@ -92,10 +122,61 @@ impl RecycleCache {
             p.anchor_a = anchor_a;
             p.anchor_b = anchor_b;
             p.point = 0.5 * (on_a + on_b);
-            p.normal_impulse = now.normal_impulse;
-            p.tangent_impulse = now.tangent_impulse;
             p.persisted = true;
         }
-        Some(m)
+        m
+    }
+}
+
+/// A [`RecycleCache`] as serialised: the poses, the normal, and per point what recycling reads
+/// (anchor on A, anchor on B, separation, feature id).
+#[derive(Serialize, Deserialize)]
+struct SavedCache {
+    rotation_a: Rot,
+    rotation_b: Rot,
+    relative: Transform,
+    normal: Vec2,
+    points: Vec<(Vec2, Vec2, f32, u16)>,
+}
+
+impl From<RecycleCache> for SavedCache {
+    fn from(cache: RecycleCache) -> Self {
+        let m = &cache.manifold;
+        SavedCache {
+            rotation_a: cache.rotation_a,
+            rotation_b: cache.rotation_b,
+            relative: cache.relative,
+            normal: m.normal,
+            points: m
+                .points()
+                .iter()
+                .map(|p| (p.anchor_a, p.anchor_b, p.separation, p.id))
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<SavedCache> for RecycleCache {
+    type Error = &'static str;
+
+    fn try_from(saved: SavedCache) -> Result<Self, Self::Error> {
+        let mut manifold = Manifold {
+            normal: saved.normal,
+            ..Default::default()
+        };
+        let slots = manifold
+            .points
+            .get_mut(..saved.points.len())
+            .ok_or("a cached manifold has at most two points")?;
+        for (p, &(anchor_a, anchor_b, separation, id)) in slots.iter_mut().zip(&saved.points) {
+            (p.anchor_a, p.anchor_b, p.separation, p.id) = (anchor_a, anchor_b, separation, id);
+        }
+        manifold.point_count = saved.points.len();
+        Ok(RecycleCache {
+            rotation_a: saved.rotation_a,
+            rotation_b: saved.rotation_b,
+            relative: saved.relative,
+            manifold,
+        })
     }
 }

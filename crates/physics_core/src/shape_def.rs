@@ -65,8 +65,12 @@ pub(crate) struct ShapeRecord {
     pub shape: Shape,
     pub def: ShapeDef,
     pub proxy: ProxyKey,
-    /// Enlarged box stored in the broadphase.
+    /// Enlarged box stored in the broadphase (a copy of its leaf's box, so not serialised:
+    /// a snapshot fills it in from the tree).
+    #[serde(skip)]
     pub fat_aabb: Aabb,
-    /// The farthest point of the shape from its body origin (for contact recycling).
+    /// The farthest point of the shape from its body origin (for contact recycling; not
+    /// serialised: a snapshot recomputes it from the shape).
+    #[serde(skip)]
     pub reach: f32,
 }

@@ -199,3 +199,64 @@ fn regression_a_welded_polygon_did_not_read_back() {
     let shape = restored.body_shapes(body).unwrap()[0];
     assert_eq!(restored.shape(shape).unwrap(), &Shape::Polygon(polygon));
 }
+
+/// The aim for rollback: well under 200 bytes per body. A settled pyramid is the hard case
+/// (three two-point contacts per box); it fits because a recycled contact is saved as its
+/// cache and impulses, its manifold rebuilt from the bodies' collide poses.
+#[test]
+fn a_settled_pile_saves_in_under_200_bytes_per_body() {
+    let (mut w, _) = scene();
+    step(&mut w, 120);
+    assert!(w.touching_contact_count() > 150, "a settled pile");
+    let bytes = w.snapshot().to_bytes();
+    let per_body = bytes.len() as f64 / w.body_count() as f64;
+    assert!(per_body < 200.0, "{per_body:.0} bytes per body");
+}
+
+#[test]
+fn reading_and_writing_again_gives_the_same_bytes() {
+    let (mut w, _) = scene();
+    step(&mut w, 60);
+    let bytes = w.snapshot().to_bytes();
+    let read = WorldSnapshot::from_bytes(&bytes).unwrap();
+    assert!(read.to_bytes() == bytes, "the read snapshot encodes alike");
+    let mut restored = World::new(WorldDef::default()).unwrap();
+    restored.restore(&read).unwrap();
+    // Debug prints each float so that it reads back to the same bits.
+    assert!(
+        format!("{:?}", restored.contact_data()) == format!("{:?}", w.contact_data()),
+        "a manifold came back other than saved"
+    );
+    assert!(
+        restored.snapshot().to_bytes() == bytes,
+        "so does the restored world"
+    );
+}
+
+/// A body teleported between a step and the snapshot no longer stands where its contacts'
+/// manifolds were recycled; those contacts must be saved whole, not rebuilt at the new pose.
+#[test]
+fn contacts_of_a_body_moved_after_the_step_restore_exactly() {
+    let (mut w, bodies) = scene();
+    step(&mut w, 60);
+    let moved = bodies[40];
+    let xf = w.body_transform(moved).unwrap();
+    w.set_transform(moved, xf.p + Vec2::new(0.01, 0.0), xf.q)
+        .unwrap();
+    let bytes = w.snapshot().to_bytes();
+    let contacts = format!("{:?}", w.contact_data());
+    step(&mut w, 60);
+    let expected = bits(&w, &bodies);
+    w.restore(&WorldSnapshot::from_bytes(&bytes).unwrap())
+        .unwrap();
+    // Debug prints each float so that it reads back to the same bits.
+    assert!(
+        format!("{:?}", w.contact_data()) == contacts,
+        "a manifold came back other than saved"
+    );
+    step(&mut w, 60);
+    assert!(
+        bits(&w, &bodies) == expected,
+        "different future after the move"
+    );
+}

@@ -162,6 +162,7 @@ impl World {
         }
         let body = self.body_mut(id)?;
         body.transform = Transform::new(position, rotation);
+        body.collide_pose = body.transform;
         body.center = body.transform.apply(body.local_center);
         self.refresh_shape_bounds(id.index, true);
         self.wake_island(id.index);

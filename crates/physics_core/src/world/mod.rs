@@ -15,6 +15,7 @@ mod shapes;
 mod sleep;
 mod snapshot;
 mod snapshot_check;
+mod snapshot_contacts;
 mod step;
 
 pub(crate) use continuous::shape_extents;

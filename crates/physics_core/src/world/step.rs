@@ -534,6 +534,7 @@ fn finalize_body(
     shapes: &crate::id::Slots<crate::shape_def::ShapeRecord>,
     tolerances: &super::def::Tolerances,
 ) {
+    body.collide_pose = body.transform;
     body.force = bevy_math::Vec2::ZERO;
     body.torque = 0.0;
     let finite = is_finite_vec(state.linear_velocity)

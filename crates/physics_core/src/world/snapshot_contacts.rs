@@ -1,0 +1,166 @@
+//! How a snapshot saves contacts: without what it can rebuild exactly.
+//!
+//! A contact recycled by the last narrowphase holds the manifold its recycling cache gives at
+//! the two bodies' poses then (`RecycleCache::carried`). In a resting pile that is nearly every
+//! contact, and the manifold's geometry (normal, points, anchors, separations) is most of a
+//! contact's bytes. So a recycled contact whose manifold is, bit for bit, the cache carried to
+//! the bodies' collide poses ([`Body::collide_pose`](crate::body::Body)) saves only its
+//! impulses; reading carries the cache again and gets the same bits. Any contact that does not
+//! match (a body teleported after the step, a partner asleep since) is saved whole, so the
+//! rule is an encoding, never an approximation. The body slots come from the shapes. (A
+//! contact computed by the last narrowphase also caches the manifold it uses; deflate already
+//! finds that repetition, so it is stored as it is.)
+
+use crate::body::Body;
+use crate::collision::Manifold;
+use crate::contact::{CollideOutcome, Contact};
+use crate::contact_recycle::RecycleCache;
+use crate::id::Slots;
+use crate::shape_def::ShapeRecord;
+use serde::{Deserialize, Serialize};
+
+/// A contact's manifold as saved.
+#[derive(Serialize, Deserialize)]
+enum SavedPoints {
+    /// The manifold itself.
+    Whole(Manifold),
+    /// The cache carried to the bodies' collide poses, with these (normal, tangent) impulses.
+    Carried(Vec<(f32, f32)>),
+}
+
+/// A [`Contact`] as saved.
+#[derive(Serialize, Deserialize)]
+pub(super) struct SavedContact {
+    shape_a: u32,
+    shape_b: u32,
+    points: SavedPoints,
+    friction: f32,
+    restitution: f32,
+    touching: bool,
+    sensor: bool,
+    hit_events: bool,
+    enabled: bool,
+    recycle: Option<RecycleCache>,
+    recycled: bool,
+}
+
+impl SavedContact {
+    /// Whether reading rebuilds the manifold from the cache and the bodies' collide poses.
+    pub(super) fn is_carried(&self) -> bool {
+        matches!(self.points, SavedPoints::Carried(_))
+    }
+}
+
+/// Whether two manifolds agree bit for bit in everything but their impulses.
+fn same_geometry(a: &Manifold, b: &Manifold) -> bool {
+    let bits = |v: bevy_math::Vec2| (v.x.to_bits(), v.y.to_bits());
+    a.point_count == b.point_count
+        && bits(a.normal) == bits(b.normal)
+        && a.points().iter().zip(b.points()).all(|(p, q)| {
+            bits(p.point) == bits(q.point)
+                && bits(p.anchor_a) == bits(q.anchor_a)
+                && bits(p.anchor_b) == bits(q.anchor_b)
+                && p.separation.to_bits() == q.separation.to_bits()
+                && p.id == q.id
+                && p.persisted == q.persisted
+        })
+}
+
+/// The contacts as a snapshot stores them.
+pub(super) fn save_contacts(
+    contacts: &Slots<Contact>,
+    bodies: &Slots<Body>,
+) -> Slots<SavedContact> {
+    let saved = contacts.try_map(|_, c| {
+        let carried = c.recycle.as_ref().filter(|_| c.recycled).map(|cache| {
+            cache.carried(
+                bodies.at(c.body_a).collide_pose,
+                bodies.at(c.body_b).collide_pose,
+            )
+        });
+        let points = match carried {
+            Some(m) if same_geometry(&m, &c.manifold) => SavedPoints::Carried(
+                c.manifold
+                    .points()
+                    .iter()
+                    .map(|p| (p.normal_impulse, p.tangent_impulse))
+                    .collect(),
+            ),
+            _ => SavedPoints::Whole(c.manifold),
+        };
+        Ok::<_, std::convert::Infallible>(SavedContact {
+            shape_a: c.shape_a,
+            shape_b: c.shape_b,
+            points,
+            friction: c.friction,
+            restitution: c.restitution,
+            touching: c.touching,
+            sensor: c.sensor,
+            hit_events: c.hit_events,
+            enabled: c.enabled,
+            recycle: c.recycle,
+            recycled: c.recycled,
+        })
+    });
+    match saved {
+        Ok(s) => s,
+        Err(never) => match never {},
+    }
+}
+
+/// The contacts back from their saved form; `bodies` must already hold their collide poses.
+pub(super) fn read_contacts(
+    saved: &Slots<SavedContact>,
+    shapes: &Slots<ShapeRecord>,
+    bodies: &Slots<Body>,
+) -> Result<Slots<Contact>, &'static str> {
+    saved.try_map(|_, s| {
+        let body_of = |shape: u32| {
+            let index = shapes
+                .is_live(shape)
+                .then(|| shapes.at(shape).body.index)
+                .ok_or("a contact's shape is not live")?;
+            bodies
+                .is_live(index)
+                .then_some(index)
+                .ok_or("a contact's body is not live")
+        };
+        let (body_a, body_b) = (body_of(s.shape_a)?, body_of(s.shape_b)?);
+        let manifold = match &s.points {
+            SavedPoints::Whole(m) => *m,
+            SavedPoints::Carried(impulses) => {
+                let cache = s
+                    .recycle
+                    .as_ref()
+                    .ok_or("a carried manifold without its cache")?;
+                let mut m = cache.carried(
+                    bodies.at(body_a).collide_pose,
+                    bodies.at(body_b).collide_pose,
+                );
+                if impulses.len() != m.point_count {
+                    return Err("a carried manifold's impulses do not match its points");
+                }
+                for (p, &(normal, tangent)) in m.points_mut().iter_mut().zip(impulses) {
+                    (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
+                }
+                m
+            }
+        };
+        Ok(Contact {
+            shape_a: s.shape_a,
+            shape_b: s.shape_b,
+            body_a,
+            body_b,
+            manifold,
+            friction: s.friction,
+            restitution: s.restitution,
+            touching: s.touching,
+            sensor: s.sensor,
+            hit_events: s.hit_events,
+            enabled: s.enabled,
+            recycle: s.recycle,
+            recycled: s.recycled,
+            outcome: CollideOutcome::Skipped,
+        })
+    })
+}
