@@ -15,7 +15,7 @@
 //! broadphase box (its tree leaf has it) and reach, a tree's parents, heights and inner boxes
 //! (`broadphase/dynamic_tree/saved.rs`), empty manifold points, the parts of a recycling cache
 //! that recycling overwrites, and the geometry of recycled manifolds (`snapshot_contacts.rs`).
-//! A settled 5,000-box pyramid takes about 130 bytes per body, a ragdoll about 170.
+//! A settled 5,000-box pyramid takes about 135 bytes per body, a ragdoll about 170.
 
 use super::snapshot_contacts::{SavedContact, read_contacts, save_contacts};
 use super::{ContactEvent, SensorEvent, World, WorldDef, WorldError};
@@ -33,8 +33,9 @@ use serde::{Deserialize, Serialize};
 const MAGIC: &[u8; 4] = b"P2DS";
 /// Bumped whenever the stored state changes shape (3: deflated, derived data left out).
 const FORMAT_VERSION: u8 = 3;
-/// Deflate effort, 0 to 10: 6 is within a few percent of 10's size at a quarter of its time.
-const DEFLATE_LEVEL: u8 = 6;
+/// Deflate effort, 0 to 10: 3 writes within 3% of level 6's size in under half its time, and
+/// 1 costs 8% more bytes (measured by `tests/snapshot_size.rs`).
+const DEFLATE_LEVEL: u8 = 3;
 /// Most bytes decoding may claim for one snapshot (256 MiB, a million bodies and more):
 /// damaged bytes announcing a huge list are refused instead of allocated.
 const DECODE_LIMIT: usize = 1 << 28;
