@@ -103,6 +103,14 @@ impl<T> Slots<T> {
         Ok(Slots::from_entries(entries))
     }
 
+    /// The same slots holding `f(index, value)`.
+    pub(crate) fn map<U>(&self, mut f: impl FnMut(u32, &T) -> U) -> Slots<U> {
+        match self.try_map(|i, v| Ok::<_, std::convert::Infallible>(f(i, v))) {
+            Ok(mapped) => mapped,
+            Err(never) => match never {},
+        }
+    }
+
     /// Stores a value; returns its (index, generation).
     pub fn insert(&mut self, value: T) -> (u32, u32) {
         self.len += 1;

@@ -79,9 +79,8 @@ pub struct WorldSnapshot {
 }
 
 /// [`WorldSnapshot`] as written: contacts without what `snapshot_contacts.rs` rebuilds, and
-/// the collide poses that rebuilding needs (of the bodies at either end of a rebuilt contact,
-/// where they differ from the body's pose; every other body reads back with its pose as its
-/// collide pose, which only decides what later snapshots can rebuild).
+/// the collide poses that rebuilding needs (a body's collide pose only decides what later
+/// snapshots can rebuild, so the others read back as the body's pose).
 #[derive(Serialize)]
 struct SavedWorldRef<'a> {
     def: &'a WorldDef,
@@ -118,28 +117,11 @@ struct SavedWorld {
 
 impl Serialize for WorldSnapshot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let same = |a: Transform, b: Transform| {
-            [a.p.x, a.p.y, a.q.c, a.q.s].map(f32::to_bits)
-                == [b.p.x, b.p.y, b.q.c, b.q.s].map(f32::to_bits)
-        };
-        let contacts = save_contacts(&self.contacts, &self.bodies);
-        // Only the ends of carried contacts need their collide poses.
-        let ends: std::collections::BTreeSet<u32> = contacts
-            .iter()
-            .filter(|(_, saved)| saved.is_carried())
-            .flat_map(|(slot, _)| {
-                let c = self.contacts.at(slot);
-                [c.body_a, c.body_b]
-            })
-            .collect();
+        let (contacts, collide_poses) = save_contacts(&self.contacts, &self.bodies);
         SavedWorldRef {
             def: &self.def,
             bodies: &self.bodies,
-            collide_poses: ends
-                .into_iter()
-                .map(|slot| (slot, self.bodies.at(slot).collide_pose))
-                .filter(|&(slot, pose)| !same(pose, self.bodies.at(slot).transform))
-                .collect(),
+            collide_poses,
             shapes: &self.shapes,
             contacts,
             joints: &self.joints,

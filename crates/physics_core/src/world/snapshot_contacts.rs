@@ -16,8 +16,10 @@ use crate::collision::Manifold;
 use crate::contact::{CollideOutcome, Contact};
 use crate::contact_recycle::RecycleCache;
 use crate::id::Slots;
+use crate::math::Transform;
 use crate::shape_def::ShapeRecord;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// A contact's manifold as saved.
 #[derive(Serialize, Deserialize)]
@@ -44,13 +46,6 @@ pub(super) struct SavedContact {
     recycled: bool,
 }
 
-impl SavedContact {
-    /// Whether reading rebuilds the manifold from the cache and the bodies' collide poses.
-    pub(super) fn is_carried(&self) -> bool {
-        matches!(self.points, SavedPoints::Carried(_))
-    }
-}
-
 /// Whether two manifolds agree bit for bit in everything but their impulses.
 fn same_geometry(a: &Manifold, b: &Manifold) -> bool {
     let bits = |v: bevy_math::Vec2| (v.x.to_bits(), v.y.to_bits());
@@ -66,12 +61,20 @@ fn same_geometry(a: &Manifold, b: &Manifold) -> bool {
         })
 }
 
-/// The contacts as a snapshot stores them.
+/// Whether two poses are the same bits.
+fn same_pose(a: Transform, b: Transform) -> bool {
+    [a.p.x, a.p.y, a.q.c, a.q.s].map(f32::to_bits) == [b.p.x, b.p.y, b.q.c, b.q.s].map(f32::to_bits)
+}
+
+/// The contacts as a snapshot stores them, and the collide poses reading needs: those of the
+/// bodies at either end of a carried contact, where they differ from the body's pose (every
+/// other body reads back with its pose as its collide pose).
 pub(super) fn save_contacts(
     contacts: &Slots<Contact>,
     bodies: &Slots<Body>,
-) -> Slots<SavedContact> {
-    let saved = contacts.try_map(|_, c| {
+) -> (Slots<SavedContact>, Vec<(u32, Transform)>) {
+    let mut ends = BTreeSet::new();
+    let saved = contacts.map(|_, c| {
         let carried = c.recycle.as_ref().filter(|_| c.recycled).map(|cache| {
             cache.carried(
                 bodies.at(c.body_a).collide_pose,
@@ -79,16 +82,19 @@ pub(super) fn save_contacts(
             )
         });
         let points = match carried {
-            Some(m) if same_geometry(&m, &c.manifold) => SavedPoints::Carried(
-                c.manifold
-                    .points()
-                    .iter()
-                    .map(|p| (p.normal_impulse, p.tangent_impulse))
-                    .collect(),
-            ),
+            Some(m) if same_geometry(&m, &c.manifold) => {
+                ends.extend([c.body_a, c.body_b]);
+                SavedPoints::Carried(
+                    c.manifold
+                        .points()
+                        .iter()
+                        .map(|p| (p.normal_impulse, p.tangent_impulse))
+                        .collect(),
+                )
+            }
             _ => SavedPoints::Whole(c.manifold),
         };
-        Ok::<_, std::convert::Infallible>(SavedContact {
+        SavedContact {
             shape_a: c.shape_a,
             shape_b: c.shape_b,
             points,
@@ -100,12 +106,15 @@ pub(super) fn save_contacts(
             enabled: c.enabled,
             recycle: c.recycle,
             recycled: c.recycled,
-        })
+        }
     });
-    match saved {
-        Ok(s) => s,
-        Err(never) => match never {},
-    }
+    let poses = ends
+        .into_iter()
+        .map(|slot| (slot, bodies.at(slot)))
+        .filter(|(_, body)| !same_pose(body.collide_pose, body.transform))
+        .map(|(slot, body)| (slot, body.collide_pose))
+        .collect();
+    (saved, poses)
 }
 
 /// The contacts back from their saved form; `bodies` must already hold their collide poses.
