@@ -1,7 +1,8 @@
 //! The comparison: the same scenes in Box2D v3, physics_core, bevy_physics2d, rapier2d and
 //! avian2d, stepped in one process at 60 Hz with 4 substeps, sleeping off and one thread
 //! (`--threads N` gives Box2D, physics_core and bevy_physics2d N workers), timed per step.
-//! `--engine NAME` (repeatable) runs only those engines besides Box2D. An engine that
+//! `--engine NAME` (repeatable) runs only those engines besides Box2D; `--no-reference` leaves
+//! Box2D out too (no ratios: for profiling one engine). An engine that
 //! spends more than `--budget` seconds (default 120) on one scene is stopped there and its row
 //! says after how many steps.
 //!
@@ -66,6 +67,8 @@ struct Options {
     threads: usize,
     /// Engines to run besides Box2D (the reference); empty: all.
     engines: Vec<String>,
+    /// Leave the reference out too.
+    no_reference: bool,
 }
 
 /// Default for `--budget`: an engine 100x slower than Box2D on the largest scene still
@@ -80,6 +83,7 @@ fn parse() -> Result<Options, String> {
         budget: DEFAULT_BUDGET_SECONDS,
         threads: 1,
         engines: Vec::new(),
+        no_reference: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -100,6 +104,7 @@ fn parse() -> Result<Options, String> {
                     .ok_or(format!("bad budget {s} (seconds, positive)"))?;
             }
             "--engine" => options.engines.push(value()?),
+            "--no-reference" => options.no_reference = true,
             "--threads" => {
                 let n = value()?;
                 options.threads = n
@@ -176,9 +181,12 @@ fn main() {
         let mut figures = Vec::new();
         let mut reference = None;
         for (engine, build) in ENGINES {
-            let wanted = options.engines.is_empty()
-                || *engine == ENGINES[0].0
-                || options.engines.iter().any(|e| e == engine);
+            let is_reference = *engine == ENGINES[0].0;
+            let wanted = if is_reference {
+                !options.no_reference
+            } else {
+                options.engines.is_empty() || options.engines.iter().any(|e| e == engine)
+            };
             if !wanted {
                 cells.push("-".into());
                 figures.push("-".into());

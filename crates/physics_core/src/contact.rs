@@ -9,6 +9,8 @@ use crate::collision::{CollideSettings, Manifold, collide};
 use crate::contact_recycle::RecycleCache;
 use crate::math::Transform;
 use crate::shape::Shape;
+use crate::solver::contact_solver::SolvedPoint;
+use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// The world's record of a contact.
@@ -68,6 +70,31 @@ pub(crate) struct Recycling {
 }
 
 impl Contact {
+    /// Keeps the solver's impulses for next step's warm start. A non-finite impulse is never
+    /// kept, or it would be re-applied every step for as long as the contact lives.
+    pub fn store_solved(&mut self, solved: &[SolvedPoint; 2]) {
+        let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
+        for (mp, sp) in self.manifold.points_mut().iter_mut().zip(solved) {
+            mp.normal_impulse = finite_or_zero(sp.normal_impulse);
+            mp.tangent_impulse = finite_or_zero(sp.tangent_impulse);
+        }
+    }
+
+    /// The fastest approach (speed, point) among the points that pushed this step, if faster
+    /// than `threshold`: a hit event.
+    pub fn fastest_hit(&self, solved: &[SolvedPoint; 2], threshold: f32) -> Option<(f32, Vec2)> {
+        solved
+            .iter()
+            .zip(self.manifold.points())
+            .filter(|(sp, _)| sp.max_normal_impulse > 0.0)
+            .map(|(sp, mp)| (-sp.relative_velocity, mp.point))
+            .fold(None, |best: Option<(f32, Vec2)>, x| match best {
+                Some(b) if b.0 >= x.0 => Some(b),
+                _ => Some(x),
+            })
+            .filter(|&(speed, _)| speed > threshold)
+    }
+
     /// Recomputes the manifold, carrying impulses over by feature id, or moves the last one
     /// with the bodies when they barely moved relative to each other (`recycling`). Returns
     /// whether the contact touched before and touches now.

@@ -45,10 +45,23 @@ pub struct Slots<T> {
     len: usize,
 }
 
+/// One slot of [`Slots`]: its generation and its value, if live.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-struct Slot<T> {
+pub(crate) struct Slot<T> {
     generation: u32,
     value: Option<T>,
+}
+
+impl<T> Slot<T> {
+    /// The value, if the slot is live.
+    pub(crate) fn value(&self) -> Option<&T> {
+        self.value.as_ref()
+    }
+
+    /// The value, if the slot is live.
+    pub(crate) fn value_mut(&mut self) -> Option<&mut T> {
+        self.value.as_mut()
+    }
 }
 
 impl<T> Default for Slots<T> {
@@ -210,6 +223,12 @@ impl<T> Slots<T> {
                 }
             },
         );
+    }
+
+    /// Every slot, shared among workers that each touch their own slots (see
+    /// `parallel::shared`), indexed by slot.
+    pub(crate) fn shared(&mut self) -> crate::parallel::shared::SharedMut<'_, Slot<T>> {
+        crate::parallel::shared::SharedMut::new(&mut self.entries)
     }
 
     /// Generation of a slot (for building handles from internal indices).

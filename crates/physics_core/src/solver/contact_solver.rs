@@ -41,11 +41,21 @@ pub(crate) struct ConstraintPoint {
     pub tangent_mass: f32,
 }
 
+/// What the solver hands back for one manifold point: the impulses to keep for next step's
+/// warm start, and what restitution and hit events read.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SolvedPoint {
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+    /// Largest normal impulse applied this step (zero: the point never pushed).
+    pub max_normal_impulse: f32,
+    /// Normal velocity when the point first pushed (negative when approaching).
+    pub relative_velocity: f32,
+}
+
 /// Solver data of one contact manifold.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactConstraint {
-    /// Slot of the contact, to store impulses back.
-    pub contact: u32,
     pub index_a: u32,
     pub index_b: u32,
     pub inv_mass_a: f32,
@@ -84,10 +94,25 @@ pub(crate) struct ContactSolveSettings {
     pub use_block_solver: bool,
 }
 
+impl ContactConstraint {
+    /// The results of the step for each point (points past `point_count` stay zero).
+    pub fn solved_points(&self) -> [SolvedPoint; 2] {
+        let mut out = [SolvedPoint::default(); 2];
+        for (o, cp) in out.iter_mut().zip(&self.points[..self.point_count]) {
+            *o = SolvedPoint {
+                normal_impulse: cp.normal_impulse,
+                tangent_impulse: cp.tangent_impulse,
+                max_normal_impulse: cp.max_normal_impulse,
+                relative_velocity: cp.relative_velocity,
+            };
+        }
+        out
+    }
+}
+
 /// Builds the constraint of a touching manifold.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contact(
-    contact: u32,
     manifold: &Manifold,
     friction: f32,
     restitution: f32,
@@ -105,7 +130,6 @@ pub(crate) fn prepare_contact(
         settings.contact_softness
     };
     let mut c = ContactConstraint {
-        contact,
         index_a: a.solver_index,
         index_b: b.solver_index,
         inv_mass_a: ma,
@@ -176,15 +200,9 @@ fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: Vec2, rb: Vec2) -> Vec2
         - cross_sv(sa.angular_velocity, ra)
 }
 
-/// Applies last step's impulses so the solver starts near the answer, to the constraints
-/// `order` lists.
-pub(crate) fn warm_start(
-    constraints: &[ContactConstraint],
-    order: &[u32],
-    states: &mut [BodyState],
-) {
-    for &k in order {
-        let c = &constraints[k as usize];
+/// Applies last step's impulses so the solver starts near the answer.
+pub(crate) fn warm_start(constraints: &[ContactConstraint], states: &mut [BodyState]) {
+    for c in constraints {
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
         let t = right_perp(c.normal);
@@ -233,18 +251,15 @@ pub(crate) fn current_separation(
     cp.base_separation + d.dot(normal)
 }
 
-/// One iteration over the constraints `order` lists: normal points (block or one by one),
-/// then friction.
+/// One iteration over the constraints: normal points (block or one by one), then friction.
 pub(crate) fn solve_contacts(
     constraints: &mut [ContactConstraint],
-    order: &[u32],
     states: &mut [BodyState],
     inv_h: f32,
     use_bias: bool,
     settings: &ContactSolveSettings,
 ) {
-    for &k in order {
-        let c = &mut constraints[k as usize];
+    for c in constraints.iter_mut() {
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
         let n = c.normal;

@@ -1,10 +1,11 @@
 //! The soft step: the order of the solver stages.
 //!
 //! ```text
-//! prepare joints and contacts            (once per step; contacts in parallel blocks)
+//! prepare joints                         (once per step)
 //! colour contacts                        constraints of one colour share no moving body;
-//!                                        each colour is packed into SIMD groups of four
-//!                                        (packing in parallel blocks)
+//!                                        each colour is laid out in SIMD groups of four
+//! prepare contacts                       (once per step, in parallel blocks) straight into
+//!                                        their SIMD lanes, or the scalar overflow
 //! for each of the n substeps (h = dt / n):
 //!     integrate velocities               gravity, forces, damping
 //!     warm start                         joints, then contacts: the accumulated impulses
@@ -14,8 +15,10 @@
 //!     integrate positions                delta position and delta rotation; small joint
 //!                                        islands projected exactly onto their constraints
 //!     relax                              joints, then contacts: rigid, without bias
-//! restitution                            once, for points that approached fast
-//! store impulses                         for next step's warm start
+//! restitution                            once, for points that approached fast: overflow,
+//!                                        then colour by colour
+//! store impulses                         straight from the lanes into the contacts, for
+//!                                        next step's warm start
 //! ```
 //!
 //! `step_stages.rs` runs this list as stages on the world's task runner: body stages in
@@ -39,8 +42,8 @@ use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
 use contact_solver::{ContactConstraint, ContactSolveSettings};
 use graph_coloring::GraphColoring;
-pub(crate) use step_stages::run_substeps;
-use wide_contact_solver::WideContacts;
+pub(crate) use step_stages::{ContactLink, run_substeps};
+use wide_contact_solver::{EMPTY_LANE, LANES, WideContacts};
 
 /// The most a body may turn in one substep; faster spin is clamped so the first-order
 /// rotation update stays accurate.
@@ -56,7 +59,13 @@ pub(crate) struct SolverArrays {
     pub bodies: Vec<(u32, u32)>,
     /// Solver index of every body slot (`STATIC_BODY` for bodies not solved), from `solve`.
     pub solver_index: Vec<u32>,
+    /// Every contact constraint at its position: lane `l` of SIMD group `g` at `LANES * g +
+    /// l` (empty lanes leave holes), then the overflow in overflow order. Constraints are
+    /// built here in contact order and packed into their groups from here in group order,
+    /// so both passes read memory in order.
     pub contacts: Vec<ContactConstraint>,
+    /// Position in `contacts` of each constraint index.
+    pub positions: Vec<u32>,
     pub joints: Vec<JointConstraint>,
     pub exact_islands: Vec<ExactIsland>,
     pub island_scratch: IslandScratch,
@@ -77,20 +86,49 @@ pub(crate) struct StepSettings {
     pub joint_bias_rate: f32,
 }
 
-/// Colours the contact constraints and lays the coloured ones out in SIMD groups (packed by
-/// a stage). With the block solver on, every constraint goes to the scalar path (the block
-/// solver is scalar).
-pub(crate) fn color_contacts(arrays: &mut SolverArrays, use_block_solver: bool) {
-    let coloring = &mut arrays.coloring;
-    coloring.reset(arrays.states.len());
-    for (k, c) in arrays.contacts.iter().enumerate() {
+impl SolverArrays {
+    /// Forgets the last step's contact colouring; then [`SolverArrays::add_contact`] for
+    /// every contact constraint in order, then [`SolverArrays::lay_out_contacts`].
+    pub fn begin_contacts(&mut self) {
+        self.coloring.reset(self.states.len());
+    }
+
+    /// Colours constraint `k` between solver bodies `a` and `b`. With the block solver on,
+    /// every constraint goes to the scalar overflow (the block solver is scalar).
+    pub fn add_contact(&mut self, k: u32, a: u32, b: u32, use_block_solver: bool) {
         if use_block_solver {
-            coloring.overflow.push(k as u32);
+            self.coloring.overflow.push(k);
         } else {
-            coloring.add(k as u32, c.index_a, c.index_b);
+            self.coloring.add(k, a, b);
         }
     }
-    arrays.wide_contacts.layout(coloring);
+
+    /// Lays the `count` coloured constraints out in SIMD groups, the overflow after them,
+    /// and gives each its position in the scalar array; the preparing stages fill both.
+    pub fn lay_out_contacts(&mut self, count: usize) {
+        self.wide_contacts.layout(&self.coloring);
+        self.positions.clear();
+        self.positions.resize(count, u32::MAX);
+        for (g, lanes) in self.wide_contacts.lanes.iter().enumerate() {
+            for (lane, &k) in lanes.iter().enumerate() {
+                if k != EMPTY_LANE {
+                    self.positions[k as usize] = (LANES * g + lane) as u32;
+                }
+            }
+        }
+        let first_overflow = self.overflow_start();
+        for (j, &k) in self.coloring.overflow.iter().enumerate() {
+            self.positions[k as usize] = (first_overflow + j) as u32;
+        }
+        let len = first_overflow + self.coloring.overflow.len();
+        self.contacts.clear();
+        self.contacts.resize(len, Default::default());
+    }
+
+    /// Position of the first overflow constraint in `contacts`.
+    pub fn overflow_start(&self) -> usize {
+        LANES * self.wide_contacts.lanes.len()
+    }
 }
 
 /// v += h a, then damping as 1 / (1 + h c) (stable for any h), then the speed limits.

@@ -1,35 +1,95 @@
 //! The substep loop of `solver/mod.rs` as a list of stages run on the world's task runner.
 //!
 //! Body stages (integrate velocities, integrate positions) cut the bodies into ranges;
-//! colour stages (warm start, solve, relax) cut one colour's SIMD groups into ranges, whose
-//! constraints move disjoint bodies; packing and storing cut all groups into ranges. The
-//! scalar work (joints, exact islands, overflow contacts, restitution) runs as stages of a
-//! single block, in the order the serial solver used. No block depends on which worker runs
-//! it, so any worker count gives the same bits.
+//! colour stages (warm start, solve, relax, restitution) cut one colour's SIMD groups into
+//! ranges, whose constraints move disjoint bodies; preparing and storing cut the contacts
+//! (in contact order) or the groups into ranges. The scalar work (joints, exact islands,
+//! overflow contacts) runs as stages of a single block, in the order the serial solver used.
+//! No block depends on which worker runs it, so any worker count gives the same bits.
+//!
+//! Memory order: the world's contacts are read and written in contact order, and the groups
+//! in group order. The scalar constraint array sits between them: each constraint is written
+//! at its group position when built and read back from there when its results are stored.
 #![allow(unsafe_code)]
 
-use super::contact_solver::{apply_restitution, solve_contacts, warm_start};
+use super::contact_solver::{ContactConstraint, apply_restitution, solve_contacts, warm_start};
 use super::wide_contact_solver::{
-    EMPTY_LANE, pack_groups, solve_groups, store_lane, warm_start_groups,
+    EMPTY_LANE, LANES, pack_into, restitution_groups, solve_groups, store_lane, warm_start_groups,
 };
-use super::{
-    SolverArrays, StepSettings, color_contacts, integrate_positions, integrate_velocities,
-};
+use super::{SolverArrays, StepSettings, integrate_positions, integrate_velocities};
+use crate::contact::Contact;
+use crate::id::Slot;
 use crate::joint::{
     RowContext, project_exact_islands, solve_exact_islands, solve_joints, warm_start_joints,
 };
 use crate::parallel::TaskRunner;
 use crate::parallel::shared::{SharedMut, StatesView};
 use crate::parallel::stages::{MIN_BODY_BLOCK, block_range, blocks, run_stages};
+use bevy_math::Vec2;
 use std::ops::Range;
+use std::sync::Mutex;
 
 /// Fewest SIMD groups in a block of a colour stage.
 const MIN_GROUP_BLOCK: usize = 8;
 
+/// Fewest contacts in a block of a preparing or storing stage.
+const MIN_CONTACT_BLOCK: usize = 64;
+
+/// The world's side of the contact constraints: where constraint `k` comes from and where its
+/// results go.
+pub(crate) struct ContactLink<'a> {
+    /// Contact slot of each constraint index (each slot at most once).
+    pub slots: &'a [u32],
+    /// The world's contacts, by slot: read while preparing, written while storing.
+    pub contacts: SharedMut<'a, Slot<Contact>>,
+    /// Builds the constraint of a contact.
+    pub prepare: &'a (dyn Fn(&Contact) -> ContactConstraint + Sync),
+    /// Some constraint has restitution: the restitution stages run.
+    pub any_restitution: bool,
+    /// Approach speed above which a contact with hit events reports a hit.
+    pub hit_threshold: f32,
+    /// Hits found while storing: (constraint index, approach speed, point), in no order.
+    pub hits: Mutex<Vec<(u32, f32, Vec2)>>,
+}
+
+impl ContactLink<'_> {
+    /// Contact of constraint `k`, read-only.
+    ///
+    /// # Safety
+    /// No worker writes any contact during the stage.
+    unsafe fn read(&self, k: u32) -> &Contact {
+        let slot = self.slots[k as usize] as usize;
+        let all = unsafe { self.contacts.all_shared() };
+        all[slot].value().expect("a solved contact is live")
+    }
+
+    /// Stores constraint `k`'s results in its contact and notes a hit.
+    ///
+    /// # Safety
+    /// No other worker touches this contact during the stage.
+    unsafe fn store(&self, k: u32, solved: &[super::contact_solver::SolvedPoint; 2]) {
+        let slot = self.slots[k as usize] as usize;
+        let contact = unsafe { self.contacts.get(slot) }
+            .value_mut()
+            .expect("a solved contact is live");
+        contact.store_solved(solved);
+        let hit = contact.hit_events;
+        if let Some((speed, point)) = hit
+            .then(|| contact.fastest_hit(solved, self.hit_threshold))
+            .flatten()
+        {
+            let mut hits = self.hits.lock().unwrap_or_else(|e| e.into_inner());
+            hits.push((k, speed, point));
+        }
+    }
+}
+
 /// What a stage does.
 #[derive(Clone, Copy, Debug)]
 enum Stage {
-    /// Fill the SIMD groups from the prepared scalar constraints.
+    /// Build every constraint, in contact order, at its position.
+    PrepareContacts,
+    /// Fill the SIMD groups from the built constraints.
     PackGroups,
     IntegrateVelocities,
     /// Joints, then overflow contacts (one block).
@@ -43,10 +103,13 @@ enum Stage {
     /// Island projection, then islands, joints, overflow contacts without bias (one block).
     RelaxScalar,
     RelaxColor(usize),
-    /// Lanes' impulses back to the scalar constraints.
+    /// Restitution on the overflow constraints (one block).
+    RestitutionScalar,
+    RestitutionColor(usize),
+    /// Lanes' results back to their scalar constraints.
     StoreGroups,
-    /// Restitution on the scalar constraints (one block).
-    Restitution,
+    /// Every constraint's results back to its contact, in contact order.
+    StoreContacts,
 }
 
 /// A stage, its block count and the items per block.
@@ -57,8 +120,14 @@ struct PlannedStage {
 }
 
 /// The stages of one step, in order.
-fn plan(arrays: &SolverArrays, substeps: u32, workers: usize) -> Vec<PlannedStage> {
+fn plan(
+    arrays: &SolverArrays,
+    substeps: u32,
+    any_restitution: bool,
+    workers: usize,
+) -> Vec<PlannedStage> {
     let bodies = arrays.states.len();
+    let contacts = arrays.positions.len();
     let colors = &arrays.wide_contacts.colors;
     let group_count = arrays.wide_contacts.groups.len();
     let mut list = Vec::new();
@@ -83,6 +152,12 @@ fn plan(arrays: &SolverArrays, substeps: u32, workers: usize) -> Vec<PlannedStag
             over(list, stage(c), range.len(), MIN_GROUP_BLOCK);
         }
     };
+    over(
+        &mut list,
+        Stage::PrepareContacts,
+        contacts,
+        MIN_CONTACT_BLOCK,
+    );
     over(&mut list, Stage::PackGroups, group_count, MIN_GROUP_BLOCK);
     for _ in 0..substeps {
         over(
@@ -99,19 +174,25 @@ fn plan(arrays: &SolverArrays, substeps: u32, workers: usize) -> Vec<PlannedStag
         single(&mut list, Stage::RelaxScalar);
         per_color(&mut list, Stage::RelaxColor);
     }
+    if any_restitution {
+        single(&mut list, Stage::RestitutionScalar);
+        per_color(&mut list, Stage::RestitutionColor);
+    }
     over(&mut list, Stage::StoreGroups, group_count, MIN_GROUP_BLOCK);
-    single(&mut list, Stage::Restitution);
+    over(&mut list, Stage::StoreContacts, contacts, MIN_CONTACT_BLOCK);
     list
 }
 
-/// Runs the substep loop and restitution on prepared arrays, on `runner`'s workers.
+/// Builds the contact constraints laid out by `SolverArrays::lay_out_contacts`, runs the substep loop
+/// and restitution, and stores the contacts' results, on `runner`'s workers.
 pub(crate) fn run_substeps(
     arrays: &mut SolverArrays,
     settings: &StepSettings,
+    link: &ContactLink,
     runner: &dyn TaskRunner,
 ) {
-    color_contacts(arrays, settings.contact.use_block_solver);
-    let stages = plan(arrays, settings.substeps, runner.worker_count());
+    let workers = runner.worker_count();
+    let stages = plan(arrays, settings.substeps, link.any_restitution, workers);
     let counts: Vec<u32> = stages.iter().map(|s| s.blocks).collect();
 
     let h = settings.dt / settings.substeps as f32;
@@ -128,21 +209,22 @@ pub(crate) fn run_substeps(
     let contact = &settings.contact;
     let max_push = contact.max_push_speed;
 
+    let overflow_start = arrays.overflow_start();
     let SolverArrays {
         states,
         params,
-        contacts,
+        contacts: constraints,
+        positions,
         joints,
         exact_islands,
         island_scratch,
-        coloring,
         wide_contacts,
         ..
     } = arrays;
-    let (params, exact_islands, overflow) = (&*params, &*exact_islands, &coloring.overflow);
+    let (params, exact_islands, positions) = (&*params, &*exact_islands, &*positions);
     let (lanes, colors) = (&wide_contacts.lanes, &wide_contacts.colors);
     let states = SharedMut::new(states);
-    let contacts = SharedMut::new(contacts);
+    let constraints = SharedMut::new(constraints);
     let joints = SharedMut::new(joints);
     let groups = SharedMut::new(&mut wide_contacts.groups);
     let scratch = SharedMut::new(std::slice::from_mut(island_scratch));
@@ -161,13 +243,26 @@ pub(crate) fn run_substeps(
         // a stage, body and group blocks take disjoint ranges; colour blocks take disjoint
         // groups of one colour, whose constraints move disjoint bodies (`graph_coloring.rs`),
         // and the states view only touches those bodies; single-block stages are alone.
-        // PackGroups only reads the scalar constraints and StoreGroups writes each lane's
-        // own constraint (every constraint is in at most one lane).
+        // Preparing writes each constraint at its own position (positions are distinct) and
+        // only reads the contacts; storing writes each constraint's own contact (contacts are
+        // distinct).
+        let overflow = || unsafe { constraints.range(overflow_start..constraints.len()) };
         match stage {
+            Stage::PrepareContacts => {
+                for k in range(positions.len()) {
+                    let k = k as u32;
+                    let c = (link.prepare)(unsafe { link.read(k) });
+                    *unsafe { constraints.get(positions[k as usize] as usize) } = c;
+                }
+            }
             Stage::PackGroups => {
                 let r = range(lanes.len());
-                let scalar = unsafe { contacts.all_shared() };
-                pack_groups(unsafe { groups.range(r.clone()) }, &lanes[r], scalar);
+                let built = unsafe { constraints.all_shared() };
+                let g = unsafe { groups.range(r.clone()) };
+                for ((group, lanes), i) in g.iter_mut().zip(&lanes[r.clone()]).zip(r) {
+                    let filled = lanes.iter().take_while(|&&k| k != EMPTY_LANE).count();
+                    pack_into(group, &built[LANES * i..LANES * i + filled]);
+                }
             }
             Stage::IntegrateVelocities => {
                 let r = range(states.len());
@@ -177,7 +272,7 @@ pub(crate) fn run_substeps(
             Stage::WarmStartScalar => {
                 let s = unsafe { states.all() };
                 warm_start_joints(unsafe { joints.all() }, s);
-                warm_start(unsafe { contacts.all() }, overflow, s);
+                warm_start(overflow(), s);
             }
             Stage::WarmStartColor(c) => {
                 let mut view = unsafe { StatesView::shared(&states) };
@@ -189,8 +284,7 @@ pub(crate) fn run_substeps(
                 let rate = settings.joint_bias_rate;
                 solve_exact_islands(exact_islands, j, s, rate, &biased, scratch);
                 solve_joints(j, s, &biased);
-                let scalar = unsafe { contacts.all() };
-                solve_contacts(scalar, overflow, s, inv_h, true, contact);
+                solve_contacts(overflow(), s, inv_h, true, contact);
             }
             Stage::SolveColor(c) | Stage::RelaxColor(c) => {
                 let use_bias = matches!(stage, Stage::SolveColor(_));
@@ -209,8 +303,16 @@ pub(crate) fn run_substeps(
                 project_exact_islands(exact_islands, j, s, scratch);
                 solve_exact_islands(exact_islands, j, s, rate, &relaxed, scratch);
                 solve_joints(j, s, &relaxed);
-                let scalar = unsafe { contacts.all() };
-                solve_contacts(scalar, overflow, s, inv_h, false, contact);
+                solve_contacts(overflow(), s, inv_h, false, contact);
+            }
+            Stage::RestitutionScalar => {
+                let threshold = contact.restitution_threshold;
+                apply_restitution(overflow(), unsafe { states.all() }, threshold);
+            }
+            Stage::RestitutionColor(c) => {
+                let mut view = unsafe { StatesView::shared(&states) };
+                let g = unsafe { groups.range(color_range(c)) };
+                restitution_groups(g, &mut view, contact.restitution_threshold);
             }
             Stage::StoreGroups => {
                 let r = range(lanes.len());
@@ -218,18 +320,18 @@ pub(crate) fn run_substeps(
                 for i in r {
                     for (lane, &k) in lanes[i].iter().enumerate() {
                         if k != EMPTY_LANE {
-                            store_lane(&g[i], lane, unsafe { contacts.get(k as usize) });
+                            let c = unsafe { constraints.get(LANES * i + lane) };
+                            store_lane(&g[i], lane, c);
                         }
                     }
                 }
             }
-            Stage::Restitution => {
-                let threshold = contact.restitution_threshold;
-                apply_restitution(
-                    unsafe { contacts.all() },
-                    unsafe { states.all() },
-                    threshold,
-                );
+            Stage::StoreContacts => {
+                let built = unsafe { constraints.all_shared() };
+                for k in range(positions.len()) {
+                    let c = &built[positions[k] as usize];
+                    unsafe { link.store(k as u32, &c.solved_points()) };
+                }
             }
         }
     };

@@ -70,6 +70,7 @@ pub(crate) struct WideConstraint {
     bias_rate: Lanes,
     mass_scale: Lanes,
     impulse_scale: Lanes,
+    restitution: Lanes,
     points: [WidePoint; 2],
 }
 
@@ -89,7 +90,8 @@ struct WideBody {
 #[derive(Default)]
 pub(crate) struct WideContacts {
     pub groups: Vec<WideConstraint>,
-    /// Scalar constraint index of every lane of every group (`EMPTY_LANE` for padding).
+    /// Constraint index of every lane of every group (`EMPTY_LANE` for padding, always at
+    /// the end of a group).
     pub lanes: Vec<[u32; LANES]>,
     /// Groups of each colour, in colour order.
     pub colors: Vec<Range<usize>>,
@@ -97,7 +99,7 @@ pub(crate) struct WideContacts {
 
 impl WideContacts {
     /// Lays the coloured constraints out in groups of [`LANES`], colour by colour; the
-    /// groups are filled by [`pack_groups`].
+    /// groups are filled by [`pack_into`].
     pub fn layout(&mut self, coloring: &GraphColoring) {
         self.lanes.clear();
         self.colors.clear();
@@ -120,7 +122,14 @@ impl WideContacts {
     #[cfg(test)]
     pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
         self.layout(coloring);
-        pack_groups(&mut self.groups, &self.lanes, constraints);
+        for (group, lanes) in self.groups.iter_mut().zip(&self.lanes) {
+            let filled: Vec<ContactConstraint> = lanes
+                .iter()
+                .take_while(|&&k| k != EMPTY_LANE)
+                .map(|&k| constraints[k as usize])
+                .collect();
+            pack_into(group, &filled);
+        }
     }
 
     /// Number of constraints in lanes.
@@ -158,6 +167,15 @@ impl WideContacts {
         }
     }
 
+    /// Restitution over every group on this thread.
+    #[cfg(test)]
+    pub fn restitution(&mut self, states: &mut [BodyState], threshold: f32) {
+        let mut view = StatesView::new(states);
+        for range in &self.colors {
+            restitution_groups(&mut self.groups[range.clone()], &mut view, threshold);
+        }
+    }
+
     /// Copies the lanes' impulses and restitution data back to the scalar constraints, on
     /// this thread.
     #[cfg(test)]
@@ -169,17 +187,6 @@ impl WideContacts {
                 }
             }
         }
-    }
-}
-
-/// Fills `groups` from the scalar constraints their `lanes` name.
-pub(crate) fn pack_groups(
-    groups: &mut [WideConstraint],
-    lanes: &[[u32; LANES]],
-    constraints: &[ContactConstraint],
-) {
-    for (group, lanes) in groups.iter_mut().zip(lanes) {
-        *group = pack(constraints, lanes);
     }
 }
 
@@ -203,92 +210,76 @@ pub(crate) fn solve_groups(
     }
 }
 
-/// Copies lane `lane` of `group` (impulses and restitution data) to its scalar constraint.
+/// Applies restitution to groups of one colour; groups with no bouncy lane are skipped.
+pub(crate) fn restitution_groups(
+    groups: &mut [WideConstraint],
+    states: &mut StatesView,
+    threshold: f32,
+) {
+    for c in groups {
+        if c.restitution.simd_gt(Lanes::splat(0.0)).any() {
+            restitution_group(c, states, threshold);
+        }
+    }
+}
+
+/// Fills `group` lane by lane from up to [`LANES`] scalar constraints (missing lanes: zero
+/// masses between fixed bodies). Writes in place: a group is too big to build and copy.
+pub(crate) fn pack_into(group: &mut WideConstraint, constraints: &[ContactConstraint]) {
+    debug_assert!(constraints.len() <= LANES);
+    *group = WideConstraint::default();
+    group.index_a = [STATIC_BODY; LANES];
+    group.index_b = [STATIC_BODY; LANES];
+    for (lane, c) in constraints.iter().enumerate() {
+        group.index_a[lane] = c.index_a;
+        group.index_b[lane] = c.index_b;
+        let fields = [
+            (&mut group.inv_mass_a, c.inv_mass_a),
+            (&mut group.inv_inertia_a, c.inv_inertia_a),
+            (&mut group.inv_mass_b, c.inv_mass_b),
+            (&mut group.inv_inertia_b, c.inv_inertia_b),
+            (&mut group.normal_x, c.normal.x),
+            (&mut group.normal_y, c.normal.y),
+            (&mut group.friction, c.friction),
+            (&mut group.bias_rate, c.softness.bias_rate),
+            (&mut group.mass_scale, c.softness.mass_scale),
+            (&mut group.impulse_scale, c.softness.impulse_scale),
+            (&mut group.restitution, c.restitution),
+        ];
+        for (field, value) in fields {
+            field.as_mut_array()[lane] = value;
+        }
+        // A one-point manifold's second point keeps zero masses and impulses: it applies
+        // nothing.
+        for (p, cp) in group.points.iter_mut().zip(&c.points[..c.point_count]) {
+            let fields = [
+                (&mut p.anchor_a_x, cp.anchor_a.x),
+                (&mut p.anchor_a_y, cp.anchor_a.y),
+                (&mut p.anchor_b_x, cp.anchor_b.x),
+                (&mut p.anchor_b_y, cp.anchor_b.y),
+                (&mut p.base_separation, cp.base_separation),
+                (&mut p.relative_velocity, cp.relative_velocity),
+                (&mut p.normal_impulse, cp.normal_impulse),
+                (&mut p.tangent_impulse, cp.tangent_impulse),
+                (&mut p.max_normal_impulse, cp.max_normal_impulse),
+                (&mut p.normal_mass, cp.normal_mass),
+                (&mut p.tangent_mass, cp.tangent_mass),
+            ];
+            for (field, value) in fields {
+                field.as_mut_array()[lane] = value;
+            }
+        }
+    }
+}
+
+/// Copies lane `lane` of `group` (impulses and restitution data) back to its scalar
+/// constraint.
 pub(crate) fn store_lane(group: &WideConstraint, lane: usize, scalar: &mut ContactConstraint) {
     for (cp, p) in scalar.points.iter_mut().zip(&group.points) {
         cp.normal_impulse = p.normal_impulse.as_array()[lane];
         cp.tangent_impulse = p.tangent_impulse.as_array()[lane];
         cp.max_normal_impulse = p.max_normal_impulse.as_array()[lane];
         cp.relative_velocity = p.relative_velocity.as_array()[lane];
-    }
-}
-
-/// Lane-by-lane copy of the scalar constraints `lanes` (empty lanes: zero masses).
-fn pack(constraints: &[ContactConstraint], lanes: &[u32; LANES]) -> WideConstraint {
-    let mut index_a = [STATIC_BODY; LANES];
-    let mut index_b = [STATIC_BODY; LANES];
-    let mut f = [[0.0f32; LANES]; 10];
-    let mut p = [[[0.0f32; LANES]; 11]; 2];
-    for (lane, &k) in lanes.iter().enumerate() {
-        if k == EMPTY_LANE {
-            continue;
-        }
-        let c = &constraints[k as usize];
-        index_a[lane] = c.index_a;
-        index_b[lane] = c.index_b;
-        let values = [
-            c.inv_mass_a,
-            c.inv_inertia_a,
-            c.inv_mass_b,
-            c.inv_inertia_b,
-            c.normal.x,
-            c.normal.y,
-            c.friction,
-            c.softness.bias_rate,
-            c.softness.mass_scale,
-            c.softness.impulse_scale,
-        ];
-        for (field, value) in f.iter_mut().zip(values) {
-            field[lane] = value;
-        }
-        // A one-point manifold's second point keeps zero masses and impulses: it applies
-        // nothing.
-        for (i, cp) in c.points[..c.point_count].iter().enumerate() {
-            let values = [
-                cp.anchor_a.x,
-                cp.anchor_a.y,
-                cp.anchor_b.x,
-                cp.anchor_b.y,
-                cp.base_separation,
-                cp.relative_velocity,
-                cp.normal_impulse,
-                cp.tangent_impulse,
-                cp.max_normal_impulse,
-                cp.normal_mass,
-                cp.tangent_mass,
-            ];
-            for (field, value) in p[i].iter_mut().zip(values) {
-                field[lane] = value;
-            }
-        }
-    }
-    let point = |q: &[[f32; LANES]; 11]| WidePoint {
-        anchor_a_x: Lanes::new(q[0]),
-        anchor_a_y: Lanes::new(q[1]),
-        anchor_b_x: Lanes::new(q[2]),
-        anchor_b_y: Lanes::new(q[3]),
-        base_separation: Lanes::new(q[4]),
-        relative_velocity: Lanes::new(q[5]),
-        normal_impulse: Lanes::new(q[6]),
-        tangent_impulse: Lanes::new(q[7]),
-        max_normal_impulse: Lanes::new(q[8]),
-        normal_mass: Lanes::new(q[9]),
-        tangent_mass: Lanes::new(q[10]),
-    };
-    WideConstraint {
-        index_a,
-        index_b,
-        inv_mass_a: Lanes::new(f[0]),
-        inv_inertia_a: Lanes::new(f[1]),
-        inv_mass_b: Lanes::new(f[2]),
-        inv_inertia_b: Lanes::new(f[3]),
-        normal_x: Lanes::new(f[4]),
-        normal_y: Lanes::new(f[5]),
-        friction: Lanes::new(f[6]),
-        bias_rate: Lanes::new(f[7]),
-        mass_scale: Lanes::new(f[8]),
-        impulse_scale: Lanes::new(f[9]),
-        points: [point(&p[0]), point(&p[1])],
     }
 }
 
@@ -484,11 +475,44 @@ fn solve_group(
     scatter(states, &c.index_b, &b);
 }
 
+/// Restitution of one group (see `contact_solver::apply_restitution`): a point bounces when
+/// its lane has restitution, it pushed this step, and it approached faster than `threshold`;
+/// other lanes apply zero.
+fn restitution_group(c: &mut WideConstraint, states: &mut StatesView, threshold: f32) {
+    let mut a = gather_velocities(states, &c.index_a);
+    let mut b = gather_velocities(states, &c.index_b);
+    let (nx, ny) = (c.normal_x, c.normal_y);
+    let zero = Lanes::splat(0.0);
+    let bouncy = c.restitution.simd_gt(zero);
+    let fast = Lanes::splat(-threshold);
+    for i in 0..2 {
+        let p = &c.points[i];
+        let bounces =
+            bouncy & p.relative_velocity.simd_le(fast) & p.max_normal_impulse.simd_gt(zero);
+        if !bounces.any() {
+            continue;
+        }
+        let (vx, vy) = relative_velocity(&a, &b, p);
+        let vn = vx * nx + vy * ny;
+        let delta = -(p.normal_mass * (vn + c.restitution * p.relative_velocity));
+        let total = (p.normal_impulse + delta).fast_max(zero);
+        let applied = bounces.select(total - p.normal_impulse, zero);
+        let total = bounces.select(total, p.normal_impulse);
+        let max_normal_impulse = p.max_normal_impulse.fast_max(applied);
+        apply(c, &mut a, &mut b, p, applied * nx, applied * ny);
+        let q = &mut c.points[i];
+        q.normal_impulse = total;
+        q.max_normal_impulse = max_normal_impulse;
+    }
+    scatter(states, &c.index_a, &a);
+    scatter(states, &c.index_b, &b);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::solver::contact_solver::{
-        ConstraintPoint, ContactSolveSettings, solve_contacts, warm_start,
+        ConstraintPoint, ContactSolveSettings, apply_restitution, solve_contacts, warm_start,
     };
     use crate::solver::softness::Softness;
     use bevy_math::Vec2;
@@ -529,7 +553,6 @@ mod tests {
         let (inv_mass_a, inv_inertia_a) = mass(v, a);
         let (inv_mass_b, inv_inertia_b) = mass(v, b);
         ContactConstraint {
-            contact: 0,
             index_a: a,
             index_b: b,
             inv_mass_a,
@@ -574,7 +597,12 @@ mod tests {
         let constraints: Vec<ContactConstraint> = pairs
             .iter()
             .enumerate()
-            .map(|(k, &(a, b))| constraint(&mut v, a, b, if k == 3 { 1 } else { 2 }))
+            .map(|(k, &(a, b))| {
+                let mut c = constraint(&mut v, a, b, if k == 3 { 1 } else { 2 });
+                // Every other constraint bounces.
+                c.restitution = if k % 2 == 0 { 0.6 } else { 0.0 };
+                c
+            })
             .collect();
         let settings = ContactSolveSettings {
             contact_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
@@ -583,20 +611,17 @@ mod tests {
             restitution_threshold: 1.0,
             use_block_solver: false,
         };
-        let order: Vec<u32> = (0..constraints.len() as u32).collect();
+        let threshold = 0.1;
 
         let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
-        warm_start(&scalar, &order, &mut scalar_states);
+        warm_start(&scalar, &mut scalar_states);
         for use_bias in [true, false] {
-            solve_contacts(
-                &mut scalar,
-                &order,
-                &mut scalar_states,
-                240.0,
-                use_bias,
-                &settings,
-            );
+            solve_contacts(&mut scalar, &mut scalar_states, 240.0, use_bias, &settings);
         }
+        let before_restitution = scalar_states.clone();
+        apply_restitution(&mut scalar, &mut scalar_states, threshold);
+        // Some point bounced, so the lanes' restitution is compared on real work.
+        assert!(scalar_states != before_restitution);
 
         let mut coloring = GraphColoring::default();
         coloring.reset(body_count as usize);
@@ -607,11 +632,13 @@ mod tests {
         let mut wide = WideContacts::default();
         wide.build(&constraints, &coloring);
         assert_eq!(wide.constraint_count(), constraints.len());
-        let (mut lanes, mut lane_states) = (constraints.clone(), states.clone());
+        let mut lane_states = states.clone();
         wide.warm_start(&mut lane_states);
         for use_bias in [true, false] {
             wide.solve(&mut lane_states, 240.0, use_bias, settings.max_push_speed);
         }
+        wide.restitution(&mut lane_states, threshold);
+        let mut lanes = constraints.clone();
         wide.store(&mut lanes);
 
         let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * (1.0 + x.abs().max(y.abs()));
@@ -624,7 +651,7 @@ mod tests {
             );
         }
         for (k, (s, w)) in scalar.iter().zip(&lanes).enumerate() {
-            for (p, q) in s.points[..s.point_count].iter().zip(&w.points) {
+            for (p, q) in s.solved_points().iter().zip(w.solved_points()) {
                 assert!(close(p.normal_impulse, q.normal_impulse), "constraint {k}");
                 assert!(
                     close(p.tangent_impulse, q.tangent_impulse),

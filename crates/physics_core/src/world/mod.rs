@@ -71,8 +71,6 @@ pub struct World {
     last_dt: f32,
     /// Contact slots prepared by the last `solve` (kept for its allocation).
     prepare_slots: Vec<u32>,
-    /// Constraint index of every contact slot in the last `solve` (`u32::MAX`: none).
-    constraint_of_slot: Vec<u32>,
     /// Worker threads lent by the host; one thread by default.
     runner: Arc<dyn TaskRunner>,
 }
@@ -105,7 +103,6 @@ impl World {
             step_count: 0,
             last_dt: 0.0,
             prepare_slots: Vec::new(),
-            constraint_of_slot: Vec::new(),
             runner: Arc::new(SingleThreaded),
         })
     }

@@ -7,14 +7,12 @@ use crate::body::BodyType;
 use crate::body::Finalized;
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::math::is_finite_vec;
-use crate::parallel::stages::{MIN_BODY_BLOCK, for_each_block};
+use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
-use crate::solver::contact_solver::{
-    ConstraintBody, ContactConstraint, ContactSolveSettings, prepare_contact,
-};
+use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings, prepare_contact};
 use crate::solver::softness::Softness;
-use crate::solver::{StepSettings, run_substeps};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::solver::{ContactLink, StepSettings, run_substeps};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Work counts of the last step: what the stages actually touched.
@@ -331,50 +329,49 @@ impl World {
                 angular_velocity: moving * b.angular_velocity,
             }
         };
-        // The touching contacts in slot order, then their constraints in parallel blocks.
-        let solved = |i: u32| solver_index[i as usize] != STATIC_BODY;
+        // The touching contacts in slot order, coloured as they are found; the solver's
+        // first stages build their constraints.
         let mut prepared = std::mem::take(&mut self.prepare_slots);
         prepared.clear();
-        prepared.extend(self.contacts.iter().filter_map(|(slot, c)| {
-            let solve =
-                c.touching && !c.sensor && c.enabled && (solved(c.body_a) || solved(c.body_b));
-            solve.then_some(slot)
-        }));
-        arrays.contacts.resize(prepared.len(), Default::default());
-        let mut constraint_of_slot = std::mem::take(&mut self.constraint_of_slot);
-        constraint_of_slot.clear();
-        constraint_of_slot.resize(self.contacts.capacity(), u32::MAX);
-        for (k, &slot) in prepared.iter().enumerate() {
-            constraint_of_slot[slot as usize] = k as u32;
-        }
-        self.constraint_of_slot = constraint_of_slot;
-        let contacts = &self.contacts;
-        let prepare = |start: usize, block: &mut [ContactConstraint]| {
-            for (constraint, &slot) in block.iter_mut().zip(&prepared[start..]) {
-                let c = contacts.at(slot);
-                let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
-                *constraint = prepare_contact(
-                    slot,
-                    &c.manifold,
-                    c.friction,
-                    c.restitution,
-                    &a,
-                    &b,
-                    &contact_settings,
-                );
+        arrays.begin_contacts();
+        let mut any_restitution = false;
+        let use_block_solver = contact_settings.use_block_solver;
+        for (slot, c) in self.contacts.iter() {
+            let (a, b) = (
+                solver_index[c.body_a as usize],
+                solver_index[c.body_b as usize],
+            );
+            let moves = a != STATIC_BODY || b != STATIC_BODY;
+            if c.touching && !c.sensor && c.enabled && moves {
+                arrays.add_contact(prepared.len() as u32, a, b, use_block_solver);
+                prepared.push(slot);
+                any_restitution |= c.restitution != 0.0;
             }
-        };
-        for_each_block(
-            &*self.runner,
-            &mut arrays.contacts,
-            MIN_CONTACT_BLOCK,
-            &prepare,
-        );
-        self.prepare_slots = prepared;
-        arrays.solver_index = solver_index;
+        }
+        arrays.lay_out_contacts(prepared.len());
 
         self.counters.bodies_solved = arrays.states.len();
-        self.counters.constraints_solved = arrays.contacts.len();
+        self.counters.constraints_solved = prepared.len();
+        let prepare = |c: &Contact| {
+            let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
+            let (friction, restitution) = (c.friction, c.restitution);
+            prepare_contact(
+                &c.manifold,
+                friction,
+                restitution,
+                &a,
+                &b,
+                &contact_settings,
+            )
+        };
+        let link = ContactLink {
+            slots: &prepared,
+            contacts: self.contacts.shared(),
+            prepare: &prepare,
+            any_restitution,
+            hit_threshold: self.tolerances.hit_event_threshold,
+            hits: Mutex::new(Vec::new()),
+        };
         run_substeps(
             &mut arrays,
             &StepSettings {
@@ -384,51 +381,28 @@ impl World {
                 contact: contact_settings,
                 joint_bias_rate: joint_softness.bias_rate,
             },
+            &link,
             &*self.runner,
         );
+        let mut hits = link.hits.into_inner().unwrap_or_else(|e| e.into_inner());
+        arrays.solver_index = solver_index;
 
         self.joint_breaks.clear();
         self.store_joint_impulses(&arrays.joints, &arrays.states, 1.0 / h);
-        // Store impulses for next step's warm start (a non-finite impulse is never kept, or it
-        // would be re-applied every step for as long as the contact lives), and note the hits
-        // of contacts whose shapes asked for hit events.
-        let threshold = self.tolerances.hit_event_threshold;
-        let constraint_of_slot = &self.constraint_of_slot;
-        let constraints = &arrays.contacts;
-        let hits_found = AtomicBool::new(false);
-        self.contacts
-            .par_for_each_mut(&*self.runner, MIN_CONTACT_BLOCK, &|slot, _, contact| {
-                let Some(&k) = constraint_of_slot.get(slot as usize) else {
-                    return;
-                };
-                if let Some(c) = constraints.get(k as usize) {
-                    store_impulses(contact, c);
-                    if contact.hit_events && fastest_hit(contact, c, threshold).is_some() {
-                        hits_found.store(true, Ordering::Relaxed);
-                    }
-                }
+        // Hit events in constraint order (slot order), whichever worker found them.
+        hits.sort_unstable_by_key(|hit| hit.0);
+        for (k, approach_speed, point) in hits {
+            let contact = self.contacts.at(prepared[k as usize]);
+            let (a, b, normal) = (contact.shape_a, contact.shape_b, contact.manifold.normal);
+            self.hit_events.push(HitEvent {
+                shape_a: self.shape_id(a),
+                shape_b: self.shape_id(b),
+                point,
+                normal,
+                approach_speed,
             });
-        if hits_found.into_inner() {
-            let mut hits = Vec::new();
-            for c in &arrays.contacts {
-                let contact = self.contacts.at(c.contact);
-                if !contact.hit_events {
-                    continue;
-                }
-                if let Some((speed, point)) = fastest_hit(contact, c, threshold) {
-                    hits.push((contact.shape_a, contact.shape_b, point, c.normal, speed));
-                }
-            }
-            for (a, b, point, normal, approach_speed) in hits {
-                self.hit_events.push(HitEvent {
-                    shape_a: self.shape_id(a),
-                    shape_b: self.shape_id(b),
-                    point,
-                    normal,
-                    approach_speed,
-                });
-            }
         }
+        self.prepare_slots = prepared;
         self.solver = arrays;
         Ok(())
     }
@@ -495,36 +469,6 @@ impl World {
         self.solver.bodies.clear();
         self.update_sleep(self.last_dt);
     }
-}
-
-/// Keeps a constraint's impulses in its contact for next step's warm start. A non-finite
-/// impulse is never kept, or it would be re-applied every step for as long as the contact
-/// lives.
-fn store_impulses(contact: &mut Contact, c: &ContactConstraint) {
-    let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
-    for (mp, cp) in contact.manifold.points_mut().iter_mut().zip(&c.points) {
-        mp.normal_impulse = finite_or_zero(cp.normal_impulse);
-        mp.tangent_impulse = finite_or_zero(cp.tangent_impulse);
-    }
-}
-
-/// The fastest approach (speed, point) among the points that pushed this step, if faster
-/// than `threshold`: a hit event.
-fn fastest_hit(
-    contact: &Contact,
-    c: &ContactConstraint,
-    threshold: f32,
-) -> Option<(f32, bevy_math::Vec2)> {
-    c.points[..c.point_count]
-        .iter()
-        .zip(contact.manifold.points())
-        .filter(|(cp, _)| cp.max_normal_impulse > 0.0)
-        .map(|(cp, mp)| (-cp.relative_velocity, mp.point))
-        .fold(None, |best: Option<(f32, bevy_math::Vec2)>, x| match best {
-            Some(b) if b.0 >= x.0 => Some(b),
-            _ => Some(x),
-        })
-        .filter(|&(speed, _)| speed > threshold)
 }
 
 /// The parallel part of `finalize` for one solved body.
