@@ -110,41 +110,39 @@ impl ContactConstraint {
     }
 }
 
-/// Builds the constraint of a touching manifold.
+/// Builds the constraint of a touching manifold in `out` (in place: the constraint array is
+/// large and written once per step). Points past the manifold's count are left as they were.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contact(
+    out: &mut ContactConstraint,
     manifold: &Manifold,
     friction: f32,
     restitution: f32,
     a: &ConstraintBody,
     b: &ConstraintBody,
     settings: &ContactSolveSettings,
-) -> ContactConstraint {
+) {
     let n = manifold.normal;
     let t = right_perp(n);
     let (ma, ia, mb, ib) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
     // Against a body that cannot be pushed, the contact is twice as stiff.
-    let softness = if ma == 0.0 || mb == 0.0 {
+    out.softness = if ma == 0.0 || mb == 0.0 {
         settings.static_softness
     } else {
         settings.contact_softness
     };
-    let mut c = ContactConstraint {
-        index_a: a.solver_index,
-        index_b: b.solver_index,
-        inv_mass_a: ma,
-        inv_inertia_a: ia,
-        inv_mass_b: mb,
-        inv_inertia_b: ib,
-        normal: n,
-        friction,
-        restitution,
-        softness,
-        points: [ConstraintPoint::default(); 2],
-        point_count: manifold.point_count,
-        block: None,
-    };
-    for (cp, mp) in c.points.iter_mut().zip(manifold.points()) {
+    out.index_a = a.solver_index;
+    out.index_b = b.solver_index;
+    out.inv_mass_a = ma;
+    out.inv_inertia_a = ia;
+    out.inv_mass_b = mb;
+    out.inv_inertia_b = ib;
+    out.normal = n;
+    out.friction = friction;
+    out.restitution = restitution;
+    out.point_count = manifold.point_count;
+    out.block = None;
+    for (cp, mp) in out.points.iter_mut().zip(manifold.points()) {
         let ra = mp.anchor_a - a.center_offset;
         let rb = mp.anchor_b - b.center_offset;
         let (rn_a, rn_b) = (cross(ra, n), cross(rb, n));
@@ -170,10 +168,9 @@ pub(crate) fn prepare_contact(
             },
         };
     }
-    if settings.use_block_solver && c.point_count == 2 {
-        c.block = BlockMatrix::new(&c);
+    if settings.use_block_solver && out.point_count == 2 {
+        out.block = BlockMatrix::new(out);
     }
-    c
 }
 
 /// Applies `impulse` along `direction` at the anchors: minus to A, plus to B.

@@ -120,8 +120,9 @@ impl SolverArrays {
         for (j, &k) in self.coloring.overflow.iter().enumerate() {
             self.positions[k as usize] = (first_overflow + j) as u32;
         }
+        // Every position the stages read is written by the preparing stage first, so the
+        // array is only resized, never cleared (that would write it all once more).
         let len = first_overflow + self.coloring.overflow.len();
-        self.contacts.clear();
         self.contacts.resize(len, Default::default());
     }
 

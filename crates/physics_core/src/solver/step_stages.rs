@@ -42,8 +42,8 @@ pub(crate) struct ContactLink<'a> {
     pub slots: &'a [u32],
     /// The world's contacts, by slot: read while preparing, written while storing.
     pub contacts: SharedMut<'a, Slot<Contact>>,
-    /// Builds the constraint of a contact.
-    pub prepare: &'a (dyn Fn(&Contact) -> ContactConstraint + Sync),
+    /// Builds the constraint of a contact in place.
+    pub prepare: &'a (dyn Fn(&Contact, &mut ContactConstraint) + Sync),
     /// Some constraint has restitution: the restitution stages run.
     pub any_restitution: bool,
     /// Approach speed above which a contact with hit events reports a hit.
@@ -251,8 +251,8 @@ pub(crate) fn run_substeps(
             Stage::PrepareContacts => {
                 for k in range(positions.len()) {
                     let k = k as u32;
-                    let c = (link.prepare)(unsafe { link.read(k) });
-                    *unsafe { constraints.get(positions[k as usize] as usize) } = c;
+                    let out = unsafe { constraints.get(positions[k as usize] as usize) };
+                    (link.prepare)(unsafe { link.read(k) }, out);
                 }
             }
             Stage::PackGroups => {

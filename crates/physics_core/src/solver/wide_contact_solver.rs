@@ -23,7 +23,7 @@
 #[cfg(test)]
 use super::body_state::BodyState;
 use super::body_state::STATIC_BODY;
-use super::contact_solver::ContactConstraint;
+use super::contact_solver::{ConstraintPoint, ContactConstraint};
 use super::graph_coloring::GraphColoring;
 use crate::parallel::shared::StatesView;
 use bevy_math::Vec2;
@@ -227,7 +227,10 @@ pub(crate) fn restitution_groups(
 /// masses between fixed bodies). Writes in place: a group is too big to build and copy.
 pub(crate) fn pack_into(group: &mut WideConstraint, constraints: &[ContactConstraint]) {
     debug_assert!(constraints.len() <= LANES);
-    *group = WideConstraint::default();
+    if constraints.len() < LANES {
+        // Missing lanes: zero everything (a full group overwrites every field below).
+        *group = WideConstraint::default();
+    }
     group.index_a = [STATIC_BODY; LANES];
     group.index_b = [STATIC_BODY; LANES];
     for (lane, c) in constraints.iter().enumerate() {
@@ -249,9 +252,14 @@ pub(crate) fn pack_into(group: &mut WideConstraint, constraints: &[ContactConstr
         for (field, value) in fields {
             field.as_mut_array()[lane] = value;
         }
-        // A one-point manifold's second point keeps zero masses and impulses: it applies
+        // A one-point manifold's second point gets zero masses and impulses: it applies
         // nothing.
-        for (p, cp) in group.points.iter_mut().zip(&c.points[..c.point_count]) {
+        for (i, p) in group.points.iter_mut().enumerate() {
+            let cp = if i < c.point_count {
+                c.points[i]
+            } else {
+                ConstraintPoint::default()
+            };
             let fields = [
                 (&mut p.anchor_a_x, cp.anchor_a.x),
                 (&mut p.anchor_a_y, cp.anchor_a.y),
@@ -307,7 +315,13 @@ fn rows(states: &StatesView, index: u32) -> (Lanes, Lanes) {
 /// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
 #[inline]
 fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
-    let [r0, r1, r2, r3] = indices.map(|i| rows(states, i));
+    // Written out: `indices.map` is not always inlined, and this runs per group per stage.
+    let [r0, r1, r2, r3] = [
+        rows(states, indices[0]),
+        rows(states, indices[1]),
+        rows(states, indices[2]),
+        rows(states, indices[3]),
+    ];
     let [vx, vy, w, padding] = Lanes::transpose([r0.0, r1.0, r2.0, r3.0]);
     let [dpx, dpy, qc, qs] = Lanes::transpose([r0.1, r1.1, r2.1, r3.1]);
     WideBody {
@@ -326,7 +340,12 @@ fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
 /// enough for the warm start, which moves nothing.
 #[inline]
 fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
-    let [r0, r1, r2, r3] = indices.map(|i| rows(states, i).0);
+    let [r0, r1, r2, r3] = [
+        rows(states, indices[0]).0,
+        rows(states, indices[1]).0,
+        rows(states, indices[2]).0,
+        rows(states, indices[3]).0,
+    ];
     let [vx, vy, w, padding] = Lanes::transpose([r0, r1, r2, r3]);
     let zero = Lanes::splat(0.0);
     WideBody {

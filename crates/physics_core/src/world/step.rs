@@ -9,7 +9,9 @@ use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::math::is_finite_vec;
 use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
-use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings, prepare_contact};
+use crate::solver::contact_solver::{
+    ConstraintBody, ContactConstraint, ContactSolveSettings, prepare_contact,
+};
 use crate::solver::softness::Softness;
 use crate::solver::{ContactLink, StepSettings, run_substeps};
 use std::sync::Mutex;
@@ -352,17 +354,19 @@ impl World {
 
         self.counters.bodies_solved = arrays.states.len();
         self.counters.constraints_solved = prepared.len();
-        let prepare = |c: &Contact| {
+        let prepare = |c: &Contact, out: &mut ContactConstraint| {
             let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
             let (friction, restitution) = (c.friction, c.restitution);
+            let manifold = &c.manifold;
             prepare_contact(
-                &c.manifold,
+                out,
+                manifold,
                 friction,
                 restitution,
                 &a,
                 &b,
                 &contact_settings,
-            )
+            );
         };
         let link = ContactLink {
             slots: &prepared,
