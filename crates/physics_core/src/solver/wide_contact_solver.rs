@@ -293,7 +293,7 @@ pub(crate) fn store_lane(group: &WideConstraint, lane: usize, scalar: &mut Conta
 
 /// The velocity half (vx, vy, w, padding) and the motion half (dpx, dpy, qc, qs) of a body
 /// as four-lane rows; the static index reads as a body at rest.
-#[inline]
+#[inline(always)]
 fn rows(states: &StatesView, index: u32) -> (Lanes, Lanes) {
     let s = states.read(index);
     (
@@ -313,7 +313,7 @@ fn rows(states: &StatesView, index: u32) -> (Lanes, Lanes) {
 }
 
 /// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
-#[inline]
+#[inline(always)]
 fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     // Written out: `indices.map` is not always inlined, and this runs per group per stage.
     let [r0, r1, r2, r3] = [
@@ -338,7 +338,7 @@ fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
 
 /// Only the velocities of the bodies `indices` in lanes (the motion half is left at zero):
 /// enough for the warm start, which moves nothing.
-#[inline]
+#[inline(always)]
 fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     let [r0, r1, r2, r3] = [
         rows(states, indices[0]).0,
@@ -362,7 +362,7 @@ fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
 
 /// Writes the lanes' velocities back (the solver changes nothing else); the static index is
 /// skipped.
-#[inline]
+#[inline(always)]
 fn scatter(states: &mut StatesView, indices: &[u32; LANES], body: &WideBody) {
     let velocity_rows = Lanes::transpose([body.vx, body.vy, body.w, body.padding]);
     for (&i, row) in indices.iter().zip(velocity_rows) {
