@@ -231,6 +231,56 @@ impl<T> Slots<T> {
         crate::parallel::shared::SharedMut::new(&mut self.entries)
     }
 
+    /// Like [`Slots::par_for_each_mut`], but `f(index, value)` also returns counts, which are
+    /// added up, and whether to note the slot. Returns the sums and the noted slots in slot
+    /// order, whatever the worker count.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn par_for_each_mut_noting<const N: usize>(
+        &mut self,
+        runner: &dyn crate::parallel::TaskRunner,
+        min_block: usize,
+        f: &(dyn Fn(u32, &mut T) -> ([usize; N], bool) + Sync),
+    ) -> ([usize; N], Vec<u32>)
+    where
+        T: Send,
+    {
+        let blocks = std::sync::Mutex::new(Vec::new());
+        crate::parallel::stages::for_each_block(
+            runner,
+            &mut self.entries,
+            min_block,
+            &|start, block| {
+                let mut sums = [0; N];
+                let mut noted = Vec::new();
+                for (i, slot) in block.iter_mut().enumerate() {
+                    if let Some(value) = slot.value.as_mut() {
+                        let index = (start + i) as u32;
+                        let (counts, note) = f(index, value);
+                        for (sum, count) in sums.iter_mut().zip(counts) {
+                            *sum += count;
+                        }
+                        if note {
+                            noted.push(index);
+                        }
+                    }
+                }
+                let mut blocks = blocks.lock().unwrap_or_else(|e| e.into_inner());
+                blocks.push((start, sums, noted));
+            },
+        );
+        let mut blocks = blocks.into_inner().unwrap_or_else(|e| e.into_inner());
+        blocks.sort_unstable_by_key(|b| b.0);
+        let mut sums = [0; N];
+        let mut noted = Vec::new();
+        for (_, block_sums, block_noted) in blocks {
+            for (sum, count) in sums.iter_mut().zip(block_sums) {
+                *sum += count;
+            }
+            noted.extend(block_noted);
+        }
+        (sums, noted)
+    }
+
     /// Generation of a slot (for building handles from internal indices).
     pub fn generation(&self, index: u32) -> u32 {
         self.entries[index as usize].generation
@@ -271,6 +321,36 @@ impl<T> Slots<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sums and noted slots come out the same, in slot order, for any worker count, and
+    /// empty slots are skipped.
+    #[test]
+    fn noting_pass_sums_and_notes_in_slot_order_on_any_runner() {
+        let mut slots = Slots::default();
+        for i in 0..1000u32 {
+            slots.insert(i);
+        }
+        for i in (0..1000).step_by(7) {
+            slots.remove(i, 0);
+        }
+        let runners: [&dyn crate::parallel::TaskRunner; 2] = [
+            &crate::parallel::SingleThreaded,
+            &crate::parallel::ScopedThreads::new(3),
+        ];
+        for runner in runners {
+            let (sums, noted) = slots.par_for_each_mut_noting(runner, 16, &|index, value| {
+                *value += 1;
+                ([1, index as usize], index % 10 == 3)
+            });
+            let live: Vec<u32> = (0..1000).filter(|i| i % 7 != 0).collect();
+            assert_eq!(sums[0], live.len());
+            assert_eq!(sums[1], live.iter().map(|&i| i as usize).sum::<usize>());
+            let expected: Vec<u32> = live.iter().copied().filter(|i| i % 10 == 3).collect();
+            assert_eq!(noted, expected);
+        }
+        // Each runner added one to every live value.
+        assert!(slots.iter().all(|(i, &v)| v == i + 2));
+    }
 
     #[test]
     fn stale_handles_are_rejected_and_slots_reused_lowest_first() {

@@ -164,44 +164,74 @@ impl World {
     /// have contacts.
     pub fn collide(&mut self) {
         // Parallel pass: every contact's manifold from the current transforms, on the task
-        // runner. It reads shapes and bodies and writes only its own contact.
+        // runner. It reads shapes and bodies and writes only its own contact. It also counts,
+        // and notes the contacts the serial pass must visit: those to destroy, those whose
+        // touching changed, those that may wake a body, and every touching one when there is
+        // a pre-solve hook. The rest (most of a settled world) are done here.
         let settings = self.collide_settings();
         let (shapes, bodies) = (&self.shapes, &self.bodies);
         let recycle_distance = self.tolerances.contact_recycle_distance;
+        let has_hook = self.pre_solve.is_some();
         let simulated = |slot: u32| bodies.at(slot).is_simulated();
-        self.contacts
-            .par_for_each_mut(&*self.runner, MIN_CONTACT_BLOCK, &|_, _, contact| {
+        let (counts, noted) = self.contacts.par_for_each_mut_noting(
+            &*self.runner,
+            MIN_CONTACT_BLOCK,
+            &|_, contact| {
                 let (ra, rb) = (shapes.at(contact.shape_a), shapes.at(contact.shape_b));
-                contact.outcome = if !simulated(ra.body.index) && !simulated(rb.body.index) {
+                let (sim_a, sim_b) = (simulated(ra.body.index), simulated(rb.body.index));
+                if !sim_a && !sim_b {
                     // Asleep (or asleep on static ground): nothing moved, nothing to update.
-                    CollideOutcome::Skipped
-                } else if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
-                    CollideOutcome::Separated
-                } else {
-                    let xf_a = bodies.at(ra.body.index).transform;
-                    let xf_b = bodies.at(rb.body.index).transform;
-                    let recycling = Recycling {
-                        distance: recycle_distance,
-                        reach: ra.reach.max(rb.reach),
-                    };
-                    let (was, now) =
-                        contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings, recycling);
-                    CollideOutcome::Updated {
-                        was_touching: was,
-                        now_touching: now,
-                    }
+                    contact.outcome = CollideOutcome::Skipped;
+                    return ([0; 4], false);
+                }
+                if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
+                    contact.outcome = CollideOutcome::Separated;
+                    return ([0; 4], true);
+                }
+                let xf_a = bodies.at(ra.body.index).transform;
+                let xf_b = bodies.at(rb.body.index).transform;
+                let recycling = Recycling {
+                    distance: recycle_distance,
+                    reach: ra.reach.max(rb.reach),
                 };
-            });
+                let (was, now) =
+                    contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings, recycling);
+                contact.outcome = CollideOutcome::Updated {
+                    was_touching: was,
+                    now_touching: now,
+                };
+                // The hook may clear this again in the serial pass.
+                contact.enabled = true;
+                let points = contact.manifold.points();
+                let persisted = points.iter().filter(|p| p.persisted).count();
+                let counts = [
+                    1,
+                    contact.recycled as usize,
+                    persisted,
+                    points.len() - persisted,
+                ];
+                let solid = now && !contact.sensor;
+                let sleeping = match (sim_a, sim_b) {
+                    (true, false) => Some(ra.body.index),
+                    (false, true) => Some(rb.body.index),
+                    _ => None,
+                };
+                let may_wake = sleeping.is_some_and(|b| bodies.at(b).is_moving());
+                let note = was != now || (solid && (has_hook || may_wake));
+                (counts, note)
+            },
+        );
+        let [updated, recycled, persisted, new] = counts;
+        self.counters.manifolds_updated = updated;
+        self.counters.manifolds_recycled = recycled;
+        self.counters.points_persisted = persisted;
+        self.counters.points_new = new;
 
-        // Serial pass in slot order: destruction, counters, waking, events and the hook.
-        let slots: Vec<u32> = self.contacts.iter().map(|(i, _)| i).collect();
+        // Serial pass over the noted contacts in slot order: destruction, waking, events and
+        // the hook.
         // The hook leaves the world while it runs, so it can be handed world data.
         let mut hook = self.pre_solve.take();
-        self.counters.manifolds_updated = 0;
-        self.counters.manifolds_recycled = 0;
-        self.counters.points_persisted = 0;
-        self.counters.points_new = 0;
-        for slot in slots {
+        for slot in noted {
             let contact = self.contacts.at(slot);
             let (a, b, sensor) = (contact.shape_a, contact.shape_b, contact.sensor);
             let (was, now) = match contact.outcome {
@@ -215,15 +245,6 @@ impl World {
                     now_touching,
                 } => (was_touching, now_touching),
             };
-            self.counters.manifolds_updated += 1;
-            self.counters.manifolds_recycled += contact.recycled as usize;
-            for p in contact.manifold.points() {
-                if p.persisted {
-                    self.counters.points_persisted += 1;
-                } else {
-                    self.counters.points_new += 1;
-                }
-            }
             let (body_a, body_b) = (contact.body_a, contact.body_b);
             let (sim_a, sim_b) = (self.is_simulated(body_a), self.is_simulated(body_b));
             if now && sim_a != sim_b && !sensor {
@@ -236,14 +257,11 @@ impl World {
             if was != now {
                 self.record_touch_change(a, b, sensor, now, false);
             }
-            let enabled = match (&mut hook, now && !sensor) {
-                (Some(hook), true) => {
-                    let (ida, idb) = (self.shape_id(a), self.shape_id(b));
-                    hook(ida, idb, &self.contacts.at(slot).manifold)
-                }
-                _ => true,
-            };
-            self.contacts.at_mut(slot).enabled = enabled;
+            if let (Some(hook), true) = (&mut hook, now && !sensor) {
+                let (ida, idb) = (self.shape_id(a), self.shape_id(b));
+                let enabled = hook(ida, idb, &self.contacts.at(slot).manifold);
+                self.contacts.at_mut(slot).enabled = enabled;
+            }
         }
         self.pre_solve = hook;
         self.end_events.append(&mut self.pending_end_events);
