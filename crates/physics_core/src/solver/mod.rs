@@ -4,8 +4,9 @@
 //! prepare joints                         (once per step)
 //! colour contacts                        constraints of one colour share no moving body;
 //!                                        each colour is laid out in SIMD groups of four
-//! prepare contacts                       (once per step, in parallel blocks) straight into
-//!                                        their SIMD lanes, or the scalar overflow
+//! prepare contacts                       (once per step, in parallel blocks) in contact
+//!                                        order, each at its group position; then packed
+//!                                        into SIMD lanes in group order
 //! for each of the n substeps (h = dt / n):
 //!     integrate velocities               gravity, forces, damping
 //!     warm start                         joints, then contacts: the accumulated impulses
@@ -17,8 +18,9 @@
 //!     relax                              joints, then contacts: rigid, without bias
 //! restitution                            once, for points that approached fast: overflow,
 //!                                        then colour by colour
-//! store impulses                         straight from the lanes into the contacts, for
-//!                                        next step's warm start
+//! store impulses                         lanes back to their group positions, then into
+//!                                        the contacts in contact order, for next step's
+//!                                        warm start
 //! ```
 //!
 //! `step_stages.rs` runs this list as stages on the world's task runner: body stages in
@@ -43,7 +45,7 @@ use body_state::{BodyParams, BodyState};
 use contact_solver::{ContactConstraint, ContactSolveSettings};
 use graph_coloring::GraphColoring;
 pub(crate) use step_stages::{ContactLink, run_substeps};
-use wide_contact_solver::{EMPTY_LANE, LANES, WideContacts};
+use wide_contact_solver::{LANES, WideContacts};
 
 /// The most a body may turn in one substep; faster spin is clamped so the first-order
 /// rotation update stays accurate.
@@ -106,16 +108,10 @@ impl SolverArrays {
     /// Lays the `count` coloured constraints out in SIMD groups, the overflow after them,
     /// and gives each its position in the scalar array; the preparing stages fill both.
     pub fn lay_out_contacts(&mut self, count: usize) {
-        self.wide_contacts.layout(&self.coloring);
         self.positions.clear();
         self.positions.resize(count, u32::MAX);
-        for (g, lanes) in self.wide_contacts.lanes.iter().enumerate() {
-            for (lane, &k) in lanes.iter().enumerate() {
-                if k != EMPTY_LANE {
-                    self.positions[k as usize] = (LANES * g + lane) as u32;
-                }
-            }
-        }
+        self.wide_contacts
+            .layout(&self.coloring, &mut self.positions);
         let first_overflow = self.overflow_start();
         for (j, &k) in self.coloring.overflow.iter().enumerate() {
             self.positions[k as usize] = (first_overflow + j) as u32;

@@ -183,8 +183,8 @@ fn plan(
     list
 }
 
-/// Builds the contact constraints laid out by `SolverArrays::lay_out_contacts`, runs the substep loop
-/// and restitution, and stores the contacts' results, on `runner`'s workers.
+/// Builds the contact constraints laid out by `SolverArrays::lay_out_contacts`, runs the
+/// substep loop and restitution, and stores the contacts' results, on `runner`'s workers.
 pub(crate) fn run_substeps(
     arrays: &mut SolverArrays,
     settings: &StepSettings,

@@ -98,16 +98,21 @@ pub(crate) struct WideContacts {
 }
 
 impl WideContacts {
-    /// Lays the coloured constraints out in groups of [`LANES`], colour by colour; the
-    /// groups are filled by [`pack_into`].
-    pub fn layout(&mut self, coloring: &GraphColoring) {
+    /// Lays the coloured constraints out in groups of [`LANES`], colour by colour, and sets
+    /// `positions[k]` of each laid-out constraint `k` to `LANES * group + lane`; the groups
+    /// are filled by [`pack_into`].
+    pub fn layout(&mut self, coloring: &GraphColoring, positions: &mut [u32]) {
         self.lanes.clear();
         self.colors.clear();
         for color in &coloring.colors {
             let start = self.lanes.len();
             for chunk in color.chunks(LANES) {
+                let first = (LANES * self.lanes.len()) as u32;
                 let mut lanes = [EMPTY_LANE; LANES];
-                lanes[..chunk.len()].copy_from_slice(chunk);
+                for (lane, &k) in chunk.iter().enumerate() {
+                    lanes[lane] = k;
+                    positions[k as usize] = first + lane as u32;
+                }
                 self.lanes.push(lanes);
             }
             if self.lanes.len() > start {
@@ -121,7 +126,8 @@ impl WideContacts {
     /// Lays out and packs every group on this thread.
     #[cfg(test)]
     pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
-        self.layout(coloring);
+        let mut positions = vec![0; constraints.len()];
+        self.layout(coloring, &mut positions);
         for (group, lanes) in self.groups.iter_mut().zip(&self.lanes) {
             let filled: Vec<ContactConstraint> = lanes
                 .iter()
