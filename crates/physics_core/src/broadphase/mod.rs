@@ -91,10 +91,17 @@ impl BroadPhase {
         self.move_buffer.len()
     }
 
-    /// Shape index pairs `(low, high)` whose boxes overlap and where at least one proxy moved,
-    /// sorted and without duplicates, and the number of proxies that queried. Empties the move
-    /// buffer.
-    pub fn find_new_pairs(&mut self) -> (Vec<(u32, u32)>, usize) {
+    /// Shape index pairs `(low, high)` whose boxes overlap, where at least one proxy moved and
+    /// `keep(low, high)` holds, sorted and without duplicates, and the number of proxies that
+    /// queried. Empties the move buffer.
+    ///
+    /// `keep` runs inside the tree queries, so pairs that already have a contact or may never
+    /// collide are dropped before they are sorted: in a settled pile nearly every overlap a
+    /// moved proxy finds is a contact it already has.
+    pub fn find_new_pairs(
+        &mut self,
+        mut keep: impl FnMut(u32, u32) -> bool,
+    ) -> (Vec<(u32, u32)>, usize) {
         let mut moved = std::mem::take(&mut self.move_buffer);
         moved.sort_unstable();
         moved.dedup();
@@ -108,7 +115,10 @@ impl BroadPhase {
                 if other_tree == key.tree && other_id == key.id {
                     return;
                 }
-                pairs.push((shape.min(other), shape.max(other)));
+                let pair = (shape.min(other), shape.max(other));
+                if keep(pair.0, pair.1) {
+                    pairs.push(pair);
+                }
             };
             // Moving proxies meet everything; static proxies only moving ones.
             self.moving_tree.query(&aabb, |id, data| {

@@ -92,14 +92,22 @@ pub(crate) fn build_exact_islands(
             gathered.len() - 1
         });
         let g = &mut gathered[slot];
-        g.island.joints.push(i);
         g.rows += rows;
+        if g.rows > MAX_EXACT_ROWS {
+            // Too big to be exact whatever else joins: stop collecting (a grid of ten thousand
+            // pins would otherwise sort twenty thousand body indices every step).
+            continue;
+        }
+        g.island.joints.push(i);
         g.grounded |= a == STATIC_BODY || b == STATIC_BODY;
         g.bodies
             .extend([a, b].into_iter().filter(|x| *x != STATIC_BODY));
     }
     let mut out = Vec::new();
     for mut g in gathered {
+        if g.rows > MAX_EXACT_ROWS {
+            continue;
+        }
         g.bodies.sort_unstable();
         g.bodies.dedup();
         // Seed 003: the direct method is for joint trees. A loop (through the ground or not)
@@ -108,7 +116,7 @@ pub(crate) fn build_exact_islands(
         // soft per-joint rows.
         let nodes = g.bodies.len() + usize::from(g.grounded);
         let is_tree = g.island.joints.len() + 1 == nodes;
-        if is_tree && g.rows <= MAX_EXACT_ROWS {
+        if is_tree {
             for &j in &g.island.joints {
                 joints[j].exact = true;
             }

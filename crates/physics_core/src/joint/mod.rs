@@ -139,7 +139,8 @@ pub struct JointImpulses {
 pub(crate) struct Joint {
     pub def: JointDef,
     pub enabled: bool,
-    /// Unwrapped angles of A and B at the start of the step (angle joints).
+    /// Unwrapped angles of A and B at the start of the step. Kept up to date for angle
+    /// joints only; other joints keep their creation angles.
     pub unwrapped_angles: (f32, f32),
     pub impulses: JointImpulses,
     /// Force and torque of the last step.

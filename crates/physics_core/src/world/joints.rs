@@ -413,8 +413,11 @@ impl World {
         };
         for c in constraints {
             let joint = self.joints.at_mut(c.frame.joint);
-            joint.unwrapped_angles.0 += turn(c.frame.index_a);
-            joint.unwrapped_angles.1 += turn(c.frame.index_b);
+            if let JointKind::Angle(_) = c.kind {
+                // Only angle joints read the unwrapped angles, and a joint never changes type.
+                joint.unwrapped_angles.0 += turn(c.frame.index_a);
+                joint.unwrapped_angles.1 += turn(c.frame.index_b);
+            }
             let finite = |x: f32| if x.is_finite() { x } else { 0.0 };
             let i = c.impulses;
             let f = &c.frame;

@@ -103,30 +103,29 @@ impl World {
         self.sensor_end_events
             .append(&mut self.pending_sensor_end_events);
         self.hit_events.clear();
-        let (pairs, queried) = self.broadphase.find_new_pairs();
+        let (shapes, bodies, contact_map) = (&self.shapes, &self.bodies, &self.contact_map);
+        let (pairs, queried) = self.broadphase.find_new_pairs(|a, b| {
+            if contact_map.contains_key(&pair_key(a, b)) {
+                return false;
+            }
+            let (ra, rb) = (shapes.at(a), shapes.at(b));
+            if ra.body == rb.body || !ra.def.filter.should_collide(&rb.def.filter) {
+                return false;
+            }
+            // Sensors detect bodies, not each other.
+            let dynamic = |i: u32| bodies.at(i).body_type == BodyType::Dynamic;
+            !(ra.def.is_sensor && rb.def.is_sensor)
+                && (dynamic(ra.body.index) || dynamic(rb.body.index))
+        });
         self.counters.proxies_queried = queried;
         self.counters.contacts_created = 0;
         for (a, b) in pairs {
-            let key = pair_key(a, b);
-            if self.contact_map.contains_key(&key) {
-                continue;
-            }
             let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
-            if ra.body == rb.body || !ra.def.filter.should_collide(&rb.def.filter) {
-                continue;
-            }
-            if ra.def.is_sensor && rb.def.is_sensor {
-                // Sensors detect bodies, not each other.
-                continue;
-            }
             if self.joint_blocks_collision(ra.body.index, rb.body.index) {
                 continue;
             }
             let (body_a, body_b) = (ra.body.index, rb.body.index);
-            let dynamic = |i: u32| self.bodies.at(i).body_type == BodyType::Dynamic;
-            if !dynamic(body_a) && !dynamic(body_b) {
-                continue;
-            }
+            let key = pair_key(a, b);
             let contact = Contact {
                 shape_a: a,
                 shape_b: b,
