@@ -316,6 +316,7 @@ impl JointFrame {
         sb.angular_velocity += self.inv_inertia_b * (crate::math::cross(rb, p) + l);
     }
 
+    #[inline(always)]
     pub fn load(&self, states: &[BodyState]) -> (BodyState, BodyState) {
         (
             read_state(states, self.index_a),
@@ -323,6 +324,7 @@ impl JointFrame {
         )
     }
 
+    #[inline(always)]
     pub fn store(&self, states: &mut [BodyState], sa: BodyState, sb: BodyState) {
         write_state(states, self.index_a, sa);
         write_state(states, self.index_b, sb);

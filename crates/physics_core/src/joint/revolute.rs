@@ -62,28 +62,46 @@ pub(crate) fn solve(
     exact: bool,
 ) {
     let (mut sa, mut sb) = f.load(states);
+    if j.enable_spring || j.enable_motor || j.enable_limit {
+        solve_axial(f, j, imp, &mut sa, &mut sb, ctx);
+    }
+    if !exact {
+        solve_point(f, &mut sa, &mut sb, &mut imp.linear, ctx.use_bias);
+    }
+    f.store(states, sa, sb);
+}
+
+/// The angle rows: spring, motor and limits (a pin with none of them skips this).
+fn solve_axial(
+    f: &JointFrame,
+    j: &RevoluteJoint,
+    imp: &mut JointImpulses,
+    sa: &mut BodyState,
+    sb: &mut BodyState,
+    ctx: &RowContext,
+) {
     let axial_mass = effective_mass(f.inv_inertia_a + f.inv_inertia_b);
     let zero = bevy_math::Vec2::ZERO;
 
     if j.enable_spring && j.hertz > 0.0 {
         let spring = Softness::new(j.hertz, j.damping_ratio, ctx.h);
-        let c = f.angle(&sa, &sb, j.reference_angle);
+        let c = f.angle(sa, sb, j.reference_angle);
         let cdot = sb.angular_velocity - sa.angular_velocity;
         let delta = -axial_mass * spring.mass_scale * (cdot + spring.bias_rate * c)
             - spring.impulse_scale * imp.spring;
         imp.spring += delta;
-        f.apply(&mut sa, &mut sb, zero, zero, zero, delta);
+        f.apply(sa, sb, zero, zero, zero, delta);
     }
 
     if j.enable_motor {
         let cdot = sb.angular_velocity - sa.angular_velocity - j.motor_speed;
         let max = j.max_motor_torque * ctx.h;
         let delta = motor_row(axial_mass, cdot, max, &mut imp.motor);
-        f.apply(&mut sa, &mut sb, zero, zero, zero, delta);
+        f.apply(sa, sb, zero, zero, zero, delta);
     }
 
     if j.enable_limit {
-        let angle = f.angle(&sa, &sb, j.reference_angle);
+        let angle = f.angle(sa, sb, j.reference_angle);
         let cdot = sb.angular_velocity - sa.angular_velocity;
         let delta = limit_row(
             axial_mass,
@@ -94,7 +112,7 @@ pub(crate) fn solve(
             ctx.inv_h,
             &mut imp.lower,
         );
-        f.apply(&mut sa, &mut sb, zero, zero, zero, delta);
+        f.apply(sa, sb, zero, zero, zero, delta);
         let cdot = sa.angular_velocity - sb.angular_velocity;
         let delta = limit_row(
             axial_mass,
@@ -105,16 +123,12 @@ pub(crate) fn solve(
             ctx.inv_h,
             &mut imp.upper,
         );
-        f.apply(&mut sa, &mut sb, zero, zero, zero, -delta);
+        f.apply(sa, sb, zero, zero, zero, -delta);
     }
-
-    if !exact {
-        solve_point(f, &mut sa, &mut sb, &mut imp.linear, ctx.use_bias);
-    }
-    f.store(states, sa, sb);
 }
 
 /// The soft point-to-point rows shared by the revolute and weld joints.
+#[inline(always)]
 pub(crate) fn solve_point(
     f: &JointFrame,
     sa: &mut BodyState,

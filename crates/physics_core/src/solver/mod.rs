@@ -35,6 +35,7 @@ pub(crate) mod body_state;
 pub(crate) mod contact_solver;
 pub(crate) mod graph_coloring;
 pub(crate) mod island;
+pub(crate) mod joint_order;
 pub mod softness;
 mod step_stages;
 pub(crate) mod wide_contact_solver;
@@ -68,7 +69,10 @@ pub(crate) struct SolverArrays {
     pub contacts: Vec<ContactConstraint>,
     /// Position in `contacts` of each constraint index.
     pub positions: Vec<u32>,
+    /// Joint constraints in colour order (`joint_order.rs`).
     pub joints: Vec<JointConstraint>,
+    /// Joint slots by colour: the order `joints` is built in.
+    pub joint_coloring: GraphColoring,
     pub exact_islands: Vec<ExactIsland>,
     pub island_scratch: IslandScratch,
     /// Contact constraints by colour; its overflow list is solved by the scalar path.

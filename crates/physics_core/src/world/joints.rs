@@ -7,6 +7,8 @@ use crate::joint::{
 };
 use crate::math::is_finite_vec;
 use crate::solver::body_state::STATIC_BODY;
+use crate::solver::graph_coloring::GraphColoring;
+use crate::solver::joint_order::color_order;
 use crate::solver::softness::Softness;
 use bevy_math::Vec2;
 
@@ -355,15 +357,36 @@ impl World {
         })
     }
 
-    /// Builds the joint constraints of this step (`solver_index` maps body slots).
+    /// Builds the joint constraints of this step into `out` (`solver_index` maps body slots
+    /// to the `body_count` solver bodies), in colour order (`solver/joint_order.rs`): joints are coloured by their solver bodies
+    /// first, then built straight into their place.
     pub(crate) fn prepare_joints(
         &self,
         solver_index: &[u32],
+        body_count: usize,
         softness: Softness,
-    ) -> Vec<JointConstraint> {
+        coloring: &mut GraphColoring,
+        out: &mut Vec<JointConstraint>,
+    ) {
+        let solver = |id: BodyId| solver_index[id.index as usize];
+        let solved_bodies = |joint: &Joint| {
+            // A mouse joint only pulls B; A just gives it a frame.
+            let a = match joint.def.kind {
+                JointKind::Mouse(_) => STATIC_BODY,
+                _ => solver(joint.def.body_a),
+            };
+            (a, solver(joint.def.body_b))
+        };
+        coloring.reset(body_count);
+        for (slot, joint) in self.joints.iter() {
+            let (a, b) = solved_bodies(joint);
+            if joint.enabled && (a != STATIC_BODY || b != STATIC_BODY) {
+                coloring.add(slot, a, b);
+            }
+        }
         let joint_body = |id: BodyId| {
             let b = self.bodies.at(id.index);
-            let solver = solver_index[id.index as usize];
+            let solver = solver(id);
             let moving = if solver == STATIC_BODY { 0.0 } else { 1.0 };
             JointBody {
                 solver_index: solver,
@@ -374,15 +397,12 @@ impl World {
                 local_center: b.local_center,
             }
         };
-        let mut out = Vec::new();
-        for (slot, joint) in self.joints.iter() {
+        out.clear();
+        for slot in color_order(coloring) {
+            let joint = self.joints.at(slot);
             let (a, b) = (joint_body(joint.def.body_a), joint_body(joint.def.body_b));
-            if !joint.enabled || (a.solver_index == STATIC_BODY && b.solver_index == STATIC_BODY) {
-                continue;
-            }
             let mut frame = JointFrame::new(slot, &joint.def, &a, &b, softness);
             if let JointKind::Mouse(m) = joint.def.kind {
-                // Only B is pulled; A just gives the joint a frame.
                 frame.index_a = STATIC_BODY;
                 frame.inv_mass_a = 0.0;
                 frame.inv_inertia_a = 0.0;
@@ -397,7 +417,6 @@ impl World {
                 exact: false,
             });
         }
-        out
     }
 
     /// Stores joint impulses, computes reaction forces and breaks overloaded joints.
@@ -482,5 +501,7 @@ impl World {
                 self.joint_breaks.push(event);
             }
         }
+        // The constraints are in colour order; events come in joint slot order.
+        self.joint_breaks.sort_unstable_by_key(|e| e.joint.index);
     }
 }

@@ -330,7 +330,13 @@ impl World {
         };
         let joint_hertz = self.def.joint_hertz.min(0.25 * substeps as f32 / dt);
         let joint_softness = Softness::new(joint_hertz, self.def.joint_damping_ratio, h);
-        arrays.joints = self.prepare_joints(&solver_index, joint_softness);
+        self.prepare_joints(
+            &solver_index,
+            arrays.states.len(),
+            joint_softness,
+            &mut arrays.joint_coloring,
+            &mut arrays.joints,
+        );
         arrays.exact_islands =
             crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
         // A body outside the solver (static or asleep) acts as a fixed one.
