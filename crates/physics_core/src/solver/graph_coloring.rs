@@ -19,24 +19,33 @@ use super::body_state::STATIC_BODY;
 /// overflow path.
 pub(crate) const COLOR_COUNT: usize = 24;
 
-/// Per-colour sets of the bodies already used by a colour, one bit per solver index.
+/// The colours each body is already used in, and the constraints of each colour.
 #[derive(Default)]
 pub(crate) struct GraphColoring {
-    /// `COLOR_COUNT` bitsets of `words_per_color` words each.
-    used: Vec<u64>,
-    words_per_color: usize,
+    /// Bit `c` of entry `body`: the body is moved by a constraint of colour `c`. One word per
+    /// body, so finding a free colour for a pair is a few bit operations on two words (per
+    /// colour bitsets over the bodies would read one cache line per colour tried).
+    used: Vec<u32>,
     /// Constraint indices of each colour, in constraint order.
     pub colors: Vec<Vec<u32>>,
     /// Constraint indices that fit no colour.
     pub overflow: Vec<u32>,
 }
 
+const _: () = assert!(COLOR_COUNT <= 32, "a body's colours are one u32");
+
+/// Bits of the colours that exist.
+const ALL_COLORS: u32 = if COLOR_COUNT == 32 {
+    u32::MAX
+} else {
+    (1 << COLOR_COUNT) - 1
+};
+
 impl GraphColoring {
-    /// Forgets the last colouring and sizes the bitsets for `body_count` solver bodies.
+    /// Forgets the last colouring and sizes the colour sets for `body_count` solver bodies.
     pub fn reset(&mut self, body_count: usize) {
-        self.words_per_color = body_count.div_ceil(64);
         self.used.clear();
-        self.used.resize(COLOR_COUNT * self.words_per_color, 0);
+        self.used.resize(body_count, 0);
         self.colors.resize_with(COLOR_COUNT, Vec::new);
         for color in &mut self.colors {
             color.clear();
@@ -44,24 +53,16 @@ impl GraphColoring {
         self.overflow.clear();
     }
 
-    fn is_used(&self, color: usize, body: u32) -> bool {
-        let word = self.used[color * self.words_per_color + body as usize / 64];
-        word & (1u64 << (body % 64)) != 0
-    }
-
-    fn mark(&mut self, color: usize, body: u32) {
-        self.used[color * self.words_per_color + body as usize / 64] |= 1u64 << (body % 64);
-    }
-
     /// Puts constraint `constraint` between solver bodies `a` and `b` into a colour (or the
     /// overflow). Call [`GraphColoring::reset`] first, then this for every constraint in order.
     pub fn add(&mut self, constraint: u32, a: u32, b: u32) {
+        let used = |body: u32| self.used[body as usize];
         let color = match (a == STATIC_BODY, b == STATIC_BODY) {
-            (false, false) => {
-                (0..COLOR_COUNT).find(|&c| !self.is_used(c, a) && !self.is_used(c, b))
-            }
-            (false, true) => (0..COLOR_COUNT).rev().find(|&c| !self.is_used(c, a)),
-            (true, false) => (0..COLOR_COUNT).rev().find(|&c| !self.is_used(c, b)),
+            // The lowest colour neither body is in.
+            (false, false) => lowest_free(used(a) | used(b)),
+            // The highest colour the moving body is not in.
+            (false, true) => highest_free(used(a)),
+            (true, false) => highest_free(used(b)),
             // Nothing to move: no colour needed, the scalar path skips it cheaply.
             (true, true) => None,
         };
@@ -69,7 +70,7 @@ impl GraphColoring {
             Some(c) => {
                 for body in [a, b] {
                     if body != STATIC_BODY {
-                        self.mark(c, body);
+                        self.used[body as usize] |= 1 << c;
                     }
                 }
                 self.colors[c].push(constraint);
@@ -77,6 +78,18 @@ impl GraphColoring {
             None => self.overflow.push(constraint),
         }
     }
+}
+
+/// The lowest colour whose bit is clear in `used`.
+fn lowest_free(used: u32) -> Option<usize> {
+    let free = !used & ALL_COLORS;
+    (free != 0).then(|| free.trailing_zeros() as usize)
+}
+
+/// The highest colour whose bit is clear in `used`.
+fn highest_free(used: u32) -> Option<usize> {
+    let free = !used & ALL_COLORS;
+    (free != 0).then(|| 31 - free.leading_zeros() as usize)
 }
 
 #[cfg(test)]
@@ -120,6 +133,61 @@ mod tests {
         // A chain needs two colours for its links and one more for ground links.
         assert!(coloring.overflow.is_empty());
         assert_eq!(coloring.colors.iter().filter(|c| !c.is_empty()).count(), 3);
+    }
+
+    /// The per-body colour words pick the colour a search through per-colour body sets
+    /// picks: the lowest colour free for both bodies, the highest free one next to a fixed
+    /// body.
+    #[test]
+    fn colour_words_choose_what_a_search_of_colour_sets_chooses() {
+        let mut seed = 12345u32;
+        let mut next = |n: u32| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) % n
+        };
+        let bodies = 60u32;
+        let pairs: Vec<(u32, u32)> = (0..900)
+            .map(|_| {
+                let a = if next(6) == 0 {
+                    STATIC_BODY
+                } else {
+                    next(bodies)
+                };
+                (a, next(bodies))
+            })
+            .collect();
+        let mut coloring = GraphColoring::default();
+        coloring.reset(bodies as usize);
+        let mut sets = vec![std::collections::HashSet::new(); COLOR_COUNT];
+        let mut expected: Vec<Option<usize>> = Vec::new();
+        for (k, &(a, b)) in pairs.iter().enumerate() {
+            coloring.add(k as u32, a, b);
+            let free = |c: &usize| {
+                [a, b]
+                    .iter()
+                    .all(|&x| x == STATIC_BODY || !sets[*c].contains(&x))
+            };
+            let color = match (a == STATIC_BODY, b == STATIC_BODY) {
+                (false, false) => (0..COLOR_COUNT).find(free),
+                (true, true) => None,
+                _ => (0..COLOR_COUNT).rev().find(free),
+            };
+            if let Some(c) = color {
+                sets[c].extend([a, b].into_iter().filter(|&x| x != STATIC_BODY));
+            }
+            expected.push(color);
+        }
+        for (k, color) in expected.iter().enumerate() {
+            let k = k as u32;
+            match color {
+                Some(c) => assert!(coloring.colors[*c].contains(&k), "constraint {k}"),
+                None => assert!(coloring.overflow.contains(&k), "constraint {k}"),
+            }
+        }
+        assert!(
+            !coloring.overflow.is_empty(),
+            "the test should reach the overflow"
+        );
     }
 
     /// A body with more constraints than colours sends the rest to the overflow.

@@ -279,7 +279,8 @@ impl World {
         arrays.states.clear();
         arrays.params.clear();
         arrays.bodies.clear();
-        arrays.contacts.clear();
+        // `arrays.contacts` is kept: `lay_out_contacts` resizes it and the preparing stage
+        // writes every position that is read, so last step's values are never seen.
         arrays.joints.clear();
         if dt == 0.0 {
             self.solver = arrays;
