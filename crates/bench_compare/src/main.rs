@@ -1,6 +1,8 @@
 //! The comparison: the same scenes in Box2D v3, physics_core, bevy_physics2d, rapier2d and
 //! avian2d, stepped in one process at 60 Hz with 4 substeps, sleeping off and one thread
 //! (`--threads N` gives Box2D, physics_core and bevy_physics2d N workers), timed per step.
+//! The engines of a scene take turns of a few steps each (`race.rs`), so a drift in the
+//! machine's speed falls on all of them alike.
 //! `--engine NAME` (repeatable) runs only those engines besides Box2D; `--no-reference` leaves
 //! Box2D out too (no ratios: for profiling one engine). An engine that
 //! spends more than `--budget` seconds (default 120) on one scene is stopped there and its row
@@ -17,11 +19,11 @@
 //! machine, ratios much less.
 
 mod engines;
+mod race;
 mod stability;
 
 use engines::ENGINES;
-use physics2d_demos::{Scene, scene};
-use std::time::Instant;
+use physics2d_demos::scene;
 
 /// Box2D's benchmark scenes that the scene library builds identically for every engine.
 /// Box2D's `rain` drops its own ragdolls, which the library does not describe: it is left out.
@@ -122,40 +124,6 @@ fn parse() -> Result<Options, String> {
     Ok(options)
 }
 
-/// One engine's result on one scene.
-struct Run {
-    ms_per_step: f64,
-    stability: f32,
-    /// Timed steps taken: fewer than asked when the budget ran out.
-    steps: usize,
-}
-
-fn run(build: engines::Build, scene: &Scene, steps: usize, budget: f64) -> Result<Run, String> {
-    let mut simulation = build(scene)?;
-    // One untimed step first: the plugin creates its bodies in its first step, the others when
-    // the scene is built.
-    simulation.step()?;
-    let start = Instant::now();
-    let mut taken = 0;
-    while taken < steps {
-        simulation.step()?;
-        taken += 1;
-        if start.elapsed().as_secs_f64() > budget {
-            break;
-        }
-    }
-    let ms_per_step = start.elapsed().as_secs_f64() * 1000.0 / taken as f64;
-    let stability = stability::measure(scene, &simulation.positions());
-    if let Some(stages) = simulation.stages() {
-        eprint!("({stages}) ");
-    }
-    Ok(Run {
-        ms_per_step,
-        stability,
-        steps: taken,
-    })
-}
-
 fn main() {
     let options = parse().unwrap_or_else(|e| {
         eprintln!("bench_compare: {e}");
@@ -179,39 +147,34 @@ fn main() {
         let steps = options.steps.unwrap_or(scene.steps);
         let mut cells = Vec::new();
         let mut figures = Vec::new();
-        let mut reference = None;
-        for (engine, build) in ENGINES {
-            let is_reference = *engine == ENGINES[0].0;
-            let wanted = if is_reference {
+        let wanted = |engine: &str| {
+            if engine == ENGINES[0].0 {
                 !options.no_reference
             } else {
                 options.engines.is_empty() || options.engines.iter().any(|e| e == engine)
-            };
-            if !wanted {
+            }
+        };
+        let entered: Vec<_> = ENGINES.iter().filter(|(e, _)| wanted(e)).collect();
+        let names: Vec<&str> = entered.iter().map(|(e, _)| *e).collect();
+        eprintln!("{name}: {} taking turns...", names.join(", "));
+        let builds: Vec<_> = entered.iter().map(|(_, b)| *b).collect();
+        let mut results = race::race(&builds, &scene, steps, options.budget).into_iter();
+        // The reference is Box2D's time, never another engine's.
+        let mut reference = None;
+        for (engine, _) in ENGINES {
+            if !wanted(engine) {
                 cells.push("-".into());
                 figures.push("-".into());
                 continue;
             }
-            eprint!("{name} on {engine}... ");
-            // An engine that panics fails its cell, not the whole comparison.
-            let result = std::panic::catch_unwind(|| run(*build, &scene, steps, options.budget))
-                .unwrap_or_else(|panic| {
-                    let message = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    Err(format!("panicked: {message}"))
-                });
-            match result {
+            match results.next().expect("one result per engine entered") {
                 Ok(r) => {
-                    eprintln!("{:.3} ms/step", r.ms_per_step);
+                    eprintln!("  {engine}: {:.3} ms/step", r.ms_per_step);
                     let stopped = if r.steps < steps {
                         format!(", stopped after {} steps", r.steps)
                     } else {
                         String::new()
                     };
-                    // The reference is Box2D's time, never another engine's.
                     if *engine == ENGINES[0].0 {
                         reference = Some(r.ms_per_step);
                     }
@@ -226,7 +189,7 @@ fn main() {
                     figures.push(format!("{:.4}", r.stability));
                 }
                 Err(e) => {
-                    eprintln!("failed: {e}");
+                    eprintln!("  {engine} failed: {e}");
                     cells.push("n/a".into());
                     figures.push("n/a".into());
                 }
@@ -249,8 +212,8 @@ fn main() {
         let text = format!(
             "# Benchmarks\n\nMachine: {}, {} cores. Date: {}.\n\
              Command: `cargo run --release -p bench_compare{}`.\n\
-             All engines in one process, one after another: 60 Hz, 4 substeps, sleeping off, one \
-             thread.\n\n{report}",
+             All engines in one process, taking turns of {} steps: 60 Hz, 4 substeps, sleeping \
+             off, one thread.\n\n{report}",
             cpu_model(),
             std::thread::available_parallelism().map_or(0, |n| n.get()),
             today(),
@@ -259,6 +222,7 @@ fn main() {
                 .map(|a| format!(" {a}"))
                 .collect::<String>()
                 .replace(&format!(" --markdown {path}"), ""),
+            race::TURN_STEPS,
         );
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("bench_compare: cannot write {path}: {e}");
