@@ -90,6 +90,11 @@ impl DynamicTree {
         self.nodes[proxy as usize].aabb
     }
 
+    /// One more than the largest node id in use: every proxy id is below it.
+    pub fn node_capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// The user data stored with a proxy.
     pub fn user_data(&self, proxy: u32) -> u64 {
         self.nodes[proxy as usize].user_data

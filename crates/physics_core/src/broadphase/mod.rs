@@ -105,16 +105,32 @@ impl BroadPhase {
         let mut moved = std::mem::take(&mut self.move_buffer);
         moved.sort_unstable();
         moved.dedup();
-        let mut pairs = Vec::new();
+        // Which proxies queried this time, per tree. When both proxies of a pair moved, only
+        // the query of the larger key reports it: overlap is symmetric, so the other finds it
+        // too, and `keep` runs once per pair instead of twice.
+        let mut queried = [
+            vec![false; self.static_tree.node_capacity()],
+            vec![false; self.moving_tree.node_capacity()],
+        ];
         for key in &moved {
+            queried[key.tree as usize][key.id as usize] = true;
+        }
+        let mut pairs = Vec::new();
+        for &key in &moved {
             let tree = self.tree(key.tree);
             let aabb = tree.fat_aabb(key.id);
             let shape = tree.user_data(key.id) as u32;
             let mut add = |other_id: u32, other_data: u64, other_tree: TreeKind| {
-                let other = other_data as u32;
-                if other_tree == key.tree && other_id == key.id {
+                let other_key = ProxyKey {
+                    tree: other_tree,
+                    id: other_id,
+                };
+                if other_key == key
+                    || (other_key < key && queried[other_tree as usize][other_id as usize])
+                {
                     return;
                 }
+                let other = other_data as u32;
                 let pair = (shape.min(other), shape.max(other));
                 if keep(pair.0, pair.1) {
                     pairs.push(pair);
