@@ -73,6 +73,8 @@ pub(crate) struct SolverArrays {
     pub joints: Vec<JointConstraint>,
     /// Joint slots by colour: the order `joints` is built in.
     pub joint_coloring: GraphColoring,
+    /// Place in `joints` of every joint slot (`u32::MAX`: not solved this step).
+    pub joint_positions: Vec<u32>,
     pub exact_islands: Vec<ExactIsland>,
     pub island_scratch: IslandScratch,
     /// Contact constraints by colour; its overflow list is solved by the scalar path.

@@ -6,8 +6,8 @@ use crate::joint::{
     Joint, JointBody, JointConstraint, JointDef, JointFrame, JointImpulses, JointKind,
 };
 use crate::math::is_finite_vec;
+use crate::solver::SolverArrays;
 use crate::solver::body_state::STATIC_BODY;
-use crate::solver::graph_coloring::GraphColoring;
 use crate::solver::joint_order::color_order;
 use crate::solver::softness::Softness;
 use bevy_math::Vec2;
@@ -357,16 +357,17 @@ impl World {
         })
     }
 
-    /// Builds the joint constraints of this step into `out` (`solver_index` maps body slots
-    /// to the `body_count` solver bodies), in colour order (`solver/joint_order.rs`): joints are coloured by their solver bodies
-    /// first, then built straight into their place.
+    /// Builds the joint constraints of this step into `arrays.joints` (`solver_index` maps
+    /// body slots to solver bodies), in colour order (`solver/joint_order.rs`).
+    ///
+    /// Joints are coloured by their solver bodies first; then each joint, read in slot order,
+    /// is built at its place in the colour order. Reading joints and bodies in colour order
+    /// instead missed the cache on nearly every record.
     pub(crate) fn prepare_joints(
         &self,
         solver_index: &[u32],
-        body_count: usize,
         softness: Softness,
-        coloring: &mut GraphColoring,
-        out: &mut Vec<JointConstraint>,
+        arrays: &mut SolverArrays,
     ) {
         let solver = |id: BodyId| solver_index[id.index as usize];
         let solved_bodies = |joint: &Joint| {
@@ -377,12 +378,21 @@ impl World {
             };
             (a, solver(joint.def.body_b))
         };
-        coloring.reset(body_count);
+        let coloring = &mut arrays.joint_coloring;
+        coloring.reset(arrays.states.len());
         for (slot, joint) in self.joints.iter() {
             let (a, b) = solved_bodies(joint);
             if joint.enabled && (a != STATIC_BODY || b != STATIC_BODY) {
                 coloring.add(slot, a, b);
             }
+        }
+        let positions = &mut arrays.joint_positions;
+        positions.clear();
+        positions.resize(self.joints.capacity(), u32::MAX);
+        let mut count = 0;
+        for slot in color_order(coloring) {
+            positions[slot as usize] = count;
+            count += 1;
         }
         let joint_body = |id: BodyId| {
             let b = self.bodies.at(id.index);
@@ -397,9 +407,7 @@ impl World {
                 local_center: b.local_center,
             }
         };
-        out.clear();
-        for slot in color_order(coloring) {
-            let joint = self.joints.at(slot);
+        let build = |slot: u32, joint: &Joint| {
             let (a, b) = (joint_body(joint.def.body_a), joint_body(joint.def.body_b));
             let mut frame = JointFrame::new(slot, &joint.def, &a, &b, softness);
             if let JointKind::Mouse(m) = joint.def.kind {
@@ -409,13 +417,29 @@ impl World {
                 frame.anchor_a = Vec2::ZERO;
                 frame.delta_center = b.center - m.target;
             }
-            out.push(JointConstraint {
+            JointConstraint {
                 frame,
                 kind: joint.def.kind,
                 impulses: joint.impulses,
                 unwrapped_angles: joint.unwrapped_angles,
                 exact: false,
-            });
+            }
+        };
+        let out = &mut arrays.joints;
+        let Some(first) = color_order(coloring).next() else {
+            out.clear();
+            return;
+        };
+        // Every place is written below; only a growing array needs filling first.
+        if out.len() < count as usize {
+            out.resize(count as usize, build(first, self.joints.at(first)));
+        }
+        out.truncate(count as usize);
+        for (slot, joint) in self.joints.iter() {
+            let place = positions[slot as usize];
+            if place != u32::MAX {
+                out[place as usize] = build(slot, joint);
+            }
         }
     }
 

@@ -278,10 +278,10 @@ impl World {
         arrays.states.clear();
         arrays.params.clear();
         arrays.bodies.clear();
-        // `arrays.contacts` is kept: `lay_out_contacts` resizes it and the preparing stage
-        // writes every position that is read, so last step's values are never seen.
-        arrays.joints.clear();
+        // `arrays.contacts` and `arrays.joints` are kept: they are resized and every position
+        // that is read is written first, so last step's values are never seen.
         if dt == 0.0 {
+            arrays.joints.clear();
             self.solver = arrays;
             return Ok(());
         }
@@ -330,13 +330,7 @@ impl World {
         };
         let joint_hertz = self.def.joint_hertz.min(0.25 * substeps as f32 / dt);
         let joint_softness = Softness::new(joint_hertz, self.def.joint_damping_ratio, h);
-        self.prepare_joints(
-            &solver_index,
-            arrays.states.len(),
-            joint_softness,
-            &mut arrays.joint_coloring,
-            &mut arrays.joints,
-        );
+        self.prepare_joints(&solver_index, joint_softness, &mut arrays);
         arrays.exact_islands =
             crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
         // A body outside the solver (static or asleep) acts as a fixed one.
