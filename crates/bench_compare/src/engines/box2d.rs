@@ -15,6 +15,10 @@ struct Box2d {
     world: World,
     bodies: Vec<BodyId>,
     dt: f32,
+    /// Box2D's own stage times (ms) summed over the steps taken: pairs, collide, solve, and
+    /// within solve the constraint stages and the body finalize (transforms).
+    stages: [f32; 5],
+    steps: u32,
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -77,6 +81,8 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
         world,
         bodies,
         dt: scene.dt,
+        stages: [0.0; 5],
+        steps: 0,
     }))
 }
 
@@ -123,10 +129,24 @@ fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<(), St
 
 impl Simulation for Box2d {
     fn step(&mut self) -> Result<(), String> {
-        self.world
-            .step(self.dt, SUBSTEPS as i32)
-            .map(|_| ())
-            .map_err(err)
+        // The completed step borrows the world; its events are not needed.
+        drop(self.world.step(self.dt, SUBSTEPS as i32).map_err(err)?);
+        let p = self.world.profile().map_err(err)?;
+        let taken = [p.pairs, p.collide, p.solve, p.constraints, p.transforms];
+        for (sum, ms) in self.stages.iter_mut().zip(taken) {
+            *sum += ms;
+        }
+        self.steps += 1;
+        Ok(())
+    }
+
+    fn stages(&self) -> Option<String> {
+        let n = self.steps.max(1) as f32;
+        let [pairs, collide, solve, constraints, transforms] = self.stages.map(|s| s / n);
+        Some(format!(
+            "pairs {pairs:.3}, collide {collide:.3}, solve {solve:.3} (constraints \
+             {constraints:.3}, transforms {transforms:.3}) ms/step"
+        ))
     }
 
     fn positions(&mut self) -> Vec<Vec2> {
