@@ -153,3 +153,41 @@ impl BroadPhase {
         (pairs, moved.len())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy_math::Vec2;
+
+    fn square(x: f32, half: f32) -> Aabb {
+        Aabb::new(Vec2::new(x - half, -half), Vec2::new(x + half, half))
+    }
+
+    /// Overlaps are reported once each, whichever of the two proxies moved (both, one, a
+    /// static and a moving one), and `keep` sees each pair once and can drop it.
+    #[test]
+    fn each_new_overlap_is_reported_once_and_keep_filters_it() {
+        let mut bp = BroadPhase::default();
+        // Shapes 0..3 move and overlap their neighbours; shape 3 is static under 2.
+        bp.create_proxy(TreeKind::Moving, square(0.0, 0.6), 0);
+        bp.create_proxy(TreeKind::Moving, square(1.0, 0.6), 1);
+        let moved = bp.create_proxy(TreeKind::Moving, square(2.0, 0.6), 2);
+        bp.create_proxy(TreeKind::Static, square(2.5, 0.3), 3);
+        let mut seen = Vec::new();
+        let (pairs, queried) = bp.find_new_pairs(|a, b| {
+            seen.push((a, b));
+            true
+        });
+        assert_eq!(queried, 4);
+        assert_eq!(pairs, vec![(0, 1), (1, 2), (2, 3)]);
+        seen.sort_unstable();
+        assert_eq!(seen, pairs, "keep runs once per pair");
+
+        // Only shape 2 moves now: it finds both neighbours; `keep` drops the static one.
+        bp.move_proxy(moved, square(2.1, 0.6));
+        let (pairs, queried) = bp.find_new_pairs(|_, b| b != 3);
+        assert_eq!(queried, 1);
+        assert_eq!(pairs, vec![(1, 2)]);
+        assert_eq!(bp.moved_proxy_count(), 0);
+    }
+}
