@@ -3,6 +3,8 @@
 //! (`--threads N` gives Box2D, physics_core and bevy_physics2d N workers), timed per step.
 //! The engines of a scene take turns of a few steps each (`race.rs`), so a drift in the
 //! machine's speed falls on all of them alike.
+//! `--repeat N` races each scene N times and reports medians (the ratio is the median of
+//! the per-race ratios).
 //! `--engine NAME` (repeatable) runs only those engines besides Box2D; `--no-reference` leaves
 //! Box2D out too (no ratios: for profiling one engine). An engine that
 //! spends more than `--budget` seconds (default 120) on one scene is stopped there and its row
@@ -71,6 +73,8 @@ struct Options {
     engines: Vec<String>,
     /// Leave the reference out too.
     no_reference: bool,
+    /// Races per scene; the table gives medians.
+    repeat: usize,
 }
 
 /// Default for `--budget`: an engine 100x slower than Box2D on the largest scene still
@@ -83,6 +87,7 @@ fn parse() -> Result<Options, String> {
         steps: None,
         markdown: None,
         budget: DEFAULT_BUDGET_SECONDS,
+        repeat: 1,
         threads: 1,
         engines: Vec::new(),
         no_reference: false,
@@ -107,6 +112,14 @@ fn parse() -> Result<Options, String> {
             }
             "--engine" => options.engines.push(value()?),
             "--no-reference" => options.no_reference = true,
+            "--repeat" => {
+                let n = value()?;
+                options.repeat = n
+                    .parse()
+                    .ok()
+                    .filter(|&r: &usize| (1..=99).contains(&r))
+                    .ok_or(format!("bad repeat count {n} (1 to 99)"))?;
+            }
             "--threads" => {
                 let n = value()?;
                 options.threads = n
@@ -158,9 +171,10 @@ fn main() {
         let names: Vec<&str> = entered.iter().map(|(e, _)| *e).collect();
         eprintln!("{name}: {} taking turns...", names.join(", "));
         let builds: Vec<_> = entered.iter().map(|(_, b)| *b).collect();
-        let mut results = race::race(&builds, &scene, steps, options.budget).into_iter();
-        // The reference is Box2D's time, never another engine's.
-        let mut reference = None;
+        let mut results =
+            race::race_repeated(&builds, &scene, steps, options.budget, options.repeat).into_iter();
+        // Ratios are to Box2D's time (the first engine when it runs), never another engine's.
+        let mut reference = false;
         for (engine, _) in ENGINES {
             if !wanted(engine) {
                 cells.push("-".into());
@@ -176,15 +190,15 @@ fn main() {
                         String::new()
                     };
                     if *engine == ENGINES[0].0 {
-                        reference = Some(r.ms_per_step);
+                        reference = true;
                     }
-                    cells.push(match reference {
-                        Some(reference) => format!(
+                    cells.push(if reference {
+                        format!(
                             "{:.2} ms ({:.2}x{stopped})",
-                            r.ms_per_step,
-                            r.ms_per_step / reference
-                        ),
-                        None => format!("{:.2} ms (n/a{stopped})", r.ms_per_step),
+                            r.ms_per_step, r.ratio_to_first
+                        )
+                    } else {
+                        format!("{:.2} ms (n/a{stopped})", r.ms_per_step)
                     });
                     figures.push(format!("{:.4}", r.stability));
                 }
@@ -212,17 +226,33 @@ fn main() {
         let text = format!(
             "# Benchmarks\n\nMachine: {}, {} cores. Date: {}.\n\
              Command: `cargo run --release -p bench_compare{}`.\n\
-             All engines in one process, taking turns of {} steps: 60 Hz, 4 substeps, sleeping \
-             off, one thread.\n\n{report}",
+             All engines in one process, taking turns of {} steps{}: 60 Hz, 4 substeps, \
+             sleeping off, one thread.\n\n{report}",
             cpu_model(),
             std::thread::available_parallelism().map_or(0, |n| n.get()),
             today(),
-            std::env::args()
-                .skip(1)
-                .map(|a| format!(" {a}"))
-                .collect::<String>()
-                .replace(&format!(" --markdown {path}"), ""),
+            {
+                let args = std::env::args()
+                    .skip(1)
+                    .map(|a| format!(" {a}"))
+                    .collect::<String>()
+                    .replace(&format!(" --markdown {path}"), "");
+                // Arguments go to the program, after cargo's own.
+                if args.is_empty() {
+                    args
+                } else {
+                    format!(" --{args}")
+                }
+            },
             race::TURN_STEPS,
+            if options.repeat > 1 {
+                format!(
+                    "; each scene raced {} times, times and ratios are medians",
+                    options.repeat
+                )
+            } else {
+                String::new()
+            },
         );
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("bench_compare: cannot write {path}: {e}");

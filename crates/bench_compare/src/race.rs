@@ -107,3 +107,75 @@ pub fn race(
         })
         .collect()
 }
+
+/// One engine's results over repeated races.
+pub struct Summary {
+    /// Median over the races.
+    pub ms_per_step: f64,
+    /// Median over the races of this engine's time divided by the first engine's in the same
+    /// race (the reference): a ratio taken under one race's conditions each time.
+    pub ratio_to_first: f64,
+    /// Of the last race.
+    pub stability: f32,
+    /// The fewest timed steps any race took.
+    pub steps: usize,
+}
+
+/// The median of `values` (not empty).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        0.5 * (values[n / 2 - 1] + values[n / 2])
+    }
+}
+
+/// [`race`] `repeat` times (each race builds the scene afresh), summarised per engine. An
+/// engine that fails in any race fails; when the first engine fails, the others have no
+/// ratio (NaN).
+pub fn race_repeated(
+    builds: &[Build],
+    scene: &Scene,
+    steps: usize,
+    budget: f64,
+    repeat: usize,
+) -> Vec<Result<Summary, String>> {
+    let races: Vec<Vec<Result<Run, String>>> = (0..repeat.max(1))
+        .map(|_| race(builds, scene, steps, budget))
+        .collect();
+    (0..builds.len())
+        .map(|e| {
+            let mut ms = Vec::new();
+            let mut ratios = Vec::new();
+            let (mut stability, mut fewest) = (f32::NAN, steps);
+            for runs in &races {
+                let run = runs[e].as_ref().map_err(|err| err.clone())?;
+                ms.push(run.ms_per_step);
+                let first = runs[0].as_ref().map_or(f64::NAN, |r| r.ms_per_step);
+                ratios.push(run.ms_per_step / first);
+                stability = run.stability;
+                fewest = fewest.min(run.steps);
+            }
+            Ok(Summary {
+                ms_per_step: median(ms),
+                ratio_to_first: median(ratios),
+                stability,
+                steps: fewest,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_takes_the_middle_or_the_mean_of_the_two_middles() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(vec![7.0]), 7.0);
+    }
+}
