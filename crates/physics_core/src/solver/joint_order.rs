@@ -5,8 +5,8 @@
 //! one before it wrote. In creation order, neighbouring joints usually share a body (a chain's
 //! links, a grid's right and down pins), so every joint waits for the last one's stores to
 //! reach its loads. Within one colour no two joints share a moving body, so the processor
-//! overlaps several joints' arithmetic. The order is a greedy colouring in joint slot order: deterministic,
-//! and the same whatever the thread count.
+//! overlaps several joints' arithmetic. The order is a greedy colouring in joint slot order:
+//! deterministic, and the same whatever the thread count.
 
 use super::graph_coloring::GraphColoring;
 
