@@ -81,6 +81,22 @@ struct Options {
 /// finishes; one that blows up does not hold the table up for an hour.
 const DEFAULT_BUDGET_SECONDS: f64 = 120.0;
 
+/// `text` as a count within `range`, or an error naming `what` and the range.
+fn count_in(
+    text: &str,
+    range: std::ops::RangeInclusive<usize>,
+    what: &str,
+) -> Result<usize, String> {
+    text.parse()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or(format!(
+            "bad {what} count {text} ({} to {})",
+            range.start(),
+            range.end()
+        ))
+}
+
 fn parse() -> Result<Options, String> {
     let mut options = Options {
         scenes: Vec::new(),
@@ -112,22 +128,8 @@ fn parse() -> Result<Options, String> {
             }
             "--engine" => options.engines.push(value()?),
             "--no-reference" => options.no_reference = true,
-            "--repeat" => {
-                let n = value()?;
-                options.repeat = n
-                    .parse()
-                    .ok()
-                    .filter(|&r: &usize| (1..=99).contains(&r))
-                    .ok_or(format!("bad repeat count {n} (1 to 99)"))?;
-            }
-            "--threads" => {
-                let n = value()?;
-                options.threads = n
-                    .parse()
-                    .ok()
-                    .filter(|&t: &usize| (1..=32).contains(&t))
-                    .ok_or(format!("bad thread count {n} (1 to 32)"))?;
-            }
+            "--repeat" => options.repeat = count_in(&value()?, 1..=99, "repeat")?,
+            "--threads" => options.threads = count_in(&value()?, 1..=32, "thread")?,
             other => return Err(format!("unknown option {other}")),
         }
     }
