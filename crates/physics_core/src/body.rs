@@ -149,9 +149,23 @@ pub(crate) struct Body {
     pub contacts: Vec<u32>,
     /// Slot indices of the joints attached to this body.
     pub joints: Vec<u32>,
+    /// Smallest and largest extent of the shapes around the centre of mass (how thin the
+    /// body is and how far it reaches), for the continuous-collision test of every step.
+    /// Kept by `World::update_mass` whenever the shapes or the centre change.
+    #[serde(skip)]
+    pub extents: BodyExtents,
     /// Left by the parallel part of `finalize` for its serial part.
     #[serde(skip)]
     pub finalized: Finalized,
+}
+
+/// How thin a body is and how far it reaches from its centre of mass, over all its shapes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct BodyExtents {
+    /// Smallest extent of any shape (a circle's radius, a box's half width).
+    pub min: f32,
+    /// Distance from the centre of mass to the farthest point of any shape.
+    pub max: f32,
 }
 
 /// What the parallel part of `finalize` found about a body, for the serial part.
@@ -196,6 +210,7 @@ impl Body {
             shapes: Vec::new(),
             contacts: Vec::new(),
             joints: Vec::new(),
+            extents: BodyExtents::default(),
             finalized: Finalized::default(),
         }
     }

@@ -1,7 +1,8 @@
 //! Creating, destroying, reading and driving bodies.
 
+use super::continuous::shape_extents;
 use super::{World, WorldError};
-use crate::body::{Body, BodyDef, BodyType, validate_body_def};
+use crate::body::{Body, BodyDef, BodyExtents, BodyType, validate_body_def};
 use crate::id::BodyId;
 use crate::math::{Rot, Transform, cross, cross_sv, is_finite_vec};
 use crate::shape::MassData;
@@ -356,8 +357,32 @@ impl World {
     }
 
     /// Recomputes mass, centre and inertia from the shapes (or the override), keeping the
-    /// velocity of the body's material points.
+    /// velocity of the body's material points, then the body's extents.
     pub(crate) fn update_mass(&mut self, body_index: u32) {
+        self.update_mass_data(body_index);
+        self.update_extents(body_index);
+    }
+
+    /// Recomputes the smallest and largest extent of a body's shapes around its centre of
+    /// mass (see `continuous.rs`).
+    pub(crate) fn update_extents(&mut self, body_index: u32) {
+        let body = self.bodies.at(body_index);
+        let slop = self.tolerances.linear_slop;
+        let mut extents = BodyExtents {
+            min: f32::INFINITY,
+            max: 0.0,
+        };
+        for id in &body.shapes {
+            let shape = &self.shapes.at(id.index).shape;
+            let (lo, hi) = shape_extents(shape, body.local_center, slop);
+            extents.min = extents.min.min(lo);
+            extents.max = extents.max.max(hi);
+        }
+        self.bodies.at_mut(body_index).extents = extents;
+    }
+
+    /// Mass, centre and inertia from the shapes (or the override).
+    fn update_mass_data(&mut self, body_index: u32) {
         let body = self.bodies.at(body_index);
         let shape_ids = body.shapes.clone();
         let dynamic = body.body_type == BodyType::Dynamic;

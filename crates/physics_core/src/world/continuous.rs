@@ -19,11 +19,9 @@
 use super::World;
 use crate::body::{Body, BodyType};
 use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
-use crate::id::Slots;
 use crate::math::Rot;
 use crate::math::cross;
 use crate::shape::Shape;
-use crate::shape_def::ShapeRecord;
 use bevy_math::Vec2;
 
 /// A body moving more than this fraction of its smallest extent per step is swept. A quarter
@@ -70,27 +68,14 @@ pub(crate) fn shape_extents(shape: &Shape, local_center: Vec2, linear_slop: f32)
 /// True when a body that moved from (`c1`, `q1`) to its current pose this step travelled far
 /// enough, for its size, to need a sweep: a quarter of its smallest extent, counting rotation
 /// as its largest extent times the angle turned.
-pub(crate) fn moved_fast(
-    body: &Body,
-    shapes: &Slots<ShapeRecord>,
-    linear_slop: f32,
-    c1: Vec2,
-    q1: Rot,
-) -> bool {
+pub(crate) fn moved_fast(body: &Body, c1: Vec2, q1: Rot) -> bool {
     if body.shapes.is_empty() {
         return false;
     }
     let (c2, q2) = (body.center, body.transform.q);
-    let mut min_extent = f32::INFINITY;
-    let mut max_extent = 0.0f32;
-    for id in &body.shapes {
-        let (lo, hi) = shape_extents(&shapes.at(id.index).shape, body.local_center, linear_slop);
-        min_extent = min_extent.min(lo);
-        max_extent = max_extent.max(hi);
-    }
     let turn = Vec2::new(q2.c - q1.c, q2.s - q1.s).length() * std::f32::consts::FRAC_PI_2;
-    let travel = c1.distance(c2) + turn * max_extent;
-    travel >= FAST_FRACTION * min_extent
+    let travel = c1.distance(c2) + turn * body.extents.max;
+    travel >= FAST_FRACTION * body.extents.min
 }
 
 impl World {
@@ -107,7 +92,7 @@ impl World {
             q1,
             q2,
         };
-        if !moved_fast(body, &self.shapes, self.tolerances.linear_slop, c1, q1) {
+        if !moved_fast(body, c1, q1) {
             return;
         }
 
@@ -216,8 +201,73 @@ fn centroid_crossing(p1: Vec2, p2: Vec2, c0: Vec2, c1: Vec2, margin: f32) -> Opt
 
 #[cfg(test)]
 mod tests {
-    use super::centroid_crossing;
+    use super::{centroid_crossing, shape_extents};
+    use crate::body::{BodyDef, BodyExtents};
+    use crate::shape::{Circle, MassData, Polygon, Shape};
+    use crate::shape_def::ShapeDef;
+    use crate::world::{World, WorldDef};
     use bevy_math::Vec2;
+
+    /// The extents every step's sweep test reads are kept, not recomputed: after a shape is
+    /// added or destroyed, the centre of mass is overridden, or a snapshot is restored, they
+    /// are what the shapes say about the current centre of mass.
+    #[test]
+    fn kept_body_extents_follow_shapes_centre_and_restore() {
+        let mut world = World::new(WorldDef::default()).unwrap();
+        let id = world.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
+        let def = ShapeDef::default();
+        let expected = |world: &World| {
+            let body = world.bodies.at(id.index);
+            let slop = world.tolerances.linear_slop;
+            let mut e = BodyExtents {
+                min: f32::INFINITY,
+                max: 0.0,
+            };
+            for s in &body.shapes {
+                let (lo, hi) =
+                    shape_extents(&world.shapes.at(s.index).shape, body.local_center, slop);
+                (e.min, e.max) = (e.min.min(lo), e.max.max(hi));
+            }
+            e
+        };
+        let kept = |world: &World| world.bodies.at(id.index).extents;
+
+        // A 1 m box around the centre: 0.5 m thin, reaching its corner.
+        let square = Shape::Polygon(Polygon::new_box(0.5, 0.5).unwrap());
+        world.create_shape(id, &def, square).unwrap();
+        assert!((kept(&world).min - 0.5).abs() < 1e-6);
+        assert!((kept(&world).max - 0.5 * 2f32.sqrt()).abs() < 1e-6);
+
+        // A small circle 3 m away: thinner, and the centre of mass moves towards it.
+        let far = Shape::Circle(Circle::new(Vec2::new(3.0, 0.0), 0.1).unwrap());
+        let circle = world.create_shape(id, &def, far).unwrap();
+        assert_eq!(kept(&world), expected(&world));
+        assert!((kept(&world).min - 0.1).abs() < 1e-6);
+
+        // An overridden centre of mass changes how far the shapes reach.
+        let before = kept(&world);
+        let mass = MassData {
+            mass: 1.0,
+            center: Vec2::new(-2.0, 0.0),
+            rotational_inertia: 1.0,
+        };
+        world.set_mass_data(id, Some(mass)).unwrap();
+        assert_eq!(kept(&world), expected(&world));
+        assert!(kept(&world).max > before.max + 1.0);
+
+        // Destroying the circle leaves the box's thickness.
+        // (Through bytes: the extents are not stored, so reading them back must recompute.)
+        let bytes = world.snapshot().to_bytes();
+        world.destroy_shape(circle).unwrap();
+        assert_eq!(kept(&world), expected(&world));
+        assert!((kept(&world).min - 0.5).abs() < 1e-6);
+
+        // Restoring brings the circle (and its extents) back.
+        let snapshot = crate::world::WorldSnapshot::from_bytes(&bytes).unwrap();
+        world.restore(&snapshot).unwrap();
+        assert_eq!(kept(&world), expected(&world));
+        assert!((kept(&world).min - 0.1).abs() < 1e-6);
+    }
 
     #[test]
     fn a_path_through_a_segment_stops_short_of_it() {

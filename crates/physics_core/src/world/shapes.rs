@@ -140,7 +140,11 @@ impl World {
     /// The box stored in the broadphase: static shapes exactly, moving shapes with a margin
     /// so small motions do not touch the tree.
     fn fat_aabb(&self, shape: &Shape, xf: Transform, kind: TreeKind) -> Aabb {
-        let tight = shape.compute_aabb(xf);
+        self.enlarged(shape.compute_aabb(xf), kind)
+    }
+
+    /// The broadphase box of a shape whose tight box is `tight`.
+    fn enlarged(&self, tight: Aabb, kind: TreeKind) -> Aabb {
         match kind {
             TreeKind::Static => tight,
             TreeKind::Moving => tight.expanded(self.tolerances.aabb_margin),
@@ -158,16 +162,13 @@ impl World {
         for i in 0..self.bodies.at(body_index).shapes.len() {
             let id = self.bodies.at(body_index).shapes[i];
             let record = self.shapes.at(id.index);
-            let needed =
-                record
-                    .shape
-                    .compute_aabb(xf)
-                    .expanded(if moving { speculative } else { 0.0 });
+            // One box computation serves both the test and the new enlarged box.
+            let tight = record.shape.compute_aabb(xf);
+            let needed = tight.expanded(if moving { speculative } else { 0.0 });
             if !force && record.fat_aabb.contains(&needed) {
                 continue;
             }
-            let kind = record.proxy.tree;
-            let fat = self.fat_aabb(&record.shape, xf, kind);
+            let fat = self.enlarged(tight, record.proxy.tree);
             let proxy = record.proxy;
             self.broadphase.move_proxy(proxy, fat);
             self.shapes.at_mut(id.index).fat_aabb = fat;

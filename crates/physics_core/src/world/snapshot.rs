@@ -329,6 +329,11 @@ impl World {
         self.sensor_end_events.clear();
         self.hit_events.clear();
         self.solver = Default::default();
+        // Derived from the shapes, so not stored.
+        let slots: Vec<u32> = self.bodies.iter().map(|(slot, _)| slot).collect();
+        for slot in slots {
+            self.update_extents(slot);
+        }
         Ok(())
     }
 }

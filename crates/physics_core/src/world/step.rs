@@ -525,8 +525,7 @@ fn finalize_body(
     let q = (state.delta_rotation * body.transform.q).normalize();
     body.transform.q = q;
     body.transform.p = body.center - q.rotate(body.local_center);
-    f.needs_sweep = body.body_type == BodyType::Dynamic
-        && moved_fast(body, shapes, tolerances.linear_slop, c1, q1);
+    f.needs_sweep = body.body_type == BodyType::Dynamic && moved_fast(body, c1, q1);
     let speculative = tolerances.speculative_distance;
     f.left_its_box = body.shapes.iter().any(|id| {
         let record = shapes.at(id.index);
