@@ -47,12 +47,13 @@ impl From<&DynamicTree> for SavedTree {
         let nodes = tree
             .nodes
             .iter()
-            .map(|n| match n.height {
+            .enumerate()
+            .map(|(i, n)| match n.height {
                 -1 => SavedNode::Free { next: n.parent },
                 _ if n.is_leaf() => SavedNode::Leaf {
                     aabb: n.aabb,
-                    inserted_aabb: n.inserted_aabb,
-                    user_data: n.user_data,
+                    inserted_aabb: tree.inserted_aabb[i],
+                    user_data: tree.user_data[i],
                 },
                 _ => SavedNode::Inner {
                     child1: n.child1,
@@ -79,10 +80,10 @@ impl TryFrom<SavedTree> for DynamicTree {
             child1: NULL_NODE,
             child2: NULL_NODE,
             height: -1,
-            user_data: 0,
-            inserted_aabb: Aabb::default(),
         };
         let mut nodes = vec![empty; len];
+        let mut leaf_data = vec![0; len];
+        let mut inserted = vec![Aabb::default(); len];
         let mut has_parent = vec![false; len];
         let mut proxy_count = 0;
         for (index, saved_node) in saved.nodes.iter().enumerate() {
@@ -93,8 +94,8 @@ impl TryFrom<SavedTree> for DynamicTree {
                     inserted_aabb,
                     user_data,
                 } => {
-                    (node.aabb, node.inserted_aabb, node.user_data) =
-                        (aabb, inserted_aabb, user_data);
+                    node.aabb = aabb;
+                    (inserted[index], leaf_data[index]) = (inserted_aabb, user_data);
                     node.height = 0;
                     proxy_count += 1;
                 }
@@ -138,6 +139,8 @@ impl TryFrom<SavedTree> for DynamicTree {
             root: saved.root,
             free_list: saved.free_list,
             proxy_count,
+            user_data: leaf_data,
+            inserted_aabb: inserted,
         })
     }
 }
@@ -184,8 +187,8 @@ mod tests {
             }
             if x.height == 0 {
                 assert_eq!(
-                    (x.inserted_aabb, x.user_data),
-                    (y.inserted_aabb, y.user_data)
+                    (a.inserted_aabb[i], a.user_data[i]),
+                    (b.inserted_aabb[i], b.user_data[i])
                 );
             }
         }
