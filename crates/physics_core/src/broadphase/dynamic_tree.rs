@@ -649,6 +649,46 @@ mod tests {
         assert_eq!(count, 0);
     }
 
+    /// Queries visit the overlapping leaves in the order of a plain depth-first walk that
+    /// tests each node as it is reached (second child first), and stop when told to: testing
+    /// children before pushing them changes only when the boxes are loaded.
+    #[test]
+    fn query_visits_leaves_in_depth_first_order_and_stops_when_told() {
+        let mut tree = DynamicTree::default();
+        for i in 0..400u64 {
+            let (x, y) = ((i * 37 % 101) as f32 * 0.7, (i * 53 % 89) as f32 * 0.5);
+            tree.create_proxy(unit_box(x, y), i);
+        }
+        fn walk(tree: &DynamicTree, id: u32, probe: &Aabb, out: &mut Vec<u64>) {
+            let n = tree.nodes[id as usize];
+            if !n.aabb.overlaps(probe) {
+                return;
+            }
+            if n.is_leaf() {
+                out.push(tree.user_data[id as usize]);
+            } else {
+                walk(tree, n.child2, probe, out);
+                walk(tree, n.child1, probe, out);
+            }
+        }
+        let probe = Aabb::new(Vec2::new(10.0, 5.0), Vec2::new(30.0, 25.0));
+        let mut expected = Vec::new();
+        walk(&tree, tree.root, &probe, &mut expected);
+        let mut found = Vec::new();
+        tree.query(&probe, |_, data| {
+            found.push(data);
+            true
+        });
+        assert!(expected.len() > 20, "the probe should meet many leaves");
+        assert_eq!(found, expected);
+        let mut first_five = Vec::new();
+        tree.query(&probe, |_, data| {
+            first_five.push(data);
+            first_five.len() < 5
+        });
+        assert_eq!(first_five, expected[..5]);
+    }
+
     #[test]
     fn ray_cast_visits_boxes_along_the_ray_and_honours_clipping() {
         let mut tree = DynamicTree::default();
