@@ -201,45 +201,22 @@ impl<T> Slots<T> {
             .expect("internal link to an empty slot")
     }
 
-    /// Calls `f(index, generation, value)` for every live value, in blocks of at least
-    /// `min_block` slots on `runner`'s workers (in no particular order across blocks).
-    pub(crate) fn par_for_each_mut(
-        &mut self,
-        runner: &dyn crate::parallel::TaskRunner,
-        min_block: usize,
-        f: &(dyn Fn(u32, u32, &mut T) + Sync),
-    ) where
-        T: Send,
-    {
-        crate::parallel::stages::for_each_block(
-            runner,
-            &mut self.entries,
-            min_block,
-            &|start, block| {
-                for (i, slot) in block.iter_mut().enumerate() {
-                    if let Some(value) = slot.value.as_mut() {
-                        f((start + i) as u32, slot.generation, value);
-                    }
-                }
-            },
-        );
-    }
-
     /// Every slot, shared among workers that each touch their own slots (see
     /// `parallel::shared`), indexed by slot.
     pub(crate) fn shared(&mut self) -> crate::parallel::shared::SharedMut<'_, Slot<T>> {
         crate::parallel::shared::SharedMut::new(&mut self.entries)
     }
 
-    /// Like [`Slots::par_for_each_mut`], but `f(index, value)` also returns counts, which are
-    /// added up, and whether to note the slot. Returns the sums and the noted slots in slot
+    /// Calls `f(index, generation, value)` for every live value, in blocks of at least
+    /// `min_block` slots on `runner`'s workers. `f` returns counts, which are added up, and
+    /// whether to note the slot. Returns the sums and the noted slots in slot
     /// order, whatever the worker count.
     #[allow(clippy::type_complexity)]
     pub(crate) fn par_for_each_mut_noting<const N: usize>(
         &mut self,
         runner: &dyn crate::parallel::TaskRunner,
         min_block: usize,
-        f: &(dyn Fn(u32, &mut T) -> ([usize; N], bool) + Sync),
+        f: &(dyn Fn(u32, u32, &mut T) -> ([usize; N], bool) + Sync),
     ) -> ([usize; N], Vec<u32>)
     where
         T: Send,
@@ -255,7 +232,7 @@ impl<T> Slots<T> {
                 for (i, slot) in block.iter_mut().enumerate() {
                     if let Some(value) = slot.value.as_mut() {
                         let index = (start + i) as u32;
-                        let (counts, note) = f(index, value);
+                        let (counts, note) = f(index, slot.generation, value);
                         for (sum, count) in sums.iter_mut().zip(counts) {
                             *sum += count;
                         }
@@ -322,8 +299,8 @@ impl<T> Slots<T> {
 mod tests {
     use super::*;
 
-    /// Sums and noted slots come out the same, in slot order, for any worker count, and
-    /// empty slots are skipped.
+    /// Sums and noted slots come out the same, in slot order, for any worker count, empty
+    /// slots are skipped, and each value comes with its slot's generation.
     #[test]
     fn noting_pass_sums_and_notes_in_slot_order_on_any_runner() {
         let mut slots = Slots::default();
@@ -333,18 +310,24 @@ mod tests {
         for i in (0..1000).step_by(7) {
             slots.remove(i, 0);
         }
+        // Three emptied slots are reused (lowest first), in their second generation.
+        for i in [0, 7, 14] {
+            assert_eq!(slots.insert(i), (i, 1));
+        }
         let runners: [&dyn crate::parallel::TaskRunner; 2] = [
             &crate::parallel::SingleThreaded,
             &crate::parallel::ScopedThreads::new(3),
         ];
         for runner in runners {
-            let (sums, noted) = slots.par_for_each_mut_noting(runner, 16, &|index, value| {
-                *value += 1;
-                ([1, index as usize], index % 10 == 3)
-            });
-            let live: Vec<u32> = (0..1000).filter(|i| i % 7 != 0).collect();
+            let (sums, noted) =
+                slots.par_for_each_mut_noting(runner, 16, &|index, generation, value| {
+                    *value += 1;
+                    ([1, index as usize, generation as usize], index % 10 == 3)
+                });
+            let live: Vec<u32> = (0..1000).filter(|i| i % 7 != 0 || *i <= 14).collect();
             assert_eq!(sums[0], live.len());
             assert_eq!(sums[1], live.iter().map(|&i| i as usize).sum::<usize>());
+            assert_eq!(sums[2], 3, "the reused slots are in generation 1");
             let expected: Vec<u32> = live.iter().copied().filter(|i| i % 10 == 3).collect();
             assert_eq!(noted, expected);
         }

@@ -174,7 +174,7 @@ impl World {
         let (counts, noted) = self.contacts.par_for_each_mut_noting(
             &*self.runner,
             MIN_CONTACT_BLOCK,
-            &|_, contact| {
+            &|_, _, contact| {
                 let (ra, rb) = (shapes.at(contact.shape_a), shapes.at(contact.shape_b));
                 let (sim_a, sim_b) = (simulated(ra.body.index), simulated(rb.body.index));
                 if !sim_a && !sim_b {
@@ -435,28 +435,33 @@ impl World {
         self.counters.bodies_swept = 0;
 
         // Parallel pass over the bodies: each solved body takes its new velocity and pose and
-        // notes whether it needs a sweep or left its broadphase box.
+        // notes whether it needs a sweep or left its broadphase box; the bodies that do are
+        // noted for the serial pass, so it never reads the others again.
         let (shapes, tolerances) = (&self.shapes, &self.tolerances);
         let (states, solver_index, solved) = (&arrays.states, &arrays.solver_index, &arrays.bodies);
-        self.bodies
-            .par_for_each_mut(&*self.runner, MIN_BODY_BLOCK, &|slot, generation, body| {
+        let (_, noted) = self.bodies.par_for_each_mut_noting::<0>(
+            &*self.runner,
+            MIN_BODY_BLOCK,
+            &|slot, generation, body| {
                 let i = solver_index
                     .get(slot as usize)
                     .copied()
                     .unwrap_or(STATIC_BODY);
                 // Not solved, or destroyed (and its slot perhaps reused) since `solve`.
                 if solved.get(i as usize) != Some(&(slot, generation)) {
-                    return;
+                    return ([], false);
                 }
                 finalize_body(body, &states[i as usize], shapes, tolerances);
-            });
+                let f = &body.finalized;
+                ([], f.non_finite || f.needs_sweep || f.left_its_box)
+            },
+        );
 
-        // Serial pass in solver order: NaN clean-up, sweeps and broadphase moves.
+        // Serial pass over the noted bodies in slot order (the solver's order): NaN clean-up,
+        // sweeps and broadphase moves.
         let mut bullets = Vec::new();
-        for &(slot, generation) in &arrays.bodies {
-            let Some(body) = self.bodies.get(slot, generation) else {
-                continue;
-            };
+        for slot in noted {
+            let body = self.bodies.at(slot);
             let f = body.finalized;
             if f.non_finite {
                 // Never let a NaN spread: the body stopped where it was; its contacts forget
@@ -476,9 +481,7 @@ impl World {
             if f.needs_sweep {
                 self.solve_continuous(slot, f.start_center, f.start_rotation);
             }
-            if f.needs_sweep || f.left_its_box {
-                self.refresh_shape_bounds(slot, false);
-            }
+            self.refresh_shape_bounds(slot, false);
         }
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
