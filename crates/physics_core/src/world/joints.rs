@@ -407,38 +407,54 @@ impl World {
                 local_center: b.local_center,
             }
         };
-        let build = |slot: u32, joint: &Joint| {
+        // Written field by field into its place: a whole constraint returned by value was
+        // built on the stack and copied (a `memcpy` of every constraint, every step).
+        let build = |slot: u32, joint: &Joint, out: &mut JointConstraint| {
             let (a, b) = (joint_body(joint.def.body_a), joint_body(joint.def.body_b));
-            let mut frame = JointFrame::new(slot, &joint.def, &a, &b, softness);
+            out.frame = JointFrame::new(slot, &joint.def, &a, &b, softness);
             if let JointKind::Mouse(m) = joint.def.kind {
+                let frame = &mut out.frame;
                 frame.index_a = STATIC_BODY;
                 frame.inv_mass_a = 0.0;
                 frame.inv_inertia_a = 0.0;
                 frame.anchor_a = Vec2::ZERO;
                 frame.delta_center = b.center - m.target;
             }
-            JointConstraint {
-                frame,
-                kind: joint.def.kind,
-                impulses: joint.impulses,
-                unwrapped_angles: joint.unwrapped_angles,
-                exact: false,
-            }
+            out.kind = joint.def.kind;
+            out.impulses = joint.impulses;
+            out.unwrapped_angles = joint.unwrapped_angles;
+            out.exact = false;
         };
         let out = &mut arrays.joints;
-        let Some(first) = color_order(coloring).next() else {
+        if count == 0 {
             out.clear();
             return;
-        };
-        // Every place is written below; only a growing array needs filling first.
+        }
+        // Every place is written below; only a growing array needs filling first, with any
+        // constraint.
         if out.len() < count as usize {
-            out.resize(count as usize, build(first, self.joints.at(first)));
+            let filler = match out.first() {
+                Some(c) => *c,
+                None => {
+                    let first = color_order(coloring).next().unwrap_or_default();
+                    let joint = self.joints.at(first);
+                    let (a, b) = (joint_body(joint.def.body_a), joint_body(joint.def.body_b));
+                    JointConstraint {
+                        frame: JointFrame::new(first, &joint.def, &a, &b, softness),
+                        kind: joint.def.kind,
+                        impulses: joint.impulses,
+                        unwrapped_angles: joint.unwrapped_angles,
+                        exact: false,
+                    }
+                }
+            };
+            out.resize(count as usize, filler);
         }
         out.truncate(count as usize);
         for (slot, joint) in self.joints.iter() {
             let place = positions[slot as usize];
             if place != u32::MAX {
-                out[place as usize] = build(slot, joint);
+                build(slot, joint, &mut out[place as usize]);
             }
         }
     }
