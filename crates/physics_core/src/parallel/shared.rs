@@ -13,6 +13,9 @@ use bevy_math::Vec2;
 use std::marker::PhantomData;
 use std::ops::Range;
 
+// `StatesView` relies on the static index never being a valid one.
+const _: () = assert!(STATIC_BODY == u32::MAX);
+
 /// A mutable slice that several workers may hold at once. Reading or writing through it is
 /// `unsafe`: the caller promises no two workers touch the same element during a stage.
 pub(crate) struct SharedMut<'a, T> {
@@ -128,30 +131,78 @@ impl<'a> StatesView<'a> {
         }
     }
 
-    /// The state of body `index`.
-    #[inline]
+    /// The state of body `index`; the static index (and any index past the end) reads as a
+    /// body at rest.
+    ///
+    /// Branch-free: the address is chosen first (a conditional move) and loaded after, so a
+    /// group whose lanes mix moving and fixed bodies costs no mispredicted branch.
+    #[inline(always)]
     pub fn read(&self, index: u32) -> BodyState {
-        if index == STATIC_BODY {
-            return BodyState::AT_REST;
-        }
-        assert!((index as usize) < self.len);
-        // SAFETY: in bounds; no other worker writes this body (see `shared`), and this view
-        // hands out no references, so the copy cannot alias a live `&mut`.
-        unsafe { self.ptr.add(index as usize).read() }
+        let at_rest: *const BodyState = &BodyState::AT_REST;
+        // `STATIC_BODY` is `u32::MAX`, never below `len`: one comparison covers both cases.
+        let source = if (index as usize) < self.len {
+            // SAFETY: in bounds.
+            unsafe { self.ptr.add(index as usize) as *const BodyState }
+        } else {
+            at_rest
+        };
+        // SAFETY: `source` is in bounds or the constant; no other worker writes this body
+        // (see `shared`), and this view hands out no references, so the copy cannot alias a
+        // live `&mut`.
+        unsafe { source.read() }
     }
 
-    /// Sets the velocity of body `index`.
-    #[inline]
+    /// Sets the velocity of body `index`; writes to the static index (or past the end) go
+    /// nowhere.
+    ///
+    /// Branch-free like [`StatesView::read`]: a dropped write lands in a local sink.
+    #[inline(always)]
     pub fn write_velocity(&mut self, index: u32, linear: Vec2, angular: f32) {
-        if index == STATIC_BODY {
-            return;
-        }
-        assert!((index as usize) < self.len);
-        // SAFETY: as in `read`.
+        let mut sink = BodyState::AT_REST;
+        let target = if (index as usize) < self.len {
+            // SAFETY: in bounds.
+            unsafe { self.ptr.add(index as usize) }
+        } else {
+            &mut sink as *mut BodyState
+        };
+        // SAFETY: as in `read`; the sink is this call's own.
         unsafe {
-            let s = self.ptr.add(index as usize);
-            (*s).linear_velocity = linear;
-            (*s).angular_velocity = angular;
+            (*target).linear_velocity = linear;
+            (*target).angular_velocity = angular;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The branch-free accessors: a real index reads and writes its own state, the static
+    /// index reads as a body at rest and its writes change no state.
+    #[test]
+    fn states_view_reads_static_at_rest_and_drops_its_writes() {
+        let moving = BodyState {
+            linear_velocity: Vec2::new(1.0, 2.0),
+            angular_velocity: 3.0,
+            delta_position: Vec2::new(0.5, -0.5),
+            ..BodyState::AT_REST
+        };
+        let mut states = vec![moving; 3];
+        let mut view = StatesView::new(&mut states);
+        assert_eq!(view.read(1), moving);
+        assert_eq!(view.read(STATIC_BODY), BodyState::AT_REST);
+        view.write_velocity(2, Vec2::new(-4.0, 5.0), -6.0);
+        view.write_velocity(STATIC_BODY, Vec2::new(7.0, 7.0), 7.0);
+        assert_eq!(view.read(STATIC_BODY), BodyState::AT_REST);
+        assert_eq!(
+            states[2],
+            BodyState {
+                linear_velocity: Vec2::new(-4.0, 5.0),
+                angular_velocity: -6.0,
+                ..moving
+            }
+        );
+        assert_eq!(states[0], moving);
+        assert_eq!(states[1], moving);
     }
 }

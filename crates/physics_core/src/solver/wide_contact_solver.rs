@@ -211,8 +211,15 @@ pub(crate) fn solve_groups(
     use_bias: bool,
     max_push_speed: f32,
 ) {
-    for c in groups {
-        solve_group(c, states, inv_h, use_bias, max_push_speed);
+    // Two copies of the loop, so the bias test is decided once and not in every group.
+    if use_bias {
+        for c in groups {
+            solve_group::<true>(c, states, inv_h, max_push_speed);
+        }
+    } else {
+        for c in groups {
+            solve_group::<false>(c, states, inv_h, max_push_speed);
+        }
     }
 }
 
@@ -419,13 +426,15 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
     scatter(states, &c.index_b, &b);
 }
 
-fn solve_group(
+/// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax).
+#[inline(always)]
+fn solve_group<const USE_BIAS: bool>(
     c: &mut WideConstraint,
     states: &mut StatesView,
     inv_h: f32,
-    use_bias: bool,
     max_push_speed: f32,
 ) {
+    let use_bias = USE_BIAS;
     let mut a = gather(states, &c.index_a);
     let mut b = gather(states, &c.index_b);
     let (nx, ny) = (c.normal_x, c.normal_y);
