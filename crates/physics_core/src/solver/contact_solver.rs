@@ -74,6 +74,7 @@ pub(crate) struct ContactConstraint {
 }
 
 /// What a constraint needs of each body at preparation.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct ConstraintBody {
     pub solver_index: u32,
     pub inv_mass: f32,

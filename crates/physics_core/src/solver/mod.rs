@@ -43,7 +43,7 @@ pub(crate) mod wide_contact_solver;
 use crate::joint::{ExactIsland, IslandScratch, JointConstraint};
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
-use contact_solver::{ContactConstraint, ContactSolveSettings};
+use contact_solver::{ConstraintBody, ContactConstraint, ContactSolveSettings};
 use graph_coloring::GraphColoring;
 pub(crate) use step_stages::{ContactLink, run_substeps};
 use wide_contact_solver::{LANES, WideContacts};
@@ -60,6 +60,9 @@ pub(crate) struct SolverArrays {
     /// Body (slot, generation) of each solver index: `finalize` skips a body destroyed (and
     /// perhaps replaced) between `solve` and `finalize`.
     pub bodies: Vec<(u32, u32)>,
+    /// What preparing a contact reads of each solver body (mass, velocity, centre offset),
+    /// by solver index, so it never reads the body records of moving bodies.
+    pub contact_bodies: Vec<ConstraintBody>,
     /// Solver index of every body slot (`STATIC_BODY` for bodies not solved), from `solve`.
     pub solver_index: Vec<u32>,
     /// Every contact constraint at its position: lane `l` of SIMD group `g` at `LANES * g +

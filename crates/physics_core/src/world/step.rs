@@ -278,6 +278,7 @@ impl World {
         arrays.states.clear();
         arrays.params.clear();
         arrays.bodies.clear();
+        arrays.contact_bodies.clear();
         // `arrays.contacts` and `arrays.joints` are kept: they are resized and every position
         // that is read is written first, so last step's values are never seen.
         if dt == 0.0 {
@@ -294,8 +295,17 @@ impl World {
             if !body.is_simulated() {
                 continue;
             }
-            solver_index[slot as usize] = arrays.states.len() as u32;
+            let index = arrays.states.len() as u32;
+            solver_index[slot as usize] = index;
             arrays.bodies.push((slot, self.bodies.generation(slot)));
+            arrays.contact_bodies.push(ConstraintBody {
+                solver_index: index,
+                inv_mass: body.inv_mass,
+                inv_inertia: body.inv_inertia,
+                center_offset: body.center - body.transform.p,
+                linear_velocity: body.linear_velocity,
+                angular_velocity: body.angular_velocity,
+            });
             arrays.states.push(BodyState {
                 linear_velocity: body.linear_velocity,
                 angular_velocity: body.angular_velocity,
@@ -333,19 +343,24 @@ impl World {
         self.prepare_joints(&solver_index, joint_softness, &mut arrays);
         arrays.exact_islands =
             crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
-        // A body outside the solver (static or asleep) acts as a fixed one.
+        // A solver body's constraint data was gathered above, densely; a body outside the
+        // solver (static or asleep) acts as a fixed one, read from its record.
+        let contact_bodies = std::mem::take(&mut arrays.contact_bodies);
         let bodies = &self.bodies;
         let constraint_body = |index: u32| {
-            let b = bodies.at(index);
             let solver = solver_index[index as usize];
-            let moving = if solver == STATIC_BODY { 0.0 } else { 1.0 };
+            if let Some(moving) = contact_bodies.get(solver as usize) {
+                return *moving;
+            }
+            // Zero times the record's values, as the solver bodies are one times theirs.
+            let b = bodies.at(index);
             ConstraintBody {
-                solver_index: solver,
-                inv_mass: moving * b.inv_mass,
-                inv_inertia: moving * b.inv_inertia,
+                solver_index: STATIC_BODY,
+                inv_mass: 0.0 * b.inv_mass,
+                inv_inertia: 0.0 * b.inv_inertia,
                 center_offset: b.center - b.transform.p,
-                linear_velocity: moving * b.linear_velocity,
-                angular_velocity: moving * b.angular_velocity,
+                linear_velocity: 0.0 * b.linear_velocity,
+                angular_velocity: 0.0 * b.angular_velocity,
             }
         };
         // The touching contacts in slot order, coloured as they are found; the solver's
@@ -407,6 +422,7 @@ impl World {
         );
         let mut hits = link.hits.into_inner().unwrap_or_else(|e| e.into_inner());
         arrays.solver_index = solver_index;
+        arrays.contact_bodies = contact_bodies;
 
         self.joint_breaks.clear();
         self.store_joint_impulses(&arrays.joints, &arrays.states, 1.0 / h);
