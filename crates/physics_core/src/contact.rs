@@ -108,15 +108,20 @@ impl Contact {
         recycling: Recycling,
     ) -> (bool, bool) {
         let was_touching = self.touching;
-        let old = self.manifold;
         if let Some(cache) = &self.recycle
-            && let Some(m) = cache.recycle(&old, xf_a, xf_b, recycling.reach, recycling.distance)
+            && cache.recycle(
+                &mut self.manifold,
+                xf_a,
+                xf_b,
+                recycling.reach,
+                recycling.distance,
+            )
         {
-            self.manifold = m;
             self.recycled = true;
             return (was_touching, was_touching);
         }
         self.recycled = false;
+        let old = self.manifold;
         let mut manifold = collide(shape_a, xf_a, shape_b, xf_b, settings);
         carry_impulses(&old, &mut manifold, settings.speculative_distance);
         self.manifold = manifold;

@@ -72,36 +72,34 @@ impl RecycleCache {
         }
     }
 
-    /// The cached manifold carried to the bodies' current poses, with the impulses of
-    /// `current` (the manifold in use, computed or recycled from this cache), or `None` when
-    /// the shapes moved relative to each other by `tolerance` or more (`reach`: the farthest
-    /// point of either shape from its body origin), or either body turned too far.
+    /// Carries the cached manifold to the bodies' current poses in place: `current` (the
+    /// manifold in use, computed or recycled from this cache, so it has the cache's points)
+    /// takes the carried geometry and keeps its impulses. Returns false, leaving `current`
+    /// alone, when the shapes moved relative to each other by `tolerance` or more (`reach`:
+    /// the farthest point of either shape from its body origin), or either body turned too
+    /// far.
     pub fn recycle(
         &self,
-        current: &Manifold,
+        current: &mut Manifold,
         xf_a: Transform,
         xf_b: Transform,
         reach: f32,
         tolerance: f32,
-    ) -> Option<Manifold> {
+    ) -> bool {
         let turn_a = self.rotation_a.inv_mul(xf_a.q);
         let turn_b = self.rotation_b.inv_mul(xf_b.q);
         if turn_a.c.min(turn_b.c) <= RECYCLE_MIN_COS {
-            return None;
+            return false;
         }
         let relative = xf_a.inv_mul(xf_b);
         let relative_turn = self.relative.q.inv_mul(relative.q);
         let motion = relative.p.distance(self.relative.p) + reach * relative_turn.s.abs();
         // NaN motion (a body with a broken pose) never recycles.
         if motion.is_nan() || motion >= tolerance {
-            return None;
+            return false;
         }
-        let mut m = self.carried(xf_a, xf_b);
-        for (p, now) in m.points_mut().iter_mut().zip(current.points()) {
-            p.normal_impulse = now.normal_impulse;
-            p.tangent_impulse = now.tangent_impulse;
-        }
-        Some(m)
+        self.carry_into(current, xf_a, xf_b, turn_a, turn_b);
+        true
     }
 
     /// The cached manifold moved with the bodies to poses `xf_a` and `xf_b`, whatever the
@@ -112,19 +110,38 @@ impl RecycleCache {
         let turn_a = self.rotation_a.inv_mul(xf_a.q);
         let turn_b = self.rotation_b.inv_mul(xf_b.q);
         let mut m = self.manifold;
-        let normal = turn_a.rotate(m.normal);
+        self.carry_into(&mut m, xf_a, xf_b, turn_a, turn_b);
+        m
+    }
+
+    /// Writes the cached geometry carried to `xf_a` and `xf_b` (the bodies having turned by
+    /// `turn_a` and `turn_b` since) into `m`, leaving its impulses: the normal and A's
+    /// anchors turn with A, B's anchors with B, and each separation grows by how far the two
+    /// anchored points drifted apart along the normal.
+    #[inline]
+    fn carry_into(
+        &self,
+        m: &mut Manifold,
+        xf_a: Transform,
+        xf_b: Transform,
+        turn_a: Rot,
+        turn_b: Rot,
+    ) {
+        let kept = &self.manifold;
+        let normal = turn_a.rotate(kept.normal);
         m.normal = normal;
-        for p in m.points_mut() {
-            let anchor_a = turn_a.rotate(p.anchor_a);
-            let anchor_b = turn_b.rotate(p.anchor_b);
+        m.point_count = kept.point_count;
+        for (p, k) in m.points_mut().iter_mut().zip(kept.points()) {
+            let anchor_a = turn_a.rotate(k.anchor_a);
+            let anchor_b = turn_b.rotate(k.anchor_b);
             let (on_a, on_b) = (xf_a.p + anchor_a, xf_b.p + anchor_b);
-            p.separation += (on_b - on_a).dot(normal);
+            p.separation = k.separation + (on_b - on_a).dot(normal);
             p.anchor_a = anchor_a;
             p.anchor_b = anchor_b;
             p.point = 0.5 * (on_a + on_b);
+            p.id = k.id;
             p.persisted = true;
         }
-        m
     }
 }
 
@@ -178,5 +195,79 @@ impl TryFrom<SavedCache> for RecycleCache {
             relative: saved.relative,
             manifold,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::{CollideSettings, collide};
+    use crate::shape::{Polygon, Shape};
+
+    /// A box resting on a wider box, touching along a face: a two-point manifold.
+    fn resting_pair() -> (Shape, Transform, Shape, Transform) {
+        let ground = Shape::Polygon(Polygon::new_box(2.0, 0.5).unwrap());
+        let boxed = Shape::Polygon(Polygon::new_box(0.5, 0.5).unwrap());
+        let xf_a = Transform::new(Vec2::new(0.0, 0.0), Rot::IDENTITY);
+        let xf_b = Transform::new(Vec2::new(0.3, 0.995), Rot::from_angle(0.01));
+        (ground, xf_a, boxed, xf_b)
+    }
+
+    /// Recycling in place writes the carried geometry over the manifold in use and keeps its
+    /// impulses; a move past the tolerance leaves the manifold untouched.
+    #[test]
+    fn recycling_in_place_carries_geometry_and_keeps_impulses() {
+        let (a, xf_a, b, xf_b) = resting_pair();
+        let mut current = collide(&a, xf_a, &b, xf_b, &CollideSettings::default());
+        assert_eq!(current.point_count, 2);
+        let cache = RecycleCache::new(&current, xf_a, xf_b);
+        for (i, p) in current.points_mut().iter_mut().enumerate() {
+            p.normal_impulse = 1.5 + i as f32;
+            p.tangent_impulse = -0.25 * (i as f32 + 1.0);
+        }
+        let impulses: Vec<(f32, f32)> = current
+            .points()
+            .iter()
+            .map(|p| (p.normal_impulse, p.tangent_impulse))
+            .collect();
+
+        // 1 mm across and a milliradian of turn: well inside the 5 cm tolerance.
+        let moved_b = Transform::new(xf_b.p + Vec2::new(0.001, -0.0005), Rot::from_angle(0.011));
+        assert!(cache.recycle(&mut current, xf_a, moved_b, 0.75, 0.05));
+        let expected = cache.carried(xf_a, moved_b);
+        assert_eq!(current.normal, expected.normal);
+        assert_eq!(current.point_count, expected.point_count);
+        for ((p, e), (normal, tangent)) in current
+            .points()
+            .iter()
+            .zip(expected.points())
+            .zip(&impulses)
+        {
+            assert_eq!(
+                (p.point, p.anchor_a, p.anchor_b),
+                (e.point, e.anchor_a, e.anchor_b)
+            );
+            assert_eq!(
+                (p.separation, p.id, p.persisted),
+                (e.separation, e.id, true)
+            );
+            assert_eq!((p.normal_impulse, p.tangent_impulse), (*normal, *tangent));
+        }
+        // The box sank by 0.5 mm along the normal (up): each separation fell by about that.
+        let fresh = collide(&a, xf_a, &b, moved_b, &CollideSettings::default());
+        for (p, f) in current.points().iter().zip(fresh.points()) {
+            assert!(
+                (p.separation - f.separation).abs() < 1e-4,
+                "{} vs {}",
+                p.separation,
+                f.separation
+            );
+        }
+
+        // 6 cm away: recomputed, not recycled, and the manifold is left as it was.
+        let before = current;
+        let far_b = Transform::new(xf_b.p + Vec2::new(0.06, 0.0), xf_b.q);
+        assert!(!cache.recycle(&mut current, xf_a, far_b, 0.75, 0.05));
+        assert_eq!(current, before);
     }
 }
