@@ -434,7 +434,6 @@ fn solve_group<const USE_BIAS: bool>(
     inv_h: f32,
     max_push_speed: f32,
 ) {
-    let use_bias = USE_BIAS;
     let mut a = gather(states, &c.index_a);
     let mut b = gather(states, &c.index_b);
     let (nx, ny) = (c.normal_x, c.normal_y);
@@ -457,7 +456,7 @@ fn solve_group<const USE_BIAS: bool>(
         let s = p.base_separation + (dx * nx + dy * ny);
         // Speculative points close the gap exactly; touching ones are soft with bias, or
         // rigid without it when relaxing.
-        let (bias, mass_scale, impulse_scale) = if use_bias {
+        let (bias, mass_scale, impulse_scale) = if USE_BIAS {
             (
                 (c.bias_rate * s).fast_max(max_push),
                 c.mass_scale,
@@ -477,7 +476,7 @@ fn solve_group<const USE_BIAS: bool>(
         let total = (p.normal_impulse + delta).fast_max(zero);
         let applied = total - p.normal_impulse;
         let max_normal_impulse = p.max_normal_impulse.fast_max(applied);
-        let relative_velocity = if use_bias {
+        let relative_velocity = if USE_BIAS {
             applied
                 .simd_gt(zero)
                 .select(p.relative_velocity.fast_min(vn), p.relative_velocity)
