@@ -131,13 +131,14 @@ impl<'a> StatesView<'a> {
         }
     }
 
-    /// The state of body `index`; the static index (and any index past the end) reads as a
-    /// body at rest.
+    /// The state of body `index`; the static index reads as a body at rest (so would an index
+    /// past the end, which the solver never builds: debug builds assert it).
     ///
     /// Branch-free: the address is chosen first (a conditional move) and loaded after, so a
     /// group whose lanes mix moving and fixed bodies costs no mispredicted branch.
     #[inline(always)]
     pub fn read(&self, index: u32) -> BodyState {
+        debug_assert!(index == STATIC_BODY || (index as usize) < self.len);
         let at_rest: *const BodyState = &BodyState::AT_REST;
         // `STATIC_BODY` is `u32::MAX`, never below `len`: one comparison covers both cases.
         let source = if (index as usize) < self.len {
@@ -158,6 +159,7 @@ impl<'a> StatesView<'a> {
     /// Branch-free like [`StatesView::read`]: a dropped write lands in a local sink.
     #[inline(always)]
     pub fn write_velocity(&mut self, index: u32, linear: Vec2, angular: f32) {
+        debug_assert!(index == STATIC_BODY || (index as usize) < self.len);
         let mut sink = BodyState::AT_REST;
         let target = if (index as usize) < self.len {
             // SAFETY: in bounds.
