@@ -107,12 +107,23 @@ fn gift_wrap(points: &[Vec2]) -> Vec<Vec2> {
         .min_by(|&i, &j| lexicographic(&points[i], &points[j]))
         .expect("at least three points");
     let mut hull = Vec::with_capacity(MAX_POLYGON_VERTICES + 1);
+    // Vertices already wrapped are never candidates again (the start is, to close the hull):
+    // from a vertex that round-off put on a straight edge, the previous vertex and the true
+    // next one lie in opposite directions, and a previous vertex held as the candidate made
+    // the true next one look collinear with it and lose.
+    let mut wrapped = vec![false; points.len()];
     let mut current = start;
     loop {
         hull.push(points[current]);
-        let mut next = if current == 0 { 1 } else { 0 };
+        if current != start {
+            wrapped[current] = true;
+        }
+        let candidate = |i: usize| i != current && !wrapped[i];
+        let Some(mut next) = (0..points.len()).find(|&i| candidate(i)) else {
+            return hull;
+        };
         for (i, &p) in points.iter().enumerate() {
-            if i == current || i == next {
+            if i == next || !candidate(i) {
                 continue;
             }
             let to_next = points[next] - points[current];
@@ -364,6 +375,28 @@ mod tests {
         let Ok(hull) = convex_hull(&points) else {
             return; // refusing is fine; a wrong polygon is not
         };
+        assert_points_inside(&hull, &points);
+    }
+
+    /// Fuzz find (`fuzz/corpus/polygon_from_points/a782323...`): round-off made the wrap
+    /// take a point lying on the long edge from (9951, 9966) to (824, 839) as a vertex; from
+    /// there the previous vertex and the edge's far end point in opposite directions, and the
+    /// far end, compared against the previous vertex, lost: the hull skipped a corner 154
+    /// units outside it.
+    #[test]
+    fn regression_wrap_turned_back_along_a_straight_edge() {
+        let points = [
+            Vec2::new(9951.166, 9965.815),
+            Vec2::new(824.07477, 838.7256),
+            Vec2::new(4574.5327, 4589.183),
+            Vec2::new(4589.183, 4589.183),
+            Vec2::new(4608.717, 4589.183),
+            Vec2::new(4589.183, 4589.183),
+            Vec2::new(4589.183, 4589.183),
+            Vec2::new(-9191.796, -10000.0),
+        ];
+        let hull = convex_hull(&points).unwrap();
+        assert!(hull.contains(&Vec2::new(824.07477, 838.7256)), "{hull:?}");
         assert_points_inside(&hull, &points);
     }
 }
