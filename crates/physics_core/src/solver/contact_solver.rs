@@ -7,7 +7,7 @@
 //!   K = J M^-1 J^T = mA + mB + iA (rA x n)^2 + iB (rB x n)^2
 //!
 //! Friction uses the same J with the tangent t = right_perp(n) and is clamped to
-//! |lambda_t| <= mu lambda_n. Each substep the separation is recomputed from the bodies'
+//! |lambda_t| <= mu lambda_n; it is solved in the relax iterations only. Each substep the separation is recomputed from the bodies'
 //! motion since the step began: s = s0 - (rB - rA).n + (dpB - dpA + q(rB) - q(rA)).n, so
 //! contacts respond to motion within the step without a new collision pass.
 //! A point still apart (s > 0) is speculative: its bias s / h lets the bodies close exactly
@@ -249,7 +249,8 @@ pub(crate) fn current_separation(
     cp.base_separation + d.dot(normal)
 }
 
-/// One iteration over the constraints: normal points (block or one by one), then friction.
+/// One iteration over the constraints: normal points (block or one by one), then friction
+/// when relaxing (`use_bias` false).
 pub(crate) fn solve_contacts(
     constraints: &mut [ContactConstraint],
     states: &mut [BodyState],
@@ -286,15 +287,22 @@ pub(crate) fn solve_contacts(
             }
         }
 
-        let t = right_perp(n);
-        for i in 0..c.point_count {
-            let cp = c.points[i];
-            let vt = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(t);
-            let limit = c.friction * cp.normal_impulse;
-            let total = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-limit, limit);
-            let applied = total - cp.tangent_impulse;
-            c.points[i].tangent_impulse = total;
-            apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, applied * t);
+        // Friction is solved in the relax iterations only, after the normal impulses of the
+        // substep are settled (as Box2D v3 does): the biased iteration's normal impulses still
+        // carry the position correction, so a friction cone built on them would be discarded
+        // a moment later. The warm start applies the accumulated friction impulse at the start
+        // of every substep, so a resting contact holds from the first iteration.
+        if !use_bias {
+            let t = right_perp(n);
+            for i in 0..c.point_count {
+                let cp = c.points[i];
+                let vt = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(t);
+                let limit = c.friction * cp.normal_impulse;
+                let total = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-limit, limit);
+                let applied = total - cp.tangent_impulse;
+                c.points[i].tangent_impulse = total;
+                apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, applied * t);
+            }
         }
 
         write_state(states, c.index_a, sa);

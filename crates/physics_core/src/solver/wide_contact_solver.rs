@@ -490,18 +490,22 @@ fn solve_group<const USE_BIAS: bool>(
         q.relative_velocity = relative_velocity;
     }
 
-    let (tx, ty) = (ny, -nx);
-    for i in 0..2 {
-        let p = &c.points[i];
-        let (vx, vy) = relative_velocity(&a, &b, p);
-        let vt = vx * tx + vy * ty;
-        let limit = c.friction * p.normal_impulse;
-        let total = (p.tangent_impulse - p.tangent_mass * vt)
-            .fast_max(-limit)
-            .fast_min(limit);
-        let applied = total - p.tangent_impulse;
-        apply(c, &mut a, &mut b, p, applied * tx, applied * ty);
-        c.points[i].tangent_impulse = total;
+    // Friction only in the relax, against the normal impulses it has just settled (see
+    // `contact_solver::solve_contacts`).
+    if !USE_BIAS {
+        let (tx, ty) = (ny, -nx);
+        for i in 0..2 {
+            let p = &c.points[i];
+            let (vx, vy) = relative_velocity(&a, &b, p);
+            let vt = vx * tx + vy * ty;
+            let limit = c.friction * p.normal_impulse;
+            let total = (p.tangent_impulse - p.tangent_mass * vt)
+                .fast_max(-limit)
+                .fast_min(limit);
+            let applied = total - p.tangent_impulse;
+            apply(c, &mut a, &mut b, p, applied * tx, applied * ty);
+            c.points[i].tangent_impulse = total;
+        }
     }
 
     scatter(states, &c.index_a, &a);
