@@ -701,4 +701,65 @@ mod tests {
         // Something happened: the solve changed the velocities.
         assert!(scalar_states != states);
     }
+
+    /// Friction waits for the relax: the biased iteration moves only normal impulses (in
+    /// lanes and one by one), the relax then moves the tangent ones.
+    #[test]
+    fn friction_is_solved_in_the_relax_only() {
+        let mut v = Values(11);
+        let mut states = vec![BodyState::AT_REST; 4];
+        for s in &mut states {
+            // Sliding fast enough that every point's friction has work to do.
+            s.linear_velocity = v.vec(3.0);
+            s.angular_velocity = v.next(-2.0, 2.0);
+        }
+        let constraints: Vec<ContactConstraint> = [(0, 1), (2, STATIC_BODY), (STATIC_BODY, 3)]
+            .iter()
+            .map(|&(a, b)| constraint(&mut v, a, b, 2))
+            .collect();
+        let settings = ContactSolveSettings {
+            contact_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
+            static_softness: Softness::new(60.0, 10.0, 1.0 / 240.0),
+            max_push_speed: 3.0,
+            restitution_threshold: 1.0,
+            use_block_solver: false,
+        };
+        let tangents = |cs: &[ContactConstraint]| -> Vec<f32> {
+            cs.iter()
+                .flat_map(|c| c.solved_points().map(|p| p.tangent_impulse))
+                .collect()
+        };
+        let normals = |cs: &[ContactConstraint]| -> Vec<f32> {
+            cs.iter()
+                .flat_map(|c| c.solved_points().map(|p| p.normal_impulse))
+                .collect()
+        };
+
+        // One by one.
+        let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
+        solve_contacts(&mut scalar, &mut scalar_states, 240.0, true, &settings);
+        assert_eq!(tangents(&scalar), tangents(&constraints));
+        assert_ne!(normals(&scalar), normals(&constraints));
+        let biased = tangents(&scalar);
+        solve_contacts(&mut scalar, &mut scalar_states, 240.0, false, &settings);
+        let relaxed = tangents(&scalar);
+        assert!(biased.iter().zip(&relaxed).all(|(b, r)| b != r));
+
+        // In lanes.
+        let mut coloring = GraphColoring::default();
+        coloring.reset(states.len());
+        for (k, c) in constraints.iter().enumerate() {
+            coloring.add(k as u32, c.index_a, c.index_b);
+        }
+        let mut wide = WideContacts::default();
+        wide.build(&constraints, &coloring);
+        let mut lane_states = states.clone();
+        let mut lanes = constraints.clone();
+        wide.solve(&mut lane_states, 240.0, true, settings.max_push_speed);
+        wide.store(&mut lanes);
+        assert_eq!(tangents(&lanes), tangents(&constraints));
+        wide.solve(&mut lane_states, 240.0, false, settings.max_push_speed);
+        wide.store(&mut lanes);
+        assert!(biased.iter().zip(&tangents(&lanes)).all(|(b, r)| b != r));
+    }
 }
