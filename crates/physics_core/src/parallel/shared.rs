@@ -9,12 +9,22 @@
 #![allow(unsafe_code)]
 
 use crate::solver::body_state::{BodyState, STATIC_BODY};
-use bevy_math::Vec2;
 use std::marker::PhantomData;
 use std::ops::Range;
+use wide::f32x4;
 
-// `StatesView` relies on the static index never being a valid one.
+// `StatesView` relies on the static index never being a valid one, and reads a state as two
+// aligned rows of four floats: velocity, angular velocity, padding; then delta position and
+// delta rotation.
 const _: () = assert!(STATIC_BODY == u32::MAX);
+const _: () = {
+    assert!(std::mem::size_of::<BodyState>() == 32);
+    assert!(std::mem::align_of::<BodyState>() == 16);
+    assert!(std::mem::offset_of!(BodyState, angular_velocity) == 8);
+    assert!(std::mem::offset_of!(BodyState, padding) == 12);
+    assert!(std::mem::offset_of!(BodyState, delta_position) == 16);
+    assert!(std::mem::offset_of!(BodyState, delta_rotation) == 24);
+};
 
 /// A mutable slice that several workers may hold at once. Reading or writing through it is
 /// `unsafe`: the caller promises no two workers touch the same element during a stage.
@@ -131,46 +141,45 @@ impl<'a> StatesView<'a> {
         }
     }
 
-    /// The state of body `index`; the static index reads as a body at rest (so would an index
-    /// past the end, which the solver never builds: debug builds assert it).
+    /// Where body `index` is read from: its state, or the at-rest constant for the static
+    /// index (so would an index past the end, which the solver never builds: debug builds
+    /// assert it).
     ///
-    /// Branch-free: the address is chosen first (a conditional move) and loaded after, so a
+    /// Branch-free: the address is chosen with a conditional move and loaded after, so a
     /// group whose lanes mix moving and fixed bodies costs no mispredicted branch.
     #[inline(always)]
-    pub fn read(&self, index: u32) -> BodyState {
+    fn source(&self, index: u32) -> *const BodyState {
         debug_assert!(index == STATIC_BODY || (index as usize) < self.len);
-        let at_rest: *const BodyState = &BodyState::AT_REST;
         // `STATIC_BODY` is `u32::MAX`, never below `len`: one comparison covers both cases.
-        let source = if (index as usize) < self.len {
+        if (index as usize) < self.len {
             // SAFETY: in bounds.
             unsafe { self.ptr.add(index as usize) as *const BodyState }
         } else {
-            at_rest
-        };
-        // SAFETY: `source` is in bounds or the constant; no other worker writes this body
-        // (see `shared`), and this view hands out no references, so the copy cannot alias a
-        // live `&mut`.
-        unsafe { source.read() }
+            &BodyState::AT_REST
+        }
     }
 
-    /// Sets the velocity of body `index`; writes to the static index (or past the end) go
-    /// nowhere.
-    ///
-    /// Branch-free like [`StatesView::read`]: a dropped write lands in a local sink.
+    /// The state of body `index` as its two rows of four floats, the velocity half
+    /// (vx, vy, w, padding) and the motion half (dpx, dpy, qc, qs): two aligned loads. The
+    /// static index reads as a body at rest.
     #[inline(always)]
-    pub fn write_velocity(&mut self, index: u32, linear: Vec2, angular: f32) {
+    pub fn read_rows(&self, index: u32) -> [f32x4; 2] {
+        // SAFETY: `source` is in bounds or the constant, and `BodyState` is exactly two
+        // aligned rows of four floats (asserted above); no other worker writes this body (see
+        // `shared`), and this view hands out no references, so the copy cannot alias a live
+        // `&mut`.
+        unsafe { self.source(index).cast::<[f32x4; 2]>().read() }
+    }
+
+    /// Sets the velocity half (vx, vy, w, padding) of body `index` with one aligned store;
+    /// writes to the static index (or past the end) go nowhere.
+    #[inline(always)]
+    pub fn write_velocity_row(&mut self, index: u32, row: f32x4) {
         debug_assert!(index == STATIC_BODY || (index as usize) < self.len);
-        let mut sink = BodyState::AT_REST;
-        let target = if (index as usize) < self.len {
-            // SAFETY: in bounds.
-            unsafe { self.ptr.add(index as usize) }
-        } else {
-            &mut sink as *mut BodyState
-        };
-        // SAFETY: as in `read`; the sink is this call's own.
-        unsafe {
-            (*target).linear_velocity = linear;
-            (*target).angular_velocity = angular;
+        if (index as usize) < self.len {
+            // SAFETY: in bounds, and the velocity half is the state's first aligned row; as
+            // in `read_rows`, no other worker touches this body.
+            unsafe { self.ptr.add(index as usize).cast::<f32x4>().write(row) }
         }
     }
 }
@@ -178,24 +187,31 @@ impl<'a> StatesView<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bevy_math::Vec2;
 
-    /// The branch-free accessors: a real index reads and writes its own state, the static
-    /// index reads as a body at rest and its writes change no state.
+    /// The row accessors: a real index reads and writes its own state, the static index
+    /// reads as a body at rest and its writes change no state.
     #[test]
     fn states_view_reads_static_at_rest_and_drops_its_writes() {
         let moving = BodyState {
             linear_velocity: Vec2::new(1.0, 2.0),
             angular_velocity: 3.0,
+            padding: 0.0,
             delta_position: Vec2::new(0.5, -0.5),
-            ..BodyState::AT_REST
+            delta_rotation: crate::math::Rot { c: 0.6, s: 0.8 },
         };
         let mut states = vec![moving; 3];
         let mut view = StatesView::new(&mut states);
-        assert_eq!(view.read(1), moving);
-        assert_eq!(view.read(STATIC_BODY), BodyState::AT_REST);
-        view.write_velocity(2, Vec2::new(-4.0, 5.0), -6.0);
-        view.write_velocity(STATIC_BODY, Vec2::new(7.0, 7.0), 7.0);
-        assert_eq!(view.read(STATIC_BODY), BodyState::AT_REST);
+        let rows = |r: [f32x4; 2]| (r[0].to_array(), r[1].to_array());
+        assert_eq!(
+            rows(view.read_rows(1)),
+            ([1.0, 2.0, 3.0, 0.0], [0.5, -0.5, 0.6, 0.8])
+        );
+        let at_rest = ([0.0; 4], [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(rows(view.read_rows(STATIC_BODY)), at_rest);
+        view.write_velocity_row(2, f32x4::new([-4.0, 5.0, -6.0, 0.0]));
+        view.write_velocity_row(STATIC_BODY, f32x4::splat(7.0));
+        assert_eq!(rows(view.read_rows(STATIC_BODY)), at_rest);
         assert_eq!(
             states[2],
             BodyState {

@@ -26,7 +26,6 @@ use super::body_state::STATIC_BODY;
 use super::contact_solver::{ConstraintPoint, ContactConstraint};
 use super::graph_coloring::GraphColoring;
 use crate::parallel::shared::StatesView;
-use bevy_math::Vec2;
 use std::ops::Range;
 use wide::f32x4;
 
@@ -308,21 +307,8 @@ pub(crate) fn store_lane(group: &WideConstraint, lane: usize, scalar: &mut Conta
 /// as four-lane rows; the static index reads as a body at rest.
 #[inline(always)]
 fn rows(states: &StatesView, index: u32) -> (Lanes, Lanes) {
-    let s = states.read(index);
-    (
-        Lanes::new([
-            s.linear_velocity.x,
-            s.linear_velocity.y,
-            s.angular_velocity,
-            s.padding,
-        ]),
-        Lanes::new([
-            s.delta_position.x,
-            s.delta_position.y,
-            s.delta_rotation.c,
-            s.delta_rotation.s,
-        ]),
-    )
+    let [velocity, motion] = states.read_rows(index);
+    (velocity, motion)
 }
 
 /// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
@@ -377,10 +363,10 @@ fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
 /// skipped.
 #[inline(always)]
 fn scatter(states: &mut StatesView, indices: &[u32; LANES], body: &WideBody) {
+    // The padding lane goes back as it was gathered.
     let velocity_rows = Lanes::transpose([body.vx, body.vy, body.w, body.padding]);
     for (&i, row) in indices.iter().zip(velocity_rows) {
-        let [vx, vy, w, _] = row.to_array();
-        states.write_velocity(i, Vec2::new(vx, vy), w);
+        states.write_velocity_row(i, row);
     }
 }
 
