@@ -38,24 +38,32 @@ type Lanes = f32x4;
 /// Marks an empty lane in [`WideContacts::lanes`].
 pub(crate) const EMPTY_LANE: u32 = u32::MAX;
 
-/// One manifold point of every lane.
+/// One manifold point of every lane. The fields the warm start reads come first (see
+/// [`WideConstraint`]).
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 struct WidePoint {
     anchor_a_x: Lanes,
     anchor_a_y: Lanes,
     anchor_b_x: Lanes,
     anchor_b_y: Lanes,
-    base_separation: Lanes,
-    relative_velocity: Lanes,
     normal_impulse: Lanes,
     tangent_impulse: Lanes,
+    base_separation: Lanes,
+    relative_velocity: Lanes,
     max_normal_impulse: Lanes,
     normal_mass: Lanes,
     tangent_mass: Lanes,
 }
 
 /// [`LANES`] contact constraints of one colour, lane by lane.
+///
+/// Laid out for the passes over the groups, which stream them from memory in big worlds:
+/// a group starts on a cache line, and what the warm start reads (bodies, masses, normal,
+/// anchors and impulses) comes first, so it loads seven of the group's nine lines; the
+/// settings only the solve and restitution read come last.
 #[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
 pub(crate) struct WideConstraint {
     index_a: [u32; LANES],
     index_b: [u32; LANES],
@@ -65,12 +73,12 @@ pub(crate) struct WideConstraint {
     inv_inertia_b: Lanes,
     normal_x: Lanes,
     normal_y: Lanes,
+    points: [WidePoint; 2],
     friction: Lanes,
     bias_rate: Lanes,
     mass_scale: Lanes,
     impulse_scale: Lanes,
     restitution: Lanes,
-    points: [WidePoint; 2],
 }
 
 /// The bodies of one side of a group, lane by lane.
