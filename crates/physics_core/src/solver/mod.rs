@@ -15,7 +15,9 @@
 //!                                        colour in lanes): soft, with position bias
 //!     integrate positions                delta position and delta rotation; small joint
 //!                                        islands projected exactly onto their constraints
-//!     relax                              joints, then contacts: rigid, without bias
+//!     relax                              joints, then contacts: rigid, without bias;
+//!                                        contact friction is solved here only, against
+//!                                        the normal impulses the substep settled on
 //! restitution                            once, for points that approached fast: overflow,
 //!                                        then colour by colour
 //! store impulses                         lanes back to their group positions, then into
