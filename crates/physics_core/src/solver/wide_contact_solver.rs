@@ -600,6 +600,27 @@ mod tests {
         }
     }
 
+    /// Contact settings at 60 Hz with four substeps.
+    fn test_settings() -> ContactSolveSettings {
+        ContactSolveSettings {
+            contact_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
+            static_softness: Softness::new(60.0, 10.0, 1.0 / 240.0),
+            max_push_speed: 3.0,
+            restitution_threshold: 1.0,
+            use_block_solver: false,
+        }
+    }
+
+    /// The constraints coloured in order, over `body_count` solver bodies.
+    fn colour(constraints: &[ContactConstraint], body_count: usize) -> GraphColoring {
+        let mut coloring = GraphColoring::default();
+        coloring.reset(body_count);
+        for (k, c) in constraints.iter().enumerate() {
+            coloring.add(k as u32, c.index_a, c.index_b);
+        }
+        coloring
+    }
+
     /// Constraints of one colour touch disjoint bodies, so solving them in lanes must give
     /// what solving them one by one gives: same velocities, same impulses, up to rounding.
     #[test]
@@ -635,13 +656,7 @@ mod tests {
                 c
             })
             .collect();
-        let settings = ContactSolveSettings {
-            contact_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
-            static_softness: Softness::new(60.0, 10.0, 1.0 / 240.0),
-            max_push_speed: 3.0,
-            restitution_threshold: 1.0,
-            use_block_solver: false,
-        };
+        let settings = test_settings();
         let threshold = 0.1;
 
         let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
@@ -654,11 +669,7 @@ mod tests {
         // Some point bounced, so the lanes' restitution is compared on real work.
         assert!(scalar_states != before_restitution);
 
-        let mut coloring = GraphColoring::default();
-        coloring.reset(body_count as usize);
-        for (k, c) in constraints.iter().enumerate() {
-            coloring.add(k as u32, c.index_a, c.index_b);
-        }
+        let coloring = colour(&constraints, body_count as usize);
         assert!(coloring.overflow.is_empty());
         let mut wide = WideContacts::default();
         wide.build(&constraints, &coloring);
@@ -711,13 +722,7 @@ mod tests {
             .iter()
             .map(|&(a, b)| constraint(&mut v, a, b, 2))
             .collect();
-        let settings = ContactSolveSettings {
-            contact_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
-            static_softness: Softness::new(60.0, 10.0, 1.0 / 240.0),
-            max_push_speed: 3.0,
-            restitution_threshold: 1.0,
-            use_block_solver: false,
-        };
+        let settings = test_settings();
         let tangents = |cs: &[ContactConstraint]| -> Vec<f32> {
             cs.iter()
                 .flat_map(|c| c.solved_points().map(|p| p.tangent_impulse))
@@ -740,11 +745,7 @@ mod tests {
         assert!(biased.iter().zip(&relaxed).all(|(b, r)| b != r));
 
         // In lanes.
-        let mut coloring = GraphColoring::default();
-        coloring.reset(states.len());
-        for (k, c) in constraints.iter().enumerate() {
-            coloring.add(k as u32, c.index_a, c.index_b);
-        }
+        let coloring = colour(&constraints, states.len());
         let mut wide = WideContacts::default();
         wide.build(&constraints, &coloring);
         let mut lane_states = states.clone();
