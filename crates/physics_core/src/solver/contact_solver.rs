@@ -7,9 +7,10 @@
 //!   K = J M^-1 J^T = mA + mB + iA (rA x n)^2 + iB (rB x n)^2
 //!
 //! Friction uses the same J with the tangent t = right_perp(n) and is clamped to
-//! |lambda_t| <= mu lambda_n; it is solved in the relax iterations only. Each substep the separation is recomputed from the bodies'
-//! motion since the step began: s = s0 - (rB - rA).n + (dpB - dpA + q(rB) - q(rA)).n, so
-//! contacts respond to motion within the step without a new collision pass.
+//! |lambda_t| <= mu lambda_n; it is solved in the relax iterations only. Each substep the
+//! separation is recomputed from the bodies' motion since the step began:
+//! s = s0 - (rB - rA).n + (dpB - dpA + q(rB) - q(rA)).n, so contacts respond to motion within
+//! the step without a new collision pass.
 //! A point still apart (s > 0) is speculative: its bias s / h lets the bodies close exactly
 //! the gap this substep and no further.
 

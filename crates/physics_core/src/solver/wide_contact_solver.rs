@@ -311,26 +311,18 @@ pub(crate) fn store_lane(group: &WideConstraint, lane: usize, scalar: &mut Conta
     }
 }
 
-/// The velocity half (vx, vy, w, padding) and the motion half (dpx, dpy, qc, qs) of a body
-/// as four-lane rows; the static index reads as a body at rest.
-#[inline(always)]
-fn rows(states: &StatesView, index: u32) -> (Lanes, Lanes) {
-    let [velocity, motion] = states.read_rows(index);
-    (velocity, motion)
-}
-
 /// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
 #[inline(always)]
 fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     // Written out: `indices.map` is not always inlined, and this runs per group per stage.
     let [r0, r1, r2, r3] = [
-        rows(states, indices[0]),
-        rows(states, indices[1]),
-        rows(states, indices[2]),
-        rows(states, indices[3]),
+        states.read_rows(indices[0]),
+        states.read_rows(indices[1]),
+        states.read_rows(indices[2]),
+        states.read_rows(indices[3]),
     ];
-    let [vx, vy, w, padding] = Lanes::transpose([r0.0, r1.0, r2.0, r3.0]);
-    let [dpx, dpy, qc, qs] = Lanes::transpose([r0.1, r1.1, r2.1, r3.1]);
+    let [vx, vy, w, padding] = Lanes::transpose([r0[0], r1[0], r2[0], r3[0]]);
+    let [dpx, dpy, qc, qs] = Lanes::transpose([r0[1], r1[1], r2[1], r3[1]]);
     WideBody {
         vx,
         vy,
@@ -348,10 +340,10 @@ fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
 #[inline(always)]
 fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     let [r0, r1, r2, r3] = [
-        rows(states, indices[0]).0,
-        rows(states, indices[1]).0,
-        rows(states, indices[2]).0,
-        rows(states, indices[3]).0,
+        states.read_rows(indices[0])[0],
+        states.read_rows(indices[1])[0],
+        states.read_rows(indices[2])[0],
+        states.read_rows(indices[3])[0],
     ];
     let [vx, vy, w, padding] = Lanes::transpose([r0, r1, r2, r3]);
     let zero = Lanes::splat(0.0);
