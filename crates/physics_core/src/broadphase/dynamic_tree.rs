@@ -17,6 +17,7 @@ use crate::shape::{Aabb, RayCastInput};
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
+mod batch_move;
 mod saved;
 
 /// No node.

@@ -76,6 +76,23 @@ impl BroadPhase {
         self.move_buffer.push(key);
     }
 
+    /// Gives many proxies new enlarged boxes at once and queues them for pair finding, in
+    /// order. Each tree writes all its new leaf boxes before refitting its inner boxes once
+    /// (see `dynamic_tree/batch_move.rs`), instead of walking up from every leaf.
+    pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)]) {
+        for kind in [TreeKind::Static, TreeKind::Moving] {
+            let of_tree: Vec<(u32, Aabb)> = moves
+                .iter()
+                .filter(|(key, _)| key.tree == kind)
+                .map(|(key, aabb)| (key.id, *aabb))
+                .collect();
+            if !of_tree.is_empty() {
+                self.tree_mut(kind).move_proxies(&of_tree);
+            }
+        }
+        self.move_buffer.extend(moves.iter().map(|(key, _)| *key));
+    }
+
     /// The enlarged box of a proxy.
     pub fn fat_aabb(&self, key: ProxyKey) -> Aabb {
         self.tree(key.tree).fat_aabb(key.id)

@@ -1,7 +1,7 @@
 //! Attaching shapes to bodies and keeping their broadphase boxes current.
 
 use super::{World, WorldError};
-use crate::broadphase::TreeKind;
+use crate::broadphase::{ProxyKey, TreeKind};
 use crate::id::{BodyId, ShapeId};
 use crate::math::Transform;
 use crate::shape::{Aabb, Shape};
@@ -155,6 +155,20 @@ impl World {
     /// queued for pair finding) when the shape plus the speculative distance has left it, or
     /// always when `force` is set (teleports).
     pub(crate) fn refresh_shape_bounds(&mut self, body_index: u32, force: bool) {
+        let mut moves = Vec::new();
+        self.collect_shape_moves(body_index, force, &mut moves);
+        self.broadphase.move_proxies(&moves);
+    }
+
+    /// What [`World::refresh_shape_bounds`] does, except that the broadphase moves are added
+    /// to `moves` for the caller to apply in one batch (the shapes' records already hold
+    /// their new boxes).
+    pub(crate) fn collect_shape_moves(
+        &mut self,
+        body_index: u32,
+        force: bool,
+        moves: &mut Vec<(ProxyKey, Aabb)>,
+    ) {
         let body = self.bodies.at(body_index);
         let xf = body.transform;
         let moving = body.is_moving();
@@ -169,8 +183,7 @@ impl World {
                 continue;
             }
             let fat = self.enlarged(tight, record.proxy.tree);
-            let proxy = record.proxy;
-            self.broadphase.move_proxy(proxy, fat);
+            moves.push((record.proxy, fat));
             self.shapes.at_mut(id.index).fat_aabb = fat;
         }
     }

@@ -474,8 +474,10 @@ impl World {
         );
 
         // Serial pass over the noted bodies in slot order (the solver's order): NaN clean-up,
-        // sweeps and broadphase moves.
+        // sweeps, and the broadphase moves, applied in one batch after the sweeps (these only
+        // meet static shapes, whose tree does not move here).
         let mut bullets = Vec::new();
+        let mut moves = Vec::new();
         for slot in noted {
             let body = self.bodies.at(slot);
             let f = body.finalized;
@@ -497,8 +499,9 @@ impl World {
             if f.needs_sweep {
                 self.solve_continuous(slot, f.start_center, f.start_rotation);
             }
-            self.refresh_shape_bounds(slot, false);
+            self.collect_shape_moves(slot, false, &mut moves);
         }
+        self.broadphase.move_proxies(&moves);
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
             self.solve_continuous(slot, c1, q1);
