@@ -260,3 +260,50 @@ fn contacts_of_a_body_moved_after_the_step_restore_exactly() {
         "different future after the move"
     );
 }
+
+/// Pair finding reads the shapes' filters from an index built when shapes are created; a
+/// world restored from a snapshot rebuilds it, so a box whose filter ignores the ground still
+/// falls through and a plain box still lands, in a world that never created either shape.
+#[test]
+fn restored_world_keeps_shape_filters_for_pair_finding() {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    let ground_shape = Polygon::new_box(20.0, 1.0).unwrap().into();
+    w.create_shape(ground, &ShapeDef::default(), ground_shape)
+        .unwrap();
+    let plain = add_box(&mut w, Vec2::new(-2.0, 1.0), 0.5, 0.5);
+    let ghost = w
+        .create_body(&BodyDef::dynamic(Vec2::new(2.0, 1.0)))
+        .unwrap();
+    let ignores_ground = ShapeDef {
+        filter: Filter {
+            mask_bits: 0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    w.create_shape(
+        ghost,
+        &ignores_ground,
+        Polygon::new_box(0.5, 0.5).unwrap().into(),
+    )
+    .unwrap();
+    let snapshot = w.snapshot();
+
+    let mut restored = World::new(WorldDef::default()).unwrap();
+    restored.restore(&snapshot).unwrap();
+    for _ in 0..120 {
+        restored.step(DT).unwrap();
+    }
+    // Two seconds of free fall is 19.6 m; resting on the ground leaves the centre at 0.5 m
+    // (minus the contact slop).
+    let ghost_y = restored.body_position(ghost).unwrap().y;
+    let plain_y = restored.body_position(plain).unwrap().y;
+    assert!(ghost_y < -10.0, "the filtered box fell through: {ghost_y}");
+    assert!(
+        (plain_y - 0.5).abs() < 0.02,
+        "the plain box rests: {plain_y}"
+    );
+}

@@ -10,6 +10,7 @@ mod def;
 mod error;
 mod events;
 mod joints;
+mod pair_filters;
 mod queries;
 mod shapes;
 mod sleep;
@@ -52,6 +53,8 @@ pub struct World {
     joint_breaks: Vec<JointBreakEvent>,
     /// Shape pair -> contact slot.
     contact_map: PairMap<u32>,
+    /// Per shape slot, what pair finding tests (derived from the shapes, not stored).
+    pair_filters: Vec<pair_filters::PairFilter>,
     broadphase: BroadPhase,
     solver: SolverArrays,
     begin_events: Vec<ContactEvent>,
@@ -88,6 +91,7 @@ impl World {
             joints: Slots::default(),
             joint_breaks: Vec::new(),
             contact_map: PairMap::default(),
+            pair_filters: Vec::new(),
             broadphase: BroadPhase::default(),
             solver: SolverArrays::default(),
             begin_events: Vec::new(),

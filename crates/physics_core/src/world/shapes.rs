@@ -43,6 +43,7 @@ impl World {
         });
         let proxy = self.broadphase.create_proxy(kind, fat_aabb, index);
         self.shapes.at_mut(index).proxy = proxy;
+        self.note_pair_filter(index);
         let id = ShapeId { index, generation };
         self.bodies.at_mut(body.index).shapes.push(id);
         self.update_mass(body.index);

@@ -330,6 +330,7 @@ impl World {
         self.hit_events.clear();
         self.solver = Default::default();
         // Derived from the shapes, so not stored.
+        self.rebuild_pair_filters();
         let slots: Vec<u32> = self.bodies.iter().map(|(slot, _)| slot).collect();
         for slot in slots {
             self.update_extents(slot);

@@ -103,17 +103,10 @@ impl World {
         self.sensor_end_events
             .append(&mut self.pending_sensor_end_events);
         self.hit_events.clear();
-        let (shapes, bodies, contact_map) = (&self.shapes, &self.bodies, &self.contact_map);
+        let (filters, contact_map) = (&self.pair_filters, &self.contact_map);
         let (pairs, queried) = self.broadphase.find_new_pairs(|a, b| {
-            // The filter first: a hash lookup costs more than two shape reads.
-            let (ra, rb) = (shapes.at(a), shapes.at(b));
-            if ra.body == rb.body || !ra.def.filter.should_collide(&rb.def.filter) {
-                return false;
-            }
-            // Sensors detect bodies, not each other.
-            let dynamic = |i: u32| bodies.at(i).body_type == BodyType::Dynamic;
-            !(ra.def.is_sensor && rb.def.is_sensor)
-                && (dynamic(ra.body.index) || dynamic(rb.body.index))
+            // The facts first: a hash lookup costs more than two dense reads.
+            filters[a as usize].may_touch(&filters[b as usize])
                 && !contact_map.contains_key(&pair_key(a, b))
         });
         self.counters.proxies_queried = queried;

@@ -1,0 +1,63 @@
+//! What pair finding asks of a shape, in one dense array by shape slot.
+//!
+//! Every overlap a moved proxy finds is first tested against the two shapes' filters, bodies,
+//! sensor flags and body types. Read from the shape records, that test costs up to three
+//! cache misses per candidate pair (a record spans several lines and a body type lives in the
+//! body record); in a crowd whose shapes never collide with each other (joint_grid's pins),
+//! those misses were most of the pair stage's own time. The same facts sit here in 32 bytes
+//! per shape. None of them changes while a shape lives (a body's type is fixed, filters and
+//! the sensor flag are set at creation), so the array is written when a shape is created and
+//! rebuilt from the records after a restore, never stored.
+
+use super::World;
+use crate::body::BodyType;
+use crate::filter::Filter;
+
+/// A shape's facts for pair finding.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PairFilter {
+    filter: Filter,
+    /// Slot index of the shape's body.
+    body: u32,
+    sensor: bool,
+    /// The body is dynamic (pairs need at least one dynamic body).
+    dynamic: bool,
+}
+
+impl PairFilter {
+    /// True when shapes with these facts may get a contact: different bodies, filters that
+    /// agree, not both sensors, at least one dynamic body.
+    pub(super) fn may_touch(&self, other: &PairFilter) -> bool {
+        self.body != other.body
+            && self.filter.should_collide(&other.filter)
+            && !(self.sensor && other.sensor)
+            && (self.dynamic || other.dynamic)
+    }
+}
+
+impl World {
+    /// Records the pair-finding facts of the live shape in slot `index`.
+    pub(super) fn note_pair_filter(&mut self, index: u32) {
+        let record = self.shapes.at(index);
+        let entry = PairFilter {
+            filter: record.def.filter,
+            body: record.body.index,
+            sensor: record.def.is_sensor,
+            dynamic: self.bodies.at(record.body.index).body_type == BodyType::Dynamic,
+        };
+        let i = index as usize;
+        if self.pair_filters.len() <= i {
+            self.pair_filters.resize(i + 1, PairFilter::default());
+        }
+        self.pair_filters[i] = entry;
+    }
+
+    /// Rebuilds the facts of every live shape (after the shapes were replaced wholesale).
+    pub(super) fn rebuild_pair_filters(&mut self) {
+        self.pair_filters.clear();
+        let slots: Vec<u32> = self.shapes.iter().map(|(slot, _)| slot).collect();
+        for slot in slots {
+            self.note_pair_filter(slot);
+        }
+    }
+}
