@@ -180,6 +180,10 @@ pub(crate) struct Finalized {
     pub needs_sweep: bool,
     /// A shape left its enlarged broadphase box.
     pub left_its_box: bool,
+    /// For a body of one shape that left its box: the shape's new broadphase box at the
+    /// body's new pose, so the serial pass need not compute it again (a sweep moves the body
+    /// and makes it stale).
+    pub single_shape_box: Option<crate::shape::Aabb>,
 }
 
 impl Body {

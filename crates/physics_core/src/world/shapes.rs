@@ -146,10 +146,7 @@ impl World {
 
     /// The broadphase box of a shape whose tight box is `tight`.
     fn enlarged(&self, tight: Aabb, kind: TreeKind) -> Aabb {
-        match kind {
-            TreeKind::Static => tight,
-            TreeKind::Moving => tight.expanded(self.tolerances.aabb_margin),
-        }
+        broadphase_box(tight, kind, self.tolerances.aabb_margin)
     }
 
     /// Recomputes the boxes of a body's shapes after it moved. A box is only replaced (and
@@ -187,5 +184,14 @@ impl World {
             moves.push((record.proxy, fat));
             self.shapes.at_mut(id.index).fat_aabb = fat;
         }
+    }
+}
+
+/// The box the broadphase stores for a shape whose tight box is `tight`, in a tree of `kind`:
+/// static shapes exactly, moving shapes enlarged by `margin`.
+pub(super) fn broadphase_box(tight: Aabb, kind: TreeKind, margin: f32) -> Aabb {
+    match kind {
+        TreeKind::Static => tight,
+        TreeKind::Moving => tight.expanded(margin),
     }
 }

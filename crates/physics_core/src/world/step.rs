@@ -2,6 +2,7 @@
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
 use super::continuous::moved_fast;
+use super::shapes::broadphase_box;
 use super::{HitEvent, World, WorldError};
 use crate::body::BodyType;
 use crate::body::Finalized;
@@ -492,7 +493,15 @@ impl World {
             if f.needs_sweep {
                 self.solve_continuous(slot, f.start_center, f.start_rotation);
             }
-            self.collect_shape_moves(slot, false, &mut moves);
+            match f.single_shape_box {
+                Some(fat) if !f.needs_sweep => {
+                    let shape = self.bodies.at(slot).shapes[0];
+                    let record = self.shapes.at_mut(shape.index);
+                    record.fat_aabb = fat;
+                    moves.push((record.proxy, fat));
+                }
+                _ => self.collect_shape_moves(slot, false, &mut moves),
+            }
         }
         self.broadphase.move_proxies(&moves);
         // Bullets last: they are swept against the other bodies' final poses.
@@ -542,13 +551,25 @@ fn finalize_body(
     body.transform.p = body.center - q.rotate(body.local_center);
     f.needs_sweep = body.body_type == BodyType::Dynamic && moved_fast(body, c1, q1);
     let speculative = tolerances.speculative_distance;
-    f.left_its_box = body.shapes.iter().any(|id| {
+    if let [id] = body.shapes[..] {
+        // The common body of one shape: its new broadphase box is made here, in parallel, as
+        // `World::collect_shape_moves` would make it.
         let record = shapes.at(id.index);
-        let needed = record
-            .shape
-            .compute_aabb(body.transform)
-            .expanded(speculative);
-        !record.fat_aabb.contains(&needed)
-    });
+        let tight = record.shape.compute_aabb(body.transform);
+        if !record.fat_aabb.contains(&tight.expanded(speculative)) {
+            f.left_its_box = true;
+            let margin = tolerances.aabb_margin;
+            f.single_shape_box = Some(broadphase_box(tight, record.proxy.tree, margin));
+        }
+    } else {
+        f.left_its_box = body.shapes.iter().any(|id| {
+            let record = shapes.at(id.index);
+            let needed = record
+                .shape
+                .compute_aabb(body.transform)
+                .expanded(speculative);
+            !record.fat_aabb.contains(&needed)
+        });
+    }
     body.finalized = f;
 }
