@@ -105,7 +105,8 @@ impl World {
             .append(&mut self.pending_sensor_end_events);
         self.hit_events.clear();
         let (filters, contact_map) = (&self.pair_filters, &self.contact_map);
-        let (pairs, queried) = self.broadphase.find_new_pairs(|a, b| {
+        let runner = &*self.runner;
+        let (pairs, queried) = self.broadphase.find_new_pairs(runner, &|a, b| {
             // The facts first: a hash lookup costs more than two dense reads.
             filters[a as usize].may_touch(&filters[b as usize])
                 && !contact_map.contains_key(&pair_key(a, b))
