@@ -605,6 +605,31 @@ mod tests {
         Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
     }
 
+    /// A small linear congruential generator of numbers in [0, 1), for repeatable jiggles.
+    pub(super) fn uniform(mut seed: u32) -> impl FnMut() -> f32 {
+        move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        }
+    }
+
+    /// Asserts that the tree finds exactly the boxes (user data = index) that overlap each
+    /// probe, as brute force does.
+    pub(super) fn assert_queries_match(tree: &DynamicTree, boxes: &[Aabb], probes: &[Aabb]) {
+        for probe in probes {
+            let mut found = Vec::new();
+            tree.query(probe, |_, data| {
+                found.push(data as usize);
+                true
+            });
+            found.sort_unstable();
+            let expected: Vec<usize> = (0..boxes.len())
+                .filter(|&k| boxes[k].overlaps(probe))
+                .collect();
+            assert_eq!(found, expected, "probe {probe:?}");
+        }
+    }
+
     #[test]
     fn stays_balanced_under_sorted_insertion_and_finds_what_overlaps() {
         let mut tree = DynamicTree::default();
@@ -733,11 +758,7 @@ mod tests {
             .enumerate()
             .map(|(i, b)| tree.create_proxy(*b, i as u64))
             .collect();
-        let mut seed = 12345u32;
-        let mut next = || {
-            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut next = uniform(12345);
         for round in 0..300 {
             for (k, id) in ids.iter().enumerate() {
                 // Every proxy jiggles by up to 5 cm; every 50th round a few jump 40 m.
@@ -750,22 +771,12 @@ mod tests {
             tree.validate().unwrap();
         }
         // Queries agree with brute force.
-        for probe in [
+        let probes = [
             unit_box(5.0, 5.0),
             unit_box(20.0, 3.0),
             unit_box(-30.0, 40.0),
-        ] {
-            let mut found = Vec::new();
-            tree.query(&probe, |_, data| {
-                found.push(data as usize);
-                true
-            });
-            found.sort_unstable();
-            let expected: Vec<usize> = (0..boxes.len())
-                .filter(|&k| boxes[k].overlaps(&probe))
-                .collect();
-            assert_eq!(found, expected);
-        }
+        ];
+        assert_queries_match(&tree, &boxes, &probes);
         assert!(tree.height() <= 2 * 8, "height {}", tree.height());
     }
 }

@@ -81,6 +81,7 @@ impl DynamicTree {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{assert_queries_match, uniform};
     use super::*;
     use bevy_math::Vec2;
 
@@ -114,11 +115,7 @@ mod tests {
             .enumerate()
             .map(|(i, b)| tree.create_proxy(*b, i as u64))
             .collect();
-        let mut seed = 777u32;
-        let mut next = || {
-            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut next = uniform(777);
         for round in 0..120 {
             // Rounds cycle through: everyone moves (whole-tree refit), one in ten moves (the
             // walks), and everyone moves with some jumping far (reinsertions after a refit).
@@ -136,22 +133,12 @@ mod tests {
             tree.move_proxies(&moves);
             assert_exact(&tree);
         }
-        for probe in [
+        let probes = [
             square(5.0, 5.0, 2.0),
             square(25.0, 10.0, 4.0),
             square(-20.0, 30.0, 10.0),
-        ] {
-            let mut found = Vec::new();
-            tree.query(&probe, |_, data| {
-                found.push(data as usize);
-                true
-            });
-            found.sort_unstable();
-            let expected: Vec<usize> = (0..boxes.len())
-                .filter(|&k| boxes[k].overlaps(&probe))
-                .collect();
-            assert_eq!(found, expected);
-        }
+        ];
+        assert_queries_match(&tree, &boxes, &probes);
     }
 
     /// When no proxy is reinserted, a batch gives the tree that moving the proxies one by one
