@@ -141,12 +141,7 @@ impl World {
     /// The box stored in the broadphase: static shapes exactly, moving shapes with a margin
     /// so small motions do not touch the tree.
     fn fat_aabb(&self, shape: &Shape, xf: Transform, kind: TreeKind) -> Aabb {
-        self.enlarged(shape.compute_aabb(xf), kind)
-    }
-
-    /// The broadphase box of a shape whose tight box is `tight`.
-    fn enlarged(&self, tight: Aabb, kind: TreeKind) -> Aabb {
-        broadphase_box(tight, kind, self.tolerances.aabb_margin)
+        broadphase_box(shape.compute_aabb(xf), kind, self.tolerances.aabb_margin)
     }
 
     /// Recomputes the boxes of a body's shapes after it moved. A box is only replaced (and
@@ -170,7 +165,10 @@ impl World {
         let body = self.bodies.at(body_index);
         let xf = body.transform;
         let moving = body.is_moving();
-        let speculative = self.tolerances.speculative_distance;
+        let (speculative, margin) = (
+            self.tolerances.speculative_distance,
+            self.tolerances.aabb_margin,
+        );
         for i in 0..self.bodies.at(body_index).shapes.len() {
             let id = self.bodies.at(body_index).shapes[i];
             let record = self.shapes.at(id.index);
@@ -180,7 +178,7 @@ impl World {
             if !force && record.fat_aabb.contains(&needed) {
                 continue;
             }
-            let fat = self.enlarged(tight, record.proxy.tree);
+            let fat = broadphase_box(tight, record.proxy.tree, margin);
             moves.push((record.proxy, fat));
             self.shapes.at_mut(id.index).fat_aabb = fat;
         }
