@@ -20,9 +20,9 @@
 //!                                        the normal impulses the substep settled on
 //! restitution                            once, for points that approached fast: overflow,
 //!                                        then colour by colour
-//! store impulses                         lanes back to their group positions, then into
-//!                                        the contacts in contact order, for next step's
-//!                                        warm start
+//! store impulses                         lanes into a dense results array by contact
+//!                                        index, then into the contacts in contact order,
+//!                                        for next step's warm start
 //! ```
 //!
 //! `step_stages.rs` runs this list as stages on the world's task runner: body stages in
@@ -45,7 +45,7 @@ pub(crate) mod wide_contact_solver;
 use crate::joint::{ExactIsland, IslandScratch, JointConstraint};
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
-use contact_solver::{ConstraintBody, ContactConstraint, ContactSolveSettings};
+use contact_solver::{ConstraintBody, ContactConstraint, ContactSolveSettings, SolvedPoint};
 use graph_coloring::GraphColoring;
 pub(crate) use step_stages::{ContactLink, run_substeps};
 use wide_contact_solver::{LANES, WideContacts};
@@ -74,6 +74,10 @@ pub(crate) struct SolverArrays {
     pub contacts: Vec<ContactConstraint>,
     /// Position in `contacts` of each constraint index.
     pub positions: Vec<u32>,
+    /// Results of each constraint in lanes, by constraint index: the lanes are stored here
+    /// (small records, written in group order) so the contacts are then written in contact
+    /// order from a dense array instead of from the scattered scalar constraints.
+    pub lane_results: Vec<[SolvedPoint; 2]>,
     /// Joint constraints in colour order (`joint_order.rs`).
     pub joints: Vec<JointConstraint>,
     /// Joint slots by colour: the order `joints` is built in.
@@ -131,6 +135,8 @@ impl SolverArrays {
         // array is only resized, never cleared (that would write it all once more).
         let len = first_overflow + self.coloring.overflow.len();
         self.contacts.resize(len, Default::default());
+        // Likewise: every lane's results are written by the storing stage before being read.
+        self.lane_results.resize(count, Default::default());
     }
 
     /// Position of the first overflow constraint in `contacts`.

@@ -8,13 +8,14 @@
 //! No block depends on which worker runs it, so any worker count gives the same bits.
 //!
 //! Memory order: the world's contacts are read and written in contact order, and the groups
-//! in group order. The scalar constraint array sits between them: each constraint is written
-//! at its group position when built and read back from there when its results are stored.
+//! in group order. Between them, each constraint is built at its group position in the scalar
+//! array (packing reads it from there), and its lane's results go to a small dense array by
+//! contact order (storing the contacts reads them from there).
 #![allow(unsafe_code)]
 
 use super::contact_solver::{ContactConstraint, apply_restitution, solve_contacts, warm_start};
 use super::wide_contact_solver::{
-    EMPTY_LANE, LANES, pack_into, restitution_groups, solve_groups, store_lane, warm_start_groups,
+    EMPTY_LANE, LANES, lane_results, pack_into, restitution_groups, solve_groups, warm_start_groups,
 };
 use super::{SolverArrays, StepSettings, integrate_positions, integrate_velocities};
 use crate::contact::Contact;
@@ -106,9 +107,10 @@ enum Stage {
     /// Restitution on the overflow constraints (one block).
     RestitutionScalar,
     RestitutionColor(usize),
-    /// Lanes' results back to their scalar constraints.
+    /// Lanes' results into the dense results array, by constraint index.
     StoreGroups,
-    /// Every constraint's results back to its contact, in contact order.
+    /// Every constraint's results (from the dense array, or the overflow constraint) back to
+    /// its contact, in contact order.
     StoreContacts,
 }
 
@@ -215,6 +217,7 @@ pub(crate) fn run_substeps(
         params,
         contacts: constraints,
         positions,
+        lane_results: results,
         joints,
         exact_islands,
         island_scratch,
@@ -227,6 +230,7 @@ pub(crate) fn run_substeps(
     let constraints = SharedMut::new(constraints);
     let joints = SharedMut::new(joints);
     let groups = SharedMut::new(&mut wide_contacts.groups);
+    let results = SharedMut::new(results);
     let scratch = SharedMut::new(std::slice::from_mut(island_scratch));
 
     let block = |stage: usize, b: u32| {
@@ -245,7 +249,7 @@ pub(crate) fn run_substeps(
         // and the states view only touches those bodies; single-block stages are alone.
         // Preparing writes each constraint at its own position (positions are distinct) and
         // only reads the contacts; storing writes each constraint's own contact (contacts are
-        // distinct).
+        // distinct); storing lanes writes each constraint's own results (lanes are distinct).
         let overflow = || unsafe { constraints.range(overflow_start..constraints.len()) };
         match stage {
             Stage::PrepareContacts => {
@@ -320,17 +324,22 @@ pub(crate) fn run_substeps(
                 for i in r {
                     for (lane, &k) in lanes[i].iter().enumerate() {
                         if k != EMPTY_LANE {
-                            let c = unsafe { constraints.get(LANES * i + lane) };
-                            store_lane(&g[i], lane, c);
+                            *unsafe { results.get(k as usize) } = lane_results(&g[i], lane);
                         }
                     }
                 }
             }
             Stage::StoreContacts => {
                 let built = unsafe { constraints.all_shared() };
+                let in_lanes = unsafe { results.all_shared() };
                 for k in range(positions.len()) {
-                    let c = &built[positions[k] as usize];
-                    unsafe { link.store(k as u32, &c.solved_points()) };
+                    let position = positions[k] as usize;
+                    let solved = if position < overflow_start {
+                        in_lanes[k]
+                    } else {
+                        built[position].solved_points()
+                    };
+                    unsafe { link.store(k as u32, &solved) };
                 }
             }
         }

@@ -23,7 +23,7 @@
 #[cfg(test)]
 use super::body_state::BodyState;
 use super::body_state::STATIC_BODY;
-use super::contact_solver::{ConstraintPoint, ContactConstraint};
+use super::contact_solver::{ConstraintPoint, ContactConstraint, SolvedPoint};
 use super::graph_coloring::GraphColoring;
 use crate::parallel::shared::StatesView;
 use std::ops::Range;
@@ -196,7 +196,14 @@ impl WideContacts {
         for (c, lanes) in self.groups.iter().zip(&self.lanes) {
             for (lane, &k) in lanes.iter().enumerate() {
                 if k != EMPTY_LANE {
-                    store_lane(c, lane, &mut constraints[k as usize]);
+                    let solved = lane_results(c, lane);
+                    let points = &mut constraints[k as usize].points;
+                    for (cp, sp) in points.iter_mut().zip(solved) {
+                        cp.normal_impulse = sp.normal_impulse;
+                        cp.tangent_impulse = sp.tangent_impulse;
+                        cp.max_normal_impulse = sp.max_normal_impulse;
+                        cp.relative_velocity = sp.relative_velocity;
+                    }
                 }
             }
         }
@@ -300,15 +307,15 @@ pub(crate) fn pack_into(group: &mut WideConstraint, constraints: &[ContactConstr
     }
 }
 
-/// Copies lane `lane` of `group` (impulses and restitution data) back to its scalar
-/// constraint.
-pub(crate) fn store_lane(group: &WideConstraint, lane: usize, scalar: &mut ContactConstraint) {
-    for (cp, p) in scalar.points.iter_mut().zip(&group.points) {
-        cp.normal_impulse = p.normal_impulse.as_array()[lane];
-        cp.tangent_impulse = p.tangent_impulse.as_array()[lane];
-        cp.max_normal_impulse = p.max_normal_impulse.as_array()[lane];
-        cp.relative_velocity = p.relative_velocity.as_array()[lane];
-    }
+/// The results of lane `lane` of `group` (impulses and restitution data), as the scalar
+/// constraint's [`ContactConstraint::solved_points`] would give them.
+pub(crate) fn lane_results(group: &WideConstraint, lane: usize) -> [SolvedPoint; 2] {
+    group.points.each_ref().map(|p| SolvedPoint {
+        normal_impulse: p.normal_impulse.as_array()[lane],
+        tangent_impulse: p.tangent_impulse.as_array()[lane],
+        max_normal_impulse: p.max_normal_impulse.as_array()[lane],
+        relative_velocity: p.relative_velocity.as_array()[lane],
+    })
 }
 
 /// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
