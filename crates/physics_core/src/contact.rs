@@ -14,34 +14,40 @@ use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// The world's record of a contact.
+///
+/// Laid out in the order the step reads it: what the solver's contact scan reads first, then
+/// the manifold the solver prepares from and stores into, and the recycling cache (read only
+/// by the narrowphase) last, so the solver's passes over the contacts touch the record's
+/// first cache lines only.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[repr(C)]
 pub(crate) struct Contact {
-    /// Shape slot indices, lower first.
-    pub shape_a: u32,
-    pub shape_b: u32,
     /// Body slot indices of the two shapes.
     pub body_a: u32,
     pub body_b: u32,
-    pub manifold: Manifold,
-    /// Mixed coefficients.
-    pub friction: f32,
-    pub restitution: f32,
     /// True while the manifold has points.
     pub touching: bool,
     /// Either shape is a sensor: overlap is tracked, nothing is solved.
     pub sensor: bool,
-    /// Either shape asked for hit events.
-    pub hit_events: bool,
     /// Cleared for one step by the pre-solve hook (one-way platforms).
     pub enabled: bool,
-    /// The last computed manifold and the poses it was computed at, while touching.
-    pub recycle: Option<RecycleCache>,
+    /// Either shape asked for hit events.
+    pub hit_events: bool,
+    /// Mixed coefficients.
+    pub friction: f32,
+    pub restitution: f32,
+    /// Shape slot indices, lower first.
+    pub shape_a: u32,
+    pub shape_b: u32,
+    pub manifold: Manifold,
     /// The last update moved the cached manifold instead of computing one.
     pub recycled: bool,
     /// What this step's narrowphase did, for the serial pass after the parallel one (only
     /// meaningful inside `collide`).
     #[serde(skip)]
     pub outcome: CollideOutcome,
+    /// The last computed manifold and the poses it was computed at, while touching.
+    pub recycle: Option<RecycleCache>,
 }
 
 /// What the narrowphase did with a contact this step.
