@@ -78,6 +78,16 @@ impl GraphColoring {
             None => self.overflow.push(constraint),
         }
     }
+
+    /// [`GraphColoring::add`], or straight to the overflow when `scalar_only` (the block
+    /// solver is scalar).
+    pub fn add_or_overflow(&mut self, constraint: u32, a: u32, b: u32, scalar_only: bool) {
+        if scalar_only {
+            self.overflow.push(constraint);
+        } else {
+            self.add(constraint, a, b);
+        }
+    }
 }
 
 /// The lowest colour whose bit is clear in `used`.

@@ -3,7 +3,10 @@
 //! ```text
 //! prepare joints                         (once per step)
 //! colour contacts                        constraints of one colour share no moving body;
-//!                                        each colour is laid out in SIMD groups of four
+//!                                        each colour is laid out in SIMD groups of four;
+//!                                        last step's colours are kept while no contact
+//!                                        started or stopped touching and the same bodies
+//!                                        move (`world/solve_set.rs`)
 //! prepare contacts                       (once per step, in parallel blocks) in contact
 //!                                        order, each at its group position; then packed
 //!                                        into SIMD lanes in group order
@@ -113,11 +116,7 @@ impl SolverArrays {
     /// Colours constraint `k` between solver bodies `a` and `b`. With the block solver on,
     /// every constraint goes to the scalar overflow (the block solver is scalar).
     pub fn add_contact(&mut self, k: u32, a: u32, b: u32, use_block_solver: bool) {
-        if use_block_solver {
-            self.coloring.overflow.push(k);
-        } else {
-            self.coloring.add(k, a, b);
-        }
+        self.coloring.add_or_overflow(k, a, b, use_block_solver);
     }
 
     /// Lays the `count` coloured constraints out in SIMD groups, the overflow after them,

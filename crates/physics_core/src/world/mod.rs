@@ -17,6 +17,7 @@ mod sleep;
 mod snapshot;
 mod snapshot_check;
 mod snapshot_contacts;
+mod solve_set;
 mod step;
 
 pub(crate) use continuous::shape_extents;
@@ -72,8 +73,11 @@ pub struct World {
     step_count: u64,
     /// Time step of the last `solve`, for the sleep timers in `finalize`.
     last_dt: f32,
-    /// Contact slots prepared by the last `solve` (kept for its allocation).
+    /// Contact slots solved by the last `solve`, in slot order: the solve set
+    /// (`solve_set.rs`), kept for the next step.
     prepare_slots: Vec<u32>,
+    /// What the solve set was built for, and whether it still holds.
+    solve_set: solve_set::SolveSetCache,
     /// Worker threads lent by the host; one thread by default.
     runner: Arc<dyn TaskRunner>,
 }
@@ -107,6 +111,7 @@ impl World {
             step_count: 0,
             last_dt: 0.0,
             prepare_slots: Vec::new(),
+            solve_set: solve_set::SolveSetCache::empty(),
             runner: Arc::new(SingleThreaded),
         })
     }
@@ -237,6 +242,7 @@ impl World {
         let Some(contact) = self.contacts.remove(slot, generation) else {
             return;
         };
+        self.solve_set.note_change();
         self.contact_map
             .remove(&crate::contact::pair_key(contact.shape_a, contact.shape_b));
         for body in [contact.body_a, contact.body_b] {

@@ -116,6 +116,8 @@ impl World {
         def.validate()?;
         self.shapes.at_mut(id.index).def = def;
         let body = self.shapes.at(id.index).body;
+        // Whether any solved contact has restitution may change.
+        self.solve_set.note_change();
         for slot in self.bodies.at(body.index).contacts.clone() {
             let (a, b) = {
                 let c = self.contacts.at(slot);

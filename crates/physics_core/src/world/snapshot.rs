@@ -329,6 +329,7 @@ impl World {
         self.sensor_end_events.clear();
         self.hit_events.clear();
         self.solver = Default::default();
+        self.solve_set = super::solve_set::SolveSetCache::empty();
         // Derived from the shapes, so not stored.
         self.rebuild_pair_filters();
         let slots: Vec<u32> = self.bodies.iter().map(|(slot, _)| slot).collect();

@@ -40,6 +40,9 @@ pub struct StepCounters {
     pub constraints_solved: usize,
     /// Bodies swept for continuous collision.
     pub bodies_swept: usize,
+    /// The solver reused last step's contact list and colours: no contact started or stopped
+    /// touching and the same bodies moved.
+    pub solve_set_reused: bool,
 }
 
 /// Wall-clock time of each stage of the last step, in milliseconds.
@@ -193,7 +196,9 @@ impl World {
                     was_touching: was,
                     now_touching: now,
                 };
-                // The hook may clear this again in the serial pass.
+                // The hook may clear this again in the serial pass. A contact it cleared last
+                // step is noted: the solve set changes.
+                let enabled_again = !contact.enabled;
                 contact.enabled = true;
                 let points = contact.manifold.points();
                 let persisted = points.iter().filter(|p| p.persisted).count();
@@ -204,13 +209,14 @@ impl World {
                     points.len() - persisted,
                 ];
                 let solid = now && !contact.sensor;
+                // The body that is not simulated: asleep (it may wake) or static.
                 let sleeping = match (sim_a, sim_b) {
-                    (true, false) => Some(ra.body.index),
-                    (false, true) => Some(rb.body.index),
+                    (true, false) => Some(rb.body.index),
+                    (false, true) => Some(ra.body.index),
                     _ => None,
                 };
                 let may_wake = sleeping.is_some_and(|b| bodies.at(b).is_moving());
-                let note = was != now || (solid && (has_hook || may_wake));
+                let note = was != now || enabled_again || (solid && (has_hook || may_wake));
                 (counts, note)
             },
         );
@@ -224,6 +230,11 @@ impl World {
         // the hook.
         // The hook leaves the world while it runs, so it can be handed world data.
         let mut hook = self.pre_solve.take();
+        if !noted.is_empty() {
+            // Touching, enabled or the contacts themselves change here (or a sleeping body
+            // wakes, which changes the solver's bodies anyway).
+            self.solve_set.note_change();
+        }
         for slot in noted {
             let contact = self.contacts.at(slot);
             let (a, b, sensor) = (contact.shape_a, contact.shape_b, contact.sensor);
@@ -338,6 +349,13 @@ impl World {
         self.prepare_joints(&solver_index, joint_softness, &mut arrays);
         arrays.exact_islands =
             crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
+        // The touching contacts in slot order, coloured and laid out in SIMD groups (last
+        // step's, when nothing they depend on changed); the solver's first stages build their
+        // constraints.
+        let mut prepared = std::mem::take(&mut self.prepare_slots);
+        let use_block_solver = contact_settings.use_block_solver;
+        let any_restitution =
+            self.find_solve_set(&solver_index, use_block_solver, &mut prepared, &mut arrays);
         // A solver body's constraint data was gathered above, densely; a body outside the
         // solver (static or asleep) acts as a fixed one, read from its record.
         let contact_bodies = std::mem::take(&mut arrays.contact_bodies);
@@ -358,27 +376,6 @@ impl World {
                 angular_velocity: 0.0 * b.angular_velocity,
             }
         };
-        // The touching contacts in slot order, coloured as they are found; the solver's
-        // first stages build their constraints.
-        let mut prepared = std::mem::take(&mut self.prepare_slots);
-        prepared.clear();
-        arrays.begin_contacts();
-        let mut any_restitution = false;
-        let use_block_solver = contact_settings.use_block_solver;
-        for (slot, c) in self.contacts.iter() {
-            let (a, b) = (
-                solver_index[c.body_a as usize],
-                solver_index[c.body_b as usize],
-            );
-            let moves = a != STATIC_BODY || b != STATIC_BODY;
-            if c.touching && !c.sensor && c.enabled && moves {
-                arrays.add_contact(prepared.len() as u32, a, b, use_block_solver);
-                prepared.push(slot);
-                any_restitution |= c.restitution != 0.0;
-            }
-        }
-        arrays.lay_out_contacts(prepared.len());
-
         self.counters.bodies_solved = arrays.states.len();
         self.counters.constraints_solved = prepared.len();
         let prepare = |c: &Contact, out: &mut ContactConstraint| {

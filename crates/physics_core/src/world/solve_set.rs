@@ -1,0 +1,137 @@
+//! Which contacts the solver solves, and in what colours: found once and kept while nothing
+//! that decides it changes.
+//!
+//! Each step the solver needs the touching, solid, enabled contacts with a moving body, in
+//! contact slot order, coloured greedily in that order (`solver/graph_coloring.rs`). Finding
+//! them reads every contact record and colouring them is serial; in a settled pile both give
+//! the same answer step after step. The answer depends only on:
+//!
+//! - the solver's bodies, as (slot, generation) in solver order (they give the solver
+//!   indices, and which contacts have a moving body);
+//! - each contact's touching, sensor and enabled flags, and the set of live contacts;
+//! - whether the block solver is on (it sends every constraint to the scalar overflow);
+//! - the contacts' restitution (whether the restitution stages run at all).
+//!
+//! The first is compared each step (a dense array, cheap next to the contacts). The world
+//! notes every change of the others where it happens: a contact whose touching changed or
+//! that the narrowphase's serial pass visited for any reason, a contact destroyed, a
+//! material changed, a restore. A step with no such change reuses the last answer, which is
+//! the answer recomputing would give: same order, same colours, so the same bits. Debug
+//! builds recompute it anyway and check that.
+
+use super::World;
+use crate::solver::SolverArrays;
+use crate::solver::body_state::STATIC_BODY;
+
+/// What the last step's solve set was built for, and whether it still holds.
+#[derive(Default)]
+pub(super) struct SolveSetCache {
+    /// Solver bodies (slot, generation), in solver order, when the set was built.
+    bodies: Vec<(u32, u32)>,
+    /// A contact's touching, sensor or enabled flag, or the set of contacts, or a
+    /// contact's restitution changed since the set was built (or there is no set yet).
+    contacts_changed: bool,
+    /// The block solver setting the set was built with.
+    use_block_solver: bool,
+    /// Some solved contact has restitution.
+    any_restitution: bool,
+}
+
+impl SolveSetCache {
+    /// A cache that holds nothing: the next solve builds the set.
+    pub(super) fn empty() -> Self {
+        SolveSetCache {
+            contacts_changed: true,
+            ..Default::default()
+        }
+    }
+
+    /// Something the solve set depends on changed: the next solve builds it again.
+    pub(super) fn note_change(&mut self) {
+        self.contacts_changed = true;
+    }
+}
+
+impl World {
+    /// Fills `prepared` with the slots of the contacts to solve, in slot order, and colours
+    /// them in `arrays` (laid out in SIMD groups), reusing last step's when nothing it depends
+    /// on changed. Returns whether any of them has restitution.
+    pub(super) fn find_solve_set(
+        &mut self,
+        solver_index: &[u32],
+        use_block_solver: bool,
+        prepared: &mut Vec<u32>,
+        arrays: &mut SolverArrays,
+    ) -> bool {
+        let cache = &mut self.solve_set;
+        let reuse = !cache.contacts_changed
+            && cache.use_block_solver == use_block_solver
+            && cache.bodies == arrays.bodies;
+        self.counters.solve_set_reused = reuse;
+        if reuse {
+            #[cfg(debug_assertions)]
+            self.check_reused_solve_set(solver_index, use_block_solver, prepared, arrays);
+            return self.solve_set.any_restitution;
+        }
+        prepared.clear();
+        arrays.begin_contacts();
+        let any_restitution = self.scan_solve_set(solver_index, prepared, |k, a, b| {
+            arrays.add_contact(k, a, b, use_block_solver)
+        });
+        arrays.lay_out_contacts(prepared.len());
+        let cache = &mut self.solve_set;
+        cache.bodies.clone_from(&arrays.bodies);
+        cache.contacts_changed = false;
+        cache.use_block_solver = use_block_solver;
+        cache.any_restitution = any_restitution;
+        any_restitution
+    }
+
+    /// The contacts to solve in slot order, each handed to `color(constraint index, solver
+    /// body a, solver body b)` as it is found; returns whether any has restitution.
+    fn scan_solve_set(
+        &self,
+        solver_index: &[u32],
+        prepared: &mut Vec<u32>,
+        mut color: impl FnMut(u32, u32, u32),
+    ) -> bool {
+        let mut any_restitution = false;
+        for (slot, c) in self.contacts.iter() {
+            let (a, b) = (
+                solver_index[c.body_a as usize],
+                solver_index[c.body_b as usize],
+            );
+            let moves = a != STATIC_BODY || b != STATIC_BODY;
+            if c.touching && !c.sensor && c.enabled && moves {
+                color(prepared.len() as u32, a, b);
+                prepared.push(slot);
+                any_restitution |= c.restitution != 0.0;
+            }
+        }
+        any_restitution
+    }
+
+    /// Debug builds: the reused set is the one a fresh scan and colouring give.
+    #[cfg(debug_assertions)]
+    fn check_reused_solve_set(
+        &self,
+        solver_index: &[u32],
+        use_block_solver: bool,
+        prepared: &[u32],
+        arrays: &SolverArrays,
+    ) {
+        let mut fresh = Vec::new();
+        let mut coloring = crate::solver::graph_coloring::GraphColoring::default();
+        coloring.reset(arrays.states.len());
+        let any_restitution = self.scan_solve_set(solver_index, &mut fresh, |k, a, b| {
+            coloring.add_or_overflow(k, a, b, use_block_solver)
+        });
+        assert_eq!(fresh, prepared, "reused solve set: contacts differ");
+        assert_eq!(any_restitution, self.solve_set.any_restitution);
+        assert_eq!(
+            coloring.colors, arrays.coloring.colors,
+            "reused colours differ"
+        );
+        assert_eq!(coloring.overflow, arrays.coloring.overflow);
+    }
+}
