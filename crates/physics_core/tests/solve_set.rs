@@ -127,3 +127,88 @@ fn destroying_a_body_rebuilds_the_solve_set() {
     assert!(!step(&mut world));
     assert_eq!(world.counters().constraints_solved, 3);
 }
+
+/// A hanging chain of `links` boxes pinned to a fixed anchor, sleeping off.
+fn chain(links: usize, break_force: f32) -> (World, Vec<BodyId>, Vec<JointId>) {
+    let mut world = World::new(WorldDef {
+        enable_sleep: false,
+        ..WorldDef::default()
+    })
+    .unwrap();
+    let anchor = world.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
+    let mut bodies = vec![anchor];
+    let mut joints = Vec::new();
+    for i in 0..links {
+        let b = world
+            .create_body(&BodyDef::dynamic(Vec2::new(0.0, -0.5 - i as f32)))
+            .unwrap();
+        world
+            .create_shape(
+                b,
+                &ShapeDef::default(),
+                Polygon::new_box(0.1, 0.5).unwrap().into(),
+            )
+            .unwrap();
+        let above = *bodies.last().unwrap();
+        let at = Vec2::new(0.0, -(i as f32));
+        let (la, lb) = world.local_anchors(above, b, at).unwrap();
+        let def = JointDef::new(above, b, la, lb, JointKind::Revolute(Default::default()))
+            .with_break_thresholds(break_force, f32::INFINITY);
+        joints.push(world.create_joint(&def).unwrap());
+        bodies.push(b);
+    }
+    (world, bodies, joints)
+}
+
+fn step_joints(world: &mut World) -> bool {
+    world.step(DT).unwrap();
+    world.counters().joint_order_reused
+}
+
+#[test]
+fn a_hanging_chain_reuses_its_joint_order() {
+    let (mut world, _, _) = chain(6, f32::INFINITY);
+    assert!(!step_joints(&mut world), "the first step builds the order");
+    assert!((0..60).all(|_| step_joints(&mut world)));
+}
+
+#[test]
+fn disabling_a_joint_rebuilds_the_joint_order_and_drops_what_hangs() {
+    let (mut world, bodies, joints) = chain(4, f32::INFINITY);
+    for _ in 0..30 {
+        step_joints(&mut world);
+    }
+    world.set_joint_enabled(joints[2], false).unwrap();
+    assert!(!step_joints(&mut world));
+    assert!(step_joints(&mut world));
+    for _ in 0..30 {
+        step_joints(&mut world);
+    }
+    // About half a second of free fall (g t^2 / 2 = 1.2 m) for the two links below the cut;
+    // the links above still hang where they were.
+    let y = |b: BodyId| world.body_position(b).unwrap().y;
+    assert!(y(bodies[4]) < -3.5 - 1.0, "the cut links still hang");
+    assert!((y(bodies[2]) - -1.5).abs() < 0.05, "a held link moved");
+}
+
+#[test]
+fn a_breaking_joint_rebuilds_the_joint_order() {
+    // Each link is 0.2 m x 1 m at density 1: 0.2 kg, 1.96 N. The top joint carries all three
+    // links (5.9 N), the next two (3.9 N): 5 N breaks the top one only.
+    let (mut world, _, joints) = chain(3, 5.0);
+    let mut reused = Vec::new();
+    let mut broke_at = None;
+    for i in 0..10 {
+        reused.push(step_joints(&mut world));
+        if broke_at.is_none() && !world.joint_break_events().is_empty() {
+            broke_at = Some(i);
+        }
+    }
+    let broke_at = broke_at.expect("the top joint should break");
+    assert_eq!(world.joint_break_events().len(), 0);
+    assert!(!world.joint_enabled(joints[0]).unwrap());
+    assert!(world.joint_enabled(joints[1]).unwrap());
+    // The step after the break builds the order again; later steps reuse it.
+    assert!(!reused[broke_at + 1]);
+    assert!(reused[broke_at + 2..].iter().all(|&r| r));
+}

@@ -23,7 +23,7 @@ use bevy_math::Vec2;
 pub(crate) const MAX_EXACT_ROWS: usize = 96;
 
 /// Joints (indices into the step's joint constraints) whose equality rows are solved together.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ExactIsland {
     pub joints: Vec<usize>,
 }

@@ -232,6 +232,7 @@ impl World {
         });
         self.bodies.at_mut(def.body_a.index).joints.push(slot);
         self.bodies.at_mut(def.body_b.index).joints.push(slot);
+        self.solve_set.note_joint_change();
         if !def.collide_connected {
             // Existing contacts between the two bodies go; update_pairs creates no new ones.
             let shared: Vec<u32> = self
@@ -262,6 +263,7 @@ impl World {
             .joints
             .remove(id.index, id.generation)
             .ok_or(WorldError::StaleJoint(id))?;
+        self.solve_set.note_joint_change();
         for body in [joint.def.body_a, joint.def.body_b] {
             if let Some(b) = self.bodies.get_mut(body.index, body.generation) {
                 b.joints.retain(|j| *j != id.index);
@@ -300,6 +302,8 @@ impl World {
         }
         joint.def.kind = kind;
         let (a, b) = (joint.def.body_a.index, joint.def.body_b.index);
+        // A weld's stiffness decides whether it joins an exact island.
+        self.solve_set.note_joint_change();
         self.wake_island(a);
         self.wake_island(b);
         Ok(())
@@ -312,6 +316,7 @@ impl World {
         joint.enabled = enabled;
         joint.impulses = JointImpulses::default();
         let (a, b) = (joint.def.body_a.index, joint.def.body_b.index);
+        self.solve_set.note_joint_change();
         self.wake_island(a);
         self.wake_island(b);
         Ok(())
@@ -358,7 +363,9 @@ impl World {
     }
 
     /// Builds the joint constraints of this step into `arrays.joints` (`solver_index` maps
-    /// body slots to solver bodies), in colour order (`solver/joint_order.rs`).
+    /// body slots to solver bodies), in colour order (`solver/joint_order.rs`), and finds
+    /// the exact islands among them. With `order_holds`, last step's colours, places and
+    /// islands are kept (`solve_set.rs`): only the constraints are built again.
     ///
     /// Joints are coloured by their solver bodies first; then each joint, read in slot order,
     /// is built at its place in the colour order. Reading joints and bodies in colour order
@@ -368,32 +375,16 @@ impl World {
         solver_index: &[u32],
         softness: Softness,
         arrays: &mut SolverArrays,
+        order_holds: bool,
     ) {
         let solver = |id: BodyId| solver_index[id.index as usize];
-        let solved_bodies = |joint: &Joint| {
-            // A mouse joint only pulls B; A just gives it a frame.
-            let a = match joint.def.kind {
-                JointKind::Mouse(_) => STATIC_BODY,
-                _ => solver(joint.def.body_a),
-            };
-            (a, solver(joint.def.body_b))
+        let count = if order_holds {
+            #[cfg(debug_assertions)]
+            self.check_joint_coloring(solver_index, arrays);
+            arrays.joints.len() as u32
+        } else {
+            self.color_joints(solver_index, arrays)
         };
-        let coloring = &mut arrays.joint_coloring;
-        coloring.reset(arrays.states.len());
-        for (slot, joint) in self.joints.iter() {
-            let (a, b) = solved_bodies(joint);
-            if joint.enabled && (a != STATIC_BODY || b != STATIC_BODY) {
-                coloring.add(slot, a, b);
-            }
-        }
-        let positions = &mut arrays.joint_positions;
-        positions.clear();
-        positions.resize(self.joints.capacity(), u32::MAX);
-        let mut count = 0;
-        for slot in color_order(coloring) {
-            positions[slot as usize] = count;
-            count += 1;
-        }
         let joint_body = |id: BodyId| {
             let b = self.bodies.at(id.index);
             let solver = solver(id);
@@ -428,6 +419,7 @@ impl World {
         let out = &mut arrays.joints;
         if count == 0 {
             out.clear();
+            arrays.exact_islands.clear();
             return;
         }
         // Every place is written below; only a growing array needs filling first, with any
@@ -436,7 +428,9 @@ impl World {
             let filler = match out.first() {
                 Some(c) => *c,
                 None => {
-                    let first = color_order(coloring).next().unwrap_or_default();
+                    let first = color_order(&arrays.joint_coloring)
+                        .next()
+                        .unwrap_or_default();
                     let joint = self.joints.at(first);
                     let (a, b) = (joint_body(joint.def.body_a), joint_body(joint.def.body_b));
                     JointConstraint {
@@ -451,12 +445,75 @@ impl World {
             out.resize(count as usize, filler);
         }
         out.truncate(count as usize);
+        let positions = &arrays.joint_positions;
         for (slot, joint) in self.joints.iter() {
             let place = positions[slot as usize];
             if place != u32::MAX {
                 build(slot, joint, &mut out[place as usize]);
             }
         }
+        let bodies = arrays.states.len();
+        if order_holds {
+            for island in &arrays.exact_islands {
+                for &j in &island.joints {
+                    out[j].exact = true;
+                }
+            }
+            #[cfg(debug_assertions)]
+            {
+                let fresh = crate::joint::build_exact_islands(&mut out.clone(), bodies);
+                assert_eq!(fresh, arrays.exact_islands, "reused exact islands differ");
+            }
+        } else {
+            arrays.exact_islands = crate::joint::build_exact_islands(out, bodies);
+        }
+    }
+
+    /// The solved joints' (solver body a, solver body b) in slot order, each handed to
+    /// `each(slot, a, b)`.
+    fn for_each_solved_joint(&self, solver_index: &[u32], mut each: impl FnMut(u32, u32, u32)) {
+        let solver = |id: BodyId| solver_index[id.index as usize];
+        for (slot, joint) in self.joints.iter() {
+            // A mouse joint only pulls B; A just gives it a frame.
+            let a = match joint.def.kind {
+                JointKind::Mouse(_) => STATIC_BODY,
+                _ => solver(joint.def.body_a),
+            };
+            let b = solver(joint.def.body_b);
+            if joint.enabled && (a != STATIC_BODY || b != STATIC_BODY) {
+                each(slot, a, b);
+            }
+        }
+    }
+
+    /// Colours the solved joints by their solver bodies and gives each its place in the
+    /// colour order (`arrays.joint_positions`); returns how many there are.
+    fn color_joints(&self, solver_index: &[u32], arrays: &mut SolverArrays) -> u32 {
+        let coloring = &mut arrays.joint_coloring;
+        coloring.reset(arrays.states.len());
+        self.for_each_solved_joint(solver_index, |slot, a, b| coloring.add(slot, a, b));
+        let positions = &mut arrays.joint_positions;
+        positions.clear();
+        positions.resize(self.joints.capacity(), u32::MAX);
+        let mut count = 0;
+        for slot in color_order(coloring) {
+            positions[slot as usize] = count;
+            count += 1;
+        }
+        count
+    }
+
+    /// Debug builds: the kept joint colours are those a fresh colouring gives.
+    #[cfg(debug_assertions)]
+    fn check_joint_coloring(&self, solver_index: &[u32], arrays: &SolverArrays) {
+        let mut fresh = crate::solver::graph_coloring::GraphColoring::default();
+        fresh.reset(arrays.states.len());
+        self.for_each_solved_joint(solver_index, |slot, a, b| fresh.add(slot, a, b));
+        assert_eq!(
+            fresh.colors, arrays.joint_coloring.colors,
+            "reused joint colours differ"
+        );
+        assert_eq!(fresh.overflow, arrays.joint_coloring.overflow);
     }
 
     /// Stores joint impulses, computes reaction forces and breaks overloaded joints.
@@ -528,6 +585,8 @@ impl World {
             let breaks = joint.reaction_force.length() > joint.def.break_force
                 || joint.reaction_torque.abs() > joint.def.break_torque;
             if breaks {
+                self.solve_set.note_joint_change();
+                let joint = self.joints.at_mut(c.frame.joint);
                 joint.enabled = false;
                 joint.impulses = JointImpulses::default();
                 let event = JointBreakEvent {

@@ -12,7 +12,10 @@
 //! - whether the block solver is on (it sends every constraint to the scalar overflow);
 //! - the contacts' restitution (whether the restitution stages run at all).
 //!
-//! The first is compared each step (a dense array, cheap next to the contacts). The world
+//! Joints get the same treatment: their colour order and exact islands depend only on the
+//! solver's bodies and on each joint's bodies, kind and enabled flag.
+//!
+//! The bodies are compared each step (a dense array, cheap next to the contacts). The world
 //! notes every change of the others where it happens: a contact whose touching changed or
 //! that the narrowphase's serial pass visited for any reason, a contact destroyed, a
 //! material changed, a restore. A step with no such change reuses the last answer, which is
@@ -31,6 +34,9 @@ pub(super) struct SolveSetCache {
     /// A contact's touching, sensor or enabled flag, or the set of contacts, or a
     /// contact's restitution changed since the set was built (or there is no set yet).
     contacts_changed: bool,
+    /// A joint was created, destroyed, enabled, disabled, broken or given a new kind since
+    /// the joint order was built (or there is none yet).
+    joints_changed: bool,
     /// The block solver setting the set was built with.
     use_block_solver: bool,
     /// Some solved contact has restitution.
@@ -42,13 +48,39 @@ impl SolveSetCache {
     pub(super) fn empty() -> Self {
         SolveSetCache {
             contacts_changed: true,
+            joints_changed: true,
             ..Default::default()
         }
     }
 
-    /// Something the solve set depends on changed: the next solve builds it again.
+    /// Something the contact set depends on changed: the next solve builds it again.
     pub(super) fn note_change(&mut self) {
         self.contacts_changed = true;
+    }
+
+    /// Something the joint order depends on changed: the next solve builds it again.
+    pub(super) fn note_joint_change(&mut self) {
+        self.joints_changed = true;
+    }
+
+    /// Compares this step's solver bodies with those the sets were built for: other bodies
+    /// (or the same in another order) make both stale.
+    pub(super) fn note_bodies(&mut self, bodies: &[(u32, u32)]) {
+        if self.bodies != bodies {
+            self.bodies.clear();
+            self.bodies.extend_from_slice(bodies);
+            self.contacts_changed = true;
+            self.joints_changed = true;
+        }
+    }
+
+    /// Whether last step's joint order (colours, places, exact islands) still holds; from
+    /// here on it is taken as rebuilt, so call it once per solve, after
+    /// [`SolveSetCache::note_bodies`].
+    pub(super) fn take_joint_order_holds(&mut self) -> bool {
+        let holds = !self.joints_changed;
+        self.joints_changed = false;
+        holds
     }
 }
 
@@ -64,9 +96,7 @@ impl World {
         arrays: &mut SolverArrays,
     ) -> bool {
         let cache = &mut self.solve_set;
-        let reuse = !cache.contacts_changed
-            && cache.use_block_solver == use_block_solver
-            && cache.bodies == arrays.bodies;
+        let reuse = !cache.contacts_changed && cache.use_block_solver == use_block_solver;
         self.counters.solve_set_reused = reuse;
         if reuse {
             #[cfg(debug_assertions)]
@@ -80,7 +110,6 @@ impl World {
         });
         arrays.lay_out_contacts(prepared.len());
         let cache = &mut self.solve_set;
-        cache.bodies.clone_from(&arrays.bodies);
         cache.contacts_changed = false;
         cache.use_block_solver = use_block_solver;
         cache.any_restitution = any_restitution;

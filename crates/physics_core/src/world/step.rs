@@ -43,6 +43,9 @@ pub struct StepCounters {
     /// The solver reused last step's contact list and colours: no contact started or stopped
     /// touching and the same bodies moved.
     pub solve_set_reused: bool,
+    /// The solver reused last step's joint colours and exact islands: no joint was created,
+    /// destroyed, enabled, disabled, broken or changed, and the same bodies moved.
+    pub joint_order_reused: bool,
 }
 
 /// Wall-clock time of each stage of the last step, in milliseconds.
@@ -289,6 +292,7 @@ impl World {
         // that is read is written first, so last step's values are never seen.
         if dt == 0.0 {
             arrays.joints.clear();
+            self.solve_set.note_joint_change();
             self.solver = arrays;
             return Ok(());
         }
@@ -346,9 +350,15 @@ impl World {
         };
         let joint_hertz = self.def.joint_hertz.min(0.25 * substeps as f32 / dt);
         let joint_softness = Softness::new(joint_hertz, self.def.joint_damping_ratio, h);
-        self.prepare_joints(&solver_index, joint_softness, &mut arrays);
-        arrays.exact_islands =
-            crate::joint::build_exact_islands(&mut arrays.joints, arrays.states.len());
+        self.solve_set.note_bodies(&arrays.bodies);
+        let joint_order_holds = self.solve_set.take_joint_order_holds();
+        self.counters.joint_order_reused = joint_order_holds;
+        self.prepare_joints(
+            &solver_index,
+            joint_softness,
+            &mut arrays,
+            joint_order_holds,
+        );
         // The touching contacts in slot order, coloured and laid out in SIMD groups (last
         // step's, when nothing they depend on changed); the solver's first stages build their
         // constraints.
