@@ -154,9 +154,6 @@ pub(crate) struct Body {
     /// Kept by `World::update_mass` whenever the shapes or the centre change.
     #[serde(skip)]
     pub extents: BodyExtents,
-    /// Left by the parallel part of `finalize` for its serial part.
-    #[serde(skip)]
-    pub finalized: Finalized,
 }
 
 /// How thin a body is and how far it reaches from its centre of mass, over all its shapes.
@@ -215,7 +212,6 @@ impl Body {
             contacts: Vec::new(),
             joints: Vec::new(),
             extents: BodyExtents::default(),
-            finalized: Finalized::default(),
         }
     }
 

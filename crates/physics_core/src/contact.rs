@@ -42,20 +42,13 @@ pub(crate) struct Contact {
     pub manifold: Manifold,
     /// The last update moved the cached manifold instead of computing one.
     pub recycled: bool,
-    /// What this step's narrowphase did, for the serial pass after the parallel one (only
-    /// meaningful inside `collide`).
-    #[serde(skip)]
-    pub outcome: CollideOutcome,
     /// The last computed manifold and the poses it was computed at, while touching.
     pub recycle: Option<RecycleCache>,
 }
 
-/// What the narrowphase did with a contact this step.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What the narrowphase did with a contact its serial pass visits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CollideOutcome {
-    /// Both bodies asleep or fixed: nothing moved, nothing computed.
-    #[default]
-    Skipped,
     /// The shapes' enlarged boxes no longer overlap: the contact is to be destroyed.
     Separated,
     /// The manifold was computed or recycled.

@@ -209,15 +209,16 @@ impl<T> Slots<T> {
 
     /// Calls `f(index, generation, value)` for every live value, in blocks of at least
     /// `min_block` slots on `runner`'s workers. `f` returns counts, which are added up, and
-    /// whether to note the slot. Returns the sums and the noted slots in slot
-    /// order, whatever the worker count.
+    /// a note for the slot, if any (what a serial pass after this one needs of it). Returns
+    /// the sums and the noted slots with their notes in slot order, whatever the worker
+    /// count.
     #[allow(clippy::type_complexity)]
-    pub(crate) fn par_for_each_mut_noting<const N: usize>(
+    pub(crate) fn par_for_each_mut_noting<const N: usize, Note: Send>(
         &mut self,
         runner: &dyn crate::parallel::TaskRunner,
         min_block: usize,
-        f: &(dyn Fn(u32, u32, &mut T) -> ([usize; N], bool) + Sync),
-    ) -> ([usize; N], Vec<u32>)
+        f: &(dyn Fn(u32, u32, &mut T) -> ([usize; N], Option<Note>) + Sync),
+    ) -> ([usize; N], Vec<(u32, Note)>)
     where
         T: Send,
     {
@@ -236,8 +237,8 @@ impl<T> Slots<T> {
                         for (sum, count) in sums.iter_mut().zip(counts) {
                             *sum += count;
                         }
-                        if note {
-                            noted.push(index);
+                        if let Some(note) = note {
+                            noted.push((index, note));
                         }
                     }
                 }
@@ -318,17 +319,23 @@ mod tests {
             &crate::parallel::SingleThreaded,
             &crate::parallel::ScopedThreads::new(3),
         ];
-        for runner in runners {
+        for (runs_before, runner) in runners.into_iter().enumerate() {
             let (sums, noted) =
                 slots.par_for_each_mut_noting(runner, 16, &|index, generation, value| {
                     *value += 1;
-                    ([1, index as usize, generation as usize], index % 10 == 3)
+                    // The note carries the value as this pass left it.
+                    let note = (index % 10 == 3).then_some(*value);
+                    ([1, index as usize, generation as usize], note)
                 });
             let live: Vec<u32> = (0..1000).filter(|i| i % 7 != 0 || *i <= 14).collect();
             assert_eq!(sums[0], live.len());
             assert_eq!(sums[1], live.iter().map(|&i| i as usize).sum::<usize>());
             assert_eq!(sums[2], 3, "the reused slots are in generation 1");
-            let expected: Vec<u32> = live.iter().copied().filter(|i| i % 10 == 3).collect();
+            let expected: Vec<(u32, u32)> = live
+                .iter()
+                .filter(|&&i| i % 10 == 3)
+                .map(|&i| (i, i + runs_before as u32 + 1))
+                .collect();
             assert_eq!(noted, expected);
         }
         // Each runner added one to every live value.

@@ -13,7 +13,7 @@
 
 use crate::body::Body;
 use crate::collision::Manifold;
-use crate::contact::{CollideOutcome, Contact};
+use crate::contact::Contact;
 use crate::contact_recycle::RecycleCache;
 use crate::id::Slots;
 use crate::math::Transform;
@@ -169,7 +169,6 @@ pub(super) fn read_contacts(
             enabled: s.enabled,
             recycle: s.recycle,
             recycled: s.recycled,
-            outcome: CollideOutcome::Skipped,
         })
     })
 }

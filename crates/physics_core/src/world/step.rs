@@ -146,7 +146,6 @@ impl World {
                 enabled: true,
                 recycle: None,
                 recycled: false,
-                outcome: CollideOutcome::Skipped,
             };
             let (slot, _) = self.contacts.insert(contact);
             self.contact_map.insert(key, slot);
@@ -180,12 +179,10 @@ impl World {
                 let (sim_a, sim_b) = (simulated(ra.body.index), simulated(rb.body.index));
                 if !sim_a && !sim_b {
                     // Asleep (or asleep on static ground): nothing moved, nothing to update.
-                    contact.outcome = CollideOutcome::Skipped;
-                    return ([0; 4], false);
+                    return ([0; 4], None);
                 }
                 if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
-                    contact.outcome = CollideOutcome::Separated;
-                    return ([0; 4], true);
+                    return ([0; 4], Some(CollideOutcome::Separated));
                 }
                 let xf_a = bodies.at(ra.body.index).transform;
                 let xf_b = bodies.at(rb.body.index).transform;
@@ -195,10 +192,6 @@ impl World {
                 };
                 let (was, now) =
                     contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings, recycling);
-                contact.outcome = CollideOutcome::Updated {
-                    was_touching: was,
-                    now_touching: now,
-                };
                 // The hook may clear this again in the serial pass. A contact it cleared last
                 // step is noted: the solve set changes.
                 let enabled_again = !contact.enabled;
@@ -220,7 +213,11 @@ impl World {
                 };
                 let may_wake = sleeping.is_some_and(|b| bodies.at(b).is_moving());
                 let note = was != now || enabled_again || (solid && (has_hook || may_wake));
-                (counts, note)
+                let outcome = CollideOutcome::Updated {
+                    was_touching: was,
+                    now_touching: now,
+                };
+                (counts, note.then_some(outcome))
             },
         );
         let [updated, recycled, persisted, new] = counts;
@@ -238,11 +235,10 @@ impl World {
             // wakes, which changes the solver's bodies anyway).
             self.solve_set.note_change();
         }
-        for slot in noted {
+        for (slot, outcome) in noted {
             let contact = self.contacts.at(slot);
             let (a, b, sensor) = (contact.shape_a, contact.shape_b, contact.sensor);
-            let (was, now) = match contact.outcome {
-                CollideOutcome::Skipped => continue,
+            let (was, now) = match outcome {
                 CollideOutcome::Separated => {
                     self.destroy_contact(slot);
                     continue;
@@ -453,11 +449,11 @@ impl World {
         self.counters.bodies_swept = 0;
 
         // Parallel pass over the bodies: each solved body takes its new velocity and pose and
-        // notes whether it needs a sweep or left its broadphase box; the bodies that do are
-        // noted for the serial pass, so it never reads the others again.
+        // finds whether it needs a sweep or left its broadphase box; the bodies that do are
+        // noted, with what the serial pass needs of them, so it never reads the others again.
         let (shapes, tolerances) = (&self.shapes, &self.tolerances);
         let (states, solver_index, solved) = (&arrays.states, &arrays.solver_index, &arrays.bodies);
-        let (_, noted) = self.bodies.par_for_each_mut_noting::<0>(
+        let (_, noted) = self.bodies.par_for_each_mut_noting::<0, Finalized>(
             &*self.runner,
             MIN_BODY_BLOCK,
             &|slot, generation, body| {
@@ -467,11 +463,13 @@ impl World {
                     .unwrap_or(STATIC_BODY);
                 // Not solved, or destroyed (and its slot perhaps reused) since `solve`.
                 if solved.get(i as usize) != Some(&(slot, generation)) {
-                    return ([], false);
+                    return ([], None);
                 }
-                finalize_body(body, &states[i as usize], shapes, tolerances);
-                let f = &body.finalized;
-                ([], f.non_finite || f.needs_sweep || f.left_its_box)
+                let f = finalize_body(body, &states[i as usize], shapes, tolerances);
+                (
+                    [],
+                    (f.non_finite || f.needs_sweep || f.left_its_box).then_some(f),
+                )
             },
         );
 
@@ -480,9 +478,8 @@ impl World {
         // meet static shapes, whose tree does not move here).
         let mut bullets = Vec::new();
         let mut moves = Vec::new();
-        for slot in noted {
+        for (slot, f) in noted {
             let body = self.bodies.at(slot);
-            let f = body.finalized;
             if f.non_finite {
                 // Never let a NaN spread: the body stopped where it was; its contacts forget
                 // their impulses.
@@ -524,13 +521,13 @@ impl World {
     }
 }
 
-/// The parallel part of `finalize` for one solved body.
+/// The parallel part of `finalize` for one solved body; returns what the serial part needs.
 fn finalize_body(
     body: &mut crate::body::Body,
     state: &BodyState,
     shapes: &crate::id::Slots<crate::shape_def::ShapeRecord>,
     tolerances: &super::def::Tolerances,
-) {
+) -> Finalized {
     body.collide_pose = body.transform;
     body.force = bevy_math::Vec2::ZERO;
     body.torque = 0.0;
@@ -548,8 +545,7 @@ fn finalize_body(
     if !finite {
         body.linear_velocity = bevy_math::Vec2::ZERO;
         body.angular_velocity = 0.0;
-        body.finalized = f;
-        return;
+        return f;
     }
     body.linear_velocity = state.linear_velocity;
     body.angular_velocity = state.angular_velocity;
@@ -579,5 +575,5 @@ fn finalize_body(
             !record.fat_aabb.contains(&needed)
         });
     }
-    body.finalized = f;
+    f
 }
