@@ -1,6 +1,6 @@
 //! The step on several worker threads: the same bits as on one, for any runner.
 
-use physics_core::parallel::{ScopedThreads, SingleThreaded, TaskRunner};
+use physics_core::parallel::{ScopedThreads, SingleThreaded, TaskRunner, WorkerThreads};
 use physics_core::prelude::*;
 use std::sync::Arc;
 
@@ -108,11 +108,13 @@ fn any_worker_count_gives_the_same_bits() {
     let (reference, constraints) = run(Arc::new(SingleThreaded), steps);
     // The scene exercises the coloured solver: hundreds of contact constraints.
     assert!(constraints > 250, "only {constraints} constraints");
-    let runners: [(&str, Arc<dyn TaskRunner>); 4] = [
+    let runners: [(&str, Arc<dyn TaskRunner>); 6] = [
         ("2 threads", Arc::new(ScopedThreads::new(2))),
         ("3 threads", Arc::new(ScopedThreads::new(3))),
         ("4 threads", Arc::new(ScopedThreads::new(4))),
         ("4 workers run last first", Arc::new(LastFirst(4))),
+        ("2 pool threads", Arc::new(WorkerThreads::new(2))),
+        ("3 pool threads", Arc::new(WorkerThreads::new(3))),
     ];
     for (name, runner) in runners {
         let (bits, _) = run(runner, steps);

@@ -2,7 +2,7 @@
 
 use super::{SUBSTEPS, Simulation};
 use bevy_math::Vec2;
-use bevy_physics2d::ComputeTaskPoolRunner;
+use physics_core::parallel::WorkerThreads;
 use physics_core::world::{StepProfile, WorldDef};
 use physics2d_demos::{BuiltScene, Scene};
 use std::sync::Arc;
@@ -23,7 +23,9 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
         ..WorldDef::default()
     };
     let mut built = scene.build(def).map_err(|e| e.to_string())?;
-    let runner = ComputeTaskPoolRunner::new(super::threads());
+    // physics_core's own long-lived threads, as a program without a host pool would use
+    // (the bevy_physics2d row lends the world Bevy's `ComputeTaskPool` instead).
+    let runner = WorkerThreads::new(super::threads());
     built.world.set_task_runner(Arc::new(runner));
     Ok(Box::new(Core {
         built,

@@ -10,13 +10,15 @@
 //! Every block computes the same numbers whichever worker runs it, so the result is
 //! bit-identical for any number of workers.
 //!
+//! Without a host pool of its own, a program lends the world [`WorkerThreads`]:
+//!
 //! ```
-//! use physics_core::parallel::{ScopedThreads, TaskRunner};
+//! use physics_core::parallel::{TaskRunner, WorkerThreads};
 //! use physics_core::prelude::*;
 //! use std::sync::Arc;
 //!
 //! let mut world = World::new(WorldDef::default()).unwrap();
-//! world.set_task_runner(Arc::new(ScopedThreads::new(2)));
+//! world.set_task_runner(Arc::new(WorkerThreads::new(2)));
 //! assert_eq!(world.task_runner().worker_count(), 2);
 //! world.step(1.0 / 60.0).unwrap();
 //! ```
@@ -24,5 +26,7 @@
 mod runner;
 pub(crate) mod shared;
 pub(crate) mod stages;
+mod worker_pool;
 
 pub use runner::{ScopedThreads, SingleThreaded, TaskRunner};
+pub use worker_pool::{SPIN_BEFORE_SLEEP, WorkerThreads};

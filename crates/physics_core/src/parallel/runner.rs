@@ -1,4 +1,5 @@
-//! The task interface and two runners that need no host: one thread, and scoped std threads.
+//! The task interface and two runners that need no host: one thread, and scoped std threads
+//! (`worker_pool.rs` has the third, with long-lived threads).
 
 /// Lends the world worker threads.
 ///
@@ -33,7 +34,8 @@ impl TaskRunner for SingleThreaded {
 /// `workers - 1` std threads spawned for each [`TaskRunner::run`] (the calling thread is
 /// worker 0). Spawning costs tens of microseconds per call, so a host with a thread pool
 /// should implement [`TaskRunner`] on its pool instead (the Bevy plugin uses its
-/// `ComputeTaskPool`); this runner suits tests and programs without one.
+/// `ComputeTaskPool`), and a program without one should use
+/// [`WorkerThreads`](super::WorkerThreads); this runner suits tests.
 #[derive(Clone, Copy, Debug)]
 pub struct ScopedThreads {
     workers: usize,
