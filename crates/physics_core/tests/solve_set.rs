@@ -42,6 +42,19 @@ fn stack(height: usize) -> (World, Vec<BodyId>) {
     (world, boxes)
 }
 
+/// [`stack`] after a second of steps, reusing its solve set.
+fn settled_stack(height: usize) -> (World, Vec<BodyId>) {
+    let (mut world, boxes) = stack(height);
+    for _ in 0..60 {
+        step(&mut world);
+    }
+    assert!(
+        step(&mut world),
+        "the settled stack should reuse its solve set"
+    );
+    (world, boxes)
+}
+
 fn step(world: &mut World) -> bool {
     world.step(DT).unwrap();
     world.counters().solve_set_reused
@@ -66,11 +79,7 @@ fn a_resting_stack_reuses_its_solve_set() {
 
 #[test]
 fn a_new_touch_or_body_rebuilds_the_solve_set() {
-    let (mut world, _) = stack(3);
-    for _ in 0..60 {
-        step(&mut world);
-    }
-    assert!(step(&mut world));
+    let (mut world, _) = settled_stack(3);
     // A new moving body changes the solver's bodies: rebuilt once, then reused in flight.
     let ball = world
         .create_body(&BodyDef::dynamic(Vec2::new(0.0, 6.0)))
@@ -104,11 +113,7 @@ fn a_new_touch_or_body_rebuilds_the_solve_set() {
 
 #[test]
 fn a_restitution_change_rebuilds_the_solve_set() {
-    let (mut world, boxes) = stack(2);
-    for _ in 0..60 {
-        step(&mut world);
-    }
-    assert!(step(&mut world));
+    let (mut world, boxes) = settled_stack(2);
     let top = world.body_shapes(boxes[1]).unwrap()[0];
     world.set_shape_material(top, 0.6, 0.5).unwrap();
     // Whether any solved contact bounces decides whether the restitution stages run.
@@ -118,11 +123,7 @@ fn a_restitution_change_rebuilds_the_solve_set() {
 
 #[test]
 fn destroying_a_body_rebuilds_the_solve_set() {
-    let (mut world, boxes) = stack(4);
-    for _ in 0..60 {
-        step(&mut world);
-    }
-    assert!(step(&mut world));
+    let (mut world, boxes) = settled_stack(4);
     world.destroy_body(boxes[3]).unwrap();
     assert!(!step(&mut world));
     assert_eq!(world.counters().constraints_solved, 3);
