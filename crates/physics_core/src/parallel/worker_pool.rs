@@ -48,9 +48,14 @@ unsafe impl Send for SendTask {}
 
 /// `workers - 1` long-lived threads plus the calling thread (worker 0). For programs without
 /// a thread pool of their own; the Bevy plugin lends its `ComputeTaskPool` instead.
+///
+/// One runner may serve several worlds: it runs one task at a time, and a world stepped on
+/// another thread meanwhile waits for the threads to be free.
 pub struct WorkerThreads {
     shared: Arc<Shared>,
     threads: Vec<JoinHandle<()>>,
+    /// Held for the whole of a `run`: the threads take one task at a time.
+    running_one: Mutex<()>,
 }
 
 impl WorkerThreads {
@@ -74,7 +79,11 @@ impl WorkerThreads {
                     .expect("spawning a physics worker thread")
             })
             .collect();
-        WorkerThreads { shared, threads }
+        WorkerThreads {
+            shared,
+            threads,
+            running_one: Mutex::new(()),
+        }
     }
 }
 
@@ -155,6 +164,7 @@ impl TaskRunner for WorkerThreads {
             task(0);
             return;
         }
+        let _one_at_a_time = self.running_one.lock().unwrap_or_else(|e| e.into_inner());
         let shared = &*self.shared;
         // SAFETY (the lifetime erased here): the threads only call the task between this post
         // and their decrement of `running`, and this function waits for `running` to reach
@@ -223,6 +233,28 @@ mod tests {
                 std::thread::sleep(SPIN_BEFORE_SLEEP * 3);
             }
         }
+    }
+
+    #[test]
+    fn two_callers_sharing_the_threads_each_get_every_worker_once() {
+        let pool = WorkerThreads::new(2);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    for _ in 0..2000 {
+                        let calls: Vec<AtomicU32> = (0..2).map(|_| AtomicU32::new(0)).collect();
+                        pool.run(&|w| {
+                            // Long enough for the two callers' tasks to overlap.
+                            for i in 0..200 {
+                                std::hint::black_box(i);
+                            }
+                            calls[w].fetch_add(1, Ordering::Relaxed);
+                        });
+                        assert!(calls.iter().all(|c| c.load(Ordering::Relaxed) == 1));
+                    }
+                });
+            }
+        });
     }
 
     #[test]
