@@ -613,6 +613,24 @@ mod tests {
         }
     }
 
+    /// A tree of `count` boxes `make(x, y)` on a grid of 20 columns 1.5 apart (user data =
+    /// index), with the boxes and their proxy ids.
+    pub(super) fn grid_tree(
+        count: usize,
+        make: impl Fn(f32, f32) -> Aabb,
+    ) -> (DynamicTree, Vec<Aabb>, Vec<u32>) {
+        let mut tree = DynamicTree::default();
+        let boxes: Vec<Aabb> = (0..count)
+            .map(|i| make((i % 20) as f32 * 1.5, (i / 20) as f32 * 1.5))
+            .collect();
+        let ids = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| tree.create_proxy(*b, i as u64))
+            .collect();
+        (tree, boxes, ids)
+    }
+
     /// Asserts that the tree finds exactly the boxes (user data = index) that overlap each
     /// probe, as brute force does.
     pub(super) fn assert_queries_match(tree: &DynamicTree, boxes: &[Aabb], probes: &[Aabb]) {
@@ -749,15 +767,7 @@ mod tests {
     /// their old siblings' boxes along (the tree stays as shallow as a freshly built one).
     #[test]
     fn moved_proxies_stay_findable_near_and_far() {
-        let mut tree = DynamicTree::default();
-        let mut boxes: Vec<Aabb> = (0..200)
-            .map(|i| unit_box((i % 20) as f32 * 1.5, (i / 20) as f32 * 1.5))
-            .collect();
-        let ids: Vec<u32> = boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| tree.create_proxy(*b, i as u64))
-            .collect();
+        let (mut tree, mut boxes, ids) = grid_tree(200, unit_box);
         let mut next = uniform(12345);
         for round in 0..300 {
             for (k, id) in ids.iter().enumerate() {

@@ -117,7 +117,7 @@ impl World {
         self.shapes.at_mut(id.index).def = def;
         let body = self.shapes.at(id.index).body;
         // Whether any solved contact has restitution may change.
-        self.solve_set.note_change();
+        self.solve_set.note_contact_change();
         for slot in self.bodies.at(body.index).contacts.clone() {
             let (a, b) = {
                 let c = self.contacts.at(slot);

@@ -54,7 +54,7 @@ impl SolveSetCache {
     }
 
     /// Something the contact set depends on changed: the next solve builds it again.
-    pub(super) fn note_change(&mut self) {
+    pub(super) fn note_contact_change(&mut self) {
         self.contacts_changed = true;
     }
 

@@ -233,7 +233,7 @@ impl World {
         if !noted.is_empty() {
             // Touching, enabled or the contacts themselves change here (or a sleeping body
             // wakes, which changes the solver's bodies anyway).
-            self.solve_set.note_change();
+            self.solve_set.note_contact_change();
         }
         for (slot, outcome) in noted {
             let contact = self.contacts.at(slot);

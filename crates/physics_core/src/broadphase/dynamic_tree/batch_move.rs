@@ -81,7 +81,7 @@ impl DynamicTree {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{assert_queries_match, uniform};
+    use super::super::tests::{assert_queries_match, grid_tree, uniform};
     use super::*;
     use bevy_math::Vec2;
 
@@ -106,15 +106,7 @@ mod tests {
     /// the boxes that overlap.
     #[test]
     fn batch_moves_keep_inner_boxes_exact_unions() {
-        let mut tree = DynamicTree::default();
-        let mut boxes: Vec<Aabb> = (0..300)
-            .map(|i| square((i % 20) as f32 * 1.5, (i / 20) as f32 * 1.5, 0.5))
-            .collect();
-        let ids: Vec<u32> = boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| tree.create_proxy(*b, i as u64))
-            .collect();
+        let (mut tree, mut boxes, ids) = grid_tree(300, |x, y| square(x, y, 0.5));
         let mut next = uniform(777);
         for round in 0..120 {
             // Rounds cycle through: everyone moves (whole-tree refit), one in ten moves (the
