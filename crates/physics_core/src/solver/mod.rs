@@ -25,7 +25,9 @@
 //!                                        then colour by colour
 //! store impulses                         lanes into a dense results array by contact
 //!                                        index, then into the contacts in contact order,
-//!                                        for next step's warm start
+//!                                        for next step's warm start; joint impulses stay
+//!                                        in their constraints while the joint order holds
+//!                                        (`world/joint_results.rs`)
 //! ```
 //!
 //! `step_stages.rs` runs this list as stages on the world's task runner: body stages in
@@ -87,6 +89,12 @@ pub(crate) struct SolverArrays {
     pub joint_coloring: GraphColoring,
     /// Place in `joints` of every joint slot (`u32::MAX`: not solved this step).
     pub joint_positions: Vec<u32>,
+    /// 1 / substep of the step whose results (impulses) `joints` still holds and the joint
+    /// records do not have yet; `None` when the records have them (`world/joint_results.rs`).
+    pub held_joint_results: Option<f32>,
+    /// Places in `joints`, in joint slot order, of the joints whose results the world reads
+    /// every step (angle joints, breakable joints).
+    pub joint_watch: Vec<u32>,
     pub exact_islands: Vec<ExactIsland>,
     pub island_scratch: IslandScratch,
     /// Contact constraints by colour; its overflow list is solved by the scalar path.

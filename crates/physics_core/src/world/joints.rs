@@ -1,5 +1,6 @@
 //! Creating, destroying, reading and driving joints.
 
+use super::joint_results::{finite_impulses, is_watched};
 use super::{World, WorldError};
 use crate::id::{BodyId, JointId};
 use crate::joint::{
@@ -213,6 +214,7 @@ impl World {
             "break thresholds must be positive or infinite",
         )?;
         validate_kind(&def.kind)?;
+        self.flush_joint_results();
         let angle_a = self.bodies.at(def.body_a.index).transform.q.angle();
         let angle_b = self.bodies.at(def.body_b.index).transform.q.angle();
         let mut def = *def;
@@ -259,6 +261,9 @@ impl World {
 
     /// Destroys a joint.
     pub fn destroy_joint(&mut self, id: JointId) -> Result<(), WorldError> {
+        self.joint(id)?;
+        // Before the slot is freed: held results are written by slot.
+        self.flush_joint_results();
         let joint = self
             .joints
             .remove(id.index, id.generation)
@@ -294,6 +299,7 @@ impl World {
     pub fn set_joint_kind(&mut self, id: JointId, kind: JointKind) -> Result<(), WorldError> {
         self.joint(id)?;
         validate_kind(&kind)?;
+        self.flush_joint_results();
         let joint = self.joints.at_mut(id.index);
         if std::mem::discriminant(&joint.def.kind) != std::mem::discriminant(&kind) {
             return Err(WorldError::InvalidJoint(
@@ -312,6 +318,7 @@ impl World {
     /// Enables or disables a joint (a broken joint is disabled).
     pub fn set_joint_enabled(&mut self, id: JointId, enabled: bool) -> Result<(), WorldError> {
         self.joint(id)?;
+        self.flush_joint_results();
         let joint = self.joints.at_mut(id.index);
         joint.enabled = enabled;
         joint.impulses = JointImpulses::default();
@@ -330,7 +337,9 @@ impl World {
     /// Force (N) and torque (N m) the joint applied to body B during the last step.
     pub fn joint_reaction(&self, id: JointId) -> Result<(Vec2, f32), WorldError> {
         let j = self.joint(id)?;
-        Ok((j.reaction_force, j.reaction_torque))
+        Ok(self
+            .held_joint_reaction(id.index)
+            .unwrap_or((j.reaction_force, j.reaction_torque)))
     }
 
     /// Joints that broke during the last step.
@@ -400,6 +409,13 @@ impl World {
         };
         // Written field by field into its place: a whole constraint returned by value was
         // built on the stack and copied (a `memcpy` of every constraint, every step).
+        // Held results are last step's impulses of the same joint at the same place (they are
+        // only held while the order holds): warm start from them in place.
+        let keep_impulses = arrays.held_joint_results.is_some();
+        debug_assert!(
+            order_holds || !keep_impulses,
+            "held results of another order"
+        );
         let build = |slot: u32, joint: &Joint, out: &mut JointConstraint| {
             let (a, b) = (joint_body(joint.def.body_a), joint_body(joint.def.body_b));
             out.frame = JointFrame::new(slot, &joint.def, &a, &b, softness);
@@ -412,7 +428,11 @@ impl World {
                 frame.delta_center = b.center - m.target;
             }
             out.kind = joint.def.kind;
-            out.impulses = joint.impulses;
+            out.impulses = if keep_impulses {
+                finite_impulses(&out.impulses)
+            } else {
+                joint.impulses
+            };
             out.unwrapped_angles = joint.unwrapped_angles;
             out.exact = false;
         };
@@ -420,6 +440,7 @@ impl World {
         if count == 0 {
             out.clear();
             arrays.exact_islands.clear();
+            arrays.joint_watch.clear();
             return;
         }
         // Every place is written below; only a growing array needs filling first, with any
@@ -446,11 +467,28 @@ impl World {
         }
         out.truncate(count as usize);
         let positions = &arrays.joint_positions;
+        let watch = &mut arrays.joint_watch;
+        if !order_holds {
+            watch.clear();
+        }
         for (slot, joint) in self.joints.iter() {
             let place = positions[slot as usize];
             if place != u32::MAX {
                 build(slot, joint, &mut out[place as usize]);
+                if !order_holds && is_watched(joint) {
+                    watch.push(place);
+                }
             }
+        }
+        #[cfg(debug_assertions)]
+        if order_holds {
+            let fresh: Vec<u32> = self
+                .joints
+                .iter()
+                .filter(|(slot, joint)| positions[*slot as usize] != u32::MAX && is_watched(joint))
+                .map(|(slot, _)| positions[slot as usize])
+                .collect();
+            assert_eq!(fresh, *watch, "reused joint watch list differs");
         }
         let bodies = arrays.states.len();
         if order_holds {
@@ -514,93 +552,5 @@ impl World {
             "reused joint colours differ"
         );
         assert_eq!(fresh.overflow, arrays.joint_coloring.overflow);
-    }
-
-    /// Stores joint impulses, computes reaction forces and breaks overloaded joints.
-    pub(crate) fn store_joint_impulses(
-        &mut self,
-        constraints: &[JointConstraint],
-        states: &[crate::solver::body_state::BodyState],
-        inv_h: f32,
-    ) {
-        let turn = |index: u32| {
-            let s = crate::solver::body_state::read_state(states, index);
-            s.delta_rotation.angle()
-        };
-        for c in constraints {
-            let joint = self.joints.at_mut(c.frame.joint);
-            if let JointKind::Angle(_) = c.kind {
-                // Only angle joints read the unwrapped angles, and a joint never changes type.
-                joint.unwrapped_angles.0 += turn(c.frame.index_a);
-                joint.unwrapped_angles.1 += turn(c.frame.index_b);
-            }
-            let finite = |x: f32| if x.is_finite() { x } else { 0.0 };
-            let i = c.impulses;
-            let f = &c.frame;
-            let (force, torque) = match c.kind {
-                JointKind::Revolute(_) => (i.linear, i.spring + i.motor + i.lower - i.upper),
-                JointKind::Weld(_) => (i.linear, i.angular),
-                JointKind::Mouse(_) => (i.linear, 0.0),
-                JointKind::Distance(_) => {
-                    let n = (f.delta_center + f.anchor_b - f.anchor_a).normalize_or_zero();
-                    (n * (i.axial + i.spring + i.lower - i.upper), 0.0)
-                }
-                JointKind::Prismatic(p) => {
-                    let axis = f.rotation_a.rotate(p.local_axis_a);
-                    let perp = crate::math::left_perp(axis);
-                    (
-                        axis * (i.spring + i.motor + i.lower - i.upper) + perp * i.linear.x,
-                        i.linear.y,
-                    )
-                }
-                JointKind::Wheel(w) => {
-                    let axis = f.rotation_a.rotate(w.local_axis_a);
-                    let perp = crate::math::left_perp(axis);
-                    (
-                        axis * (i.spring + i.lower - i.upper) + perp * i.linear.x,
-                        i.motor,
-                    )
-                }
-                JointKind::Pulley(p) => {
-                    let anchor_b = f.center_a + f.delta_center + f.anchor_b;
-                    (
-                        (p.ground_b - anchor_b).normalize_or_zero() * (i.axial * p.ratio),
-                        0.0,
-                    )
-                }
-                JointKind::Angle(_) => (Vec2::ZERO, i.angular),
-                JointKind::Motor(_) => (i.linear, i.angular),
-            };
-            joint.impulses = JointImpulses {
-                linear: Vec2::new(finite(i.linear.x), finite(i.linear.y)),
-                angular: finite(i.angular),
-                spring: finite(i.spring),
-                motor: finite(i.motor),
-                lower: finite(i.lower),
-                upper: finite(i.upper),
-                axial: finite(i.axial),
-            };
-            joint.reaction_force = force * inv_h;
-            joint.reaction_torque = torque * inv_h;
-            let breaks = joint.reaction_force.length() > joint.def.break_force
-                || joint.reaction_torque.abs() > joint.def.break_torque;
-            if breaks {
-                self.solve_set.note_joint_change();
-                let joint = self.joints.at_mut(c.frame.joint);
-                joint.enabled = false;
-                joint.impulses = JointImpulses::default();
-                let event = JointBreakEvent {
-                    joint: JointId {
-                        index: c.frame.joint,
-                        generation: self.joints.generation(c.frame.joint),
-                    },
-                    force: self.joints.at(c.frame.joint).reaction_force,
-                    torque: self.joints.at(c.frame.joint).reaction_torque,
-                };
-                self.joint_breaks.push(event);
-            }
-        }
-        // The constraints are in colour order; events come in joint slot order.
-        self.joint_breaks.sort_unstable_by_key(|e| e.joint.index);
     }
 }

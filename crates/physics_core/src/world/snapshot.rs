@@ -289,7 +289,7 @@ impl World {
             bodies: self.bodies.clone(),
             shapes: self.shapes.clone(),
             contacts: self.contacts.clone(),
-            joints: self.joints.clone(),
+            joints: self.joints_with_results(),
             broadphase: self.broadphase.clone(),
             pending_end_events: self.pending_end_events.clone(),
             pending_sensor_end_events: self.pending_sensor_end_events.clone(),

@@ -287,6 +287,8 @@ impl World {
         // `arrays.contacts` and `arrays.joints` are kept: they are resized and every position
         // that is read is written first, so last step's values are never seen.
         if dt == 0.0 {
+            let held = &mut arrays.held_joint_results;
+            super::joint_results::write_held_results(&mut self.joints, &arrays.joints, held);
             arrays.joints.clear();
             self.solve_set.note_joint_change();
             self.solver = arrays;
@@ -349,6 +351,11 @@ impl World {
         self.solve_set.note_bodies(&arrays.bodies);
         let joint_order_holds = self.solve_set.take_joint_order_holds();
         self.counters.joint_order_reused = joint_order_holds;
+        if !joint_order_holds {
+            // The constraints are rebuilt from the records: give them last step's results.
+            let held = &mut arrays.held_joint_results;
+            super::joint_results::write_held_results(&mut self.joints, &arrays.joints, held);
+        }
         self.prepare_joints(
             &solver_index,
             joint_softness,
@@ -423,7 +430,7 @@ impl World {
         arrays.contact_bodies = contact_bodies;
 
         self.joint_breaks.clear();
-        self.store_joint_impulses(&arrays.joints, &arrays.states, 1.0 / h);
+        self.hold_joint_results(&mut arrays, 1.0 / h);
         // Hit events in constraint order (slot order), whichever worker found them.
         hits.sort_unstable_by_key(|hit| hit.0);
         for (k, approach_speed, point) in hits {
