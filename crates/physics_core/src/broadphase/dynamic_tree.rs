@@ -18,6 +18,7 @@ use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 mod batch_move;
+mod categories;
 mod saved;
 
 /// No node.
@@ -62,6 +63,9 @@ pub struct DynamicTree {
     /// Per node: a leaf's box when it was last inserted. Moves that stay overlapping it keep
     /// the leaf where it is.
     inserted_aabb: Vec<Aabb>,
+    /// Per node: a leaf's collision categories, an inner node's the union of its children's,
+    /// so a query with a mask skips subtrees it cannot collide with (`categories.rs`).
+    categories: Vec<u64>,
 }
 
 impl From<DynamicTree> for saved::SavedTree {
@@ -79,6 +83,7 @@ impl Default for DynamicTree {
             proxy_count: 0,
             user_data: Vec::new(),
             inserted_aabb: Vec::new(),
+            categories: Vec::new(),
         }
     }
 }
@@ -125,6 +130,7 @@ impl DynamicTree {
             self.nodes.push(node);
             self.user_data.push(0);
             self.inserted_aabb.push(Aabb::default());
+            self.categories.push(u64::MAX);
             return (self.nodes.len() - 1) as u32;
         }
         let id = self.free_list;
@@ -140,11 +146,19 @@ impl DynamicTree {
         self.free_list = id;
     }
 
-    /// Adds a proxy with box `aabb`; returns its id.
+    /// Adds a proxy with box `aabb` in every collision category (every masked query finds
+    /// it); returns its id.
     pub fn create_proxy(&mut self, aabb: Aabb, user_data: u64) -> u32 {
+        self.create_proxy_in(aabb, user_data, u64::MAX)
+    }
+
+    /// Adds a proxy with box `aabb` in collision categories `category_bits`: queries whose
+    /// mask misses them skip it ([`DynamicTree::query_masked`]). Returns its id.
+    pub fn create_proxy_in(&mut self, aabb: Aabb, user_data: u64, category_bits: u64) -> u32 {
         let id = self.allocate();
         self.nodes[id as usize].aabb = aabb;
         self.user_data[id as usize] = user_data;
+        self.categories[id as usize] = category_bits;
         self.insert_leaf(id);
         self.proxy_count += 1;
         id
@@ -289,7 +303,7 @@ impl DynamicTree {
         self.refit_upwards(grand_parent);
     }
 
-    /// Rebalances and refits boxes and heights from `index` to the root.
+    /// Rebalances and refits boxes, heights and categories from `index` to the root.
     fn refit_upwards(&mut self, mut index: u32) {
         while index != NULL_NODE {
             index = self.balance(index);
@@ -297,6 +311,8 @@ impl DynamicTree {
                 let n = &self.nodes[index as usize];
                 (n.child1, n.child2)
             };
+            self.categories[index as usize] =
+                self.categories[c1 as usize] | self.categories[c2 as usize];
             let (b1, b2) = (self.nodes[c1 as usize], self.nodes[c2 as usize]);
             let n = &mut self.nodes[index as usize];
             n.height = 1 + b1.height.max(b2.height);
@@ -347,6 +363,10 @@ impl DynamicTree {
         let (bs, bg) = (self.nodes[short as usize], self.nodes[give as usize]);
         self.nodes[a as usize].aabb = bs.aabb.union(&bg.aabb);
         self.nodes[a as usize].height = 1 + bs.height.max(bg.height);
+        self.categories[a as usize] =
+            self.categories[short as usize] | self.categories[give as usize];
+        self.categories[tall as usize] =
+            self.categories[a as usize] | self.categories[keep as usize];
         let (ba, bk) = (self.nodes[a as usize], self.nodes[keep as usize]);
         self.nodes[tall as usize].aabb = ba.aabb.union(&bk.aabb);
         self.nodes[tall as usize].height = 1 + ba.height.max(bk.height);
@@ -355,8 +375,25 @@ impl DynamicTree {
 
     /// Calls `visit(proxy, user_data)` for every proxy whose box overlaps `aabb`, in a fixed
     /// order for a given tree; `visit` returns false to stop.
-    pub fn query(&self, aabb: &Aabb, mut visit: impl FnMut(u32, u64) -> bool) {
-        if self.root == NULL_NODE || !self.nodes[self.root as usize].aabb.overlaps(aabb) {
+    pub fn query(&self, aabb: &Aabb, visit: impl FnMut(u32, u64) -> bool) {
+        self.query_within::<false>(aabb, u64::MAX, visit);
+    }
+
+    /// The query behind [`DynamicTree::query`] and, with `MASKED`, behind
+    /// [`DynamicTree::query_masked`]: a node is entered only when its box overlaps `aabb` and,
+    /// if `MASKED`, its categories meet `mask`.
+    #[inline(always)]
+    fn query_within<const MASKED: bool>(
+        &self,
+        aabb: &Aabb,
+        mask: u64,
+        mut visit: impl FnMut(u32, u64) -> bool,
+    ) {
+        let wanted = |id: u32| !MASKED || self.categories[id as usize] & mask != 0;
+        if self.root == NULL_NODE
+            || !self.nodes[self.root as usize].aabb.overlaps(aabb)
+            || !wanted(self.root)
+        {
             return;
         }
         // Every node on the stack overlaps. A node's two children are tested together, before
@@ -374,8 +411,8 @@ impl DynamicTree {
                 continue;
             }
             let (c1, c2) = (node.child1, node.child2);
-            let overlaps1 = self.nodes[c1 as usize].aabb.overlaps(aabb);
-            let overlaps2 = self.nodes[c2 as usize].aabb.overlaps(aabb);
+            let overlaps1 = self.nodes[c1 as usize].aabb.overlaps(aabb) && wanted(c1);
+            let overlaps2 = self.nodes[c2 as usize].aabb.overlaps(aabb) && wanted(c2);
             if overlaps1 {
                 stack.push(c1);
             }
@@ -518,6 +555,10 @@ impl DynamicTree {
             }
             if !n.aabb.contains(&c1.aabb) || !n.aabb.contains(&c2.aabb) {
                 return Err(format!("box of {id} does not hold its children"));
+            }
+            let union = self.categories[n.child1 as usize] | self.categories[n.child2 as usize];
+            if self.categories[id as usize] != union {
+                return Err(format!("categories of {id} are not its children's"));
             }
             stack.push(n.child1);
             stack.push(n.child2);

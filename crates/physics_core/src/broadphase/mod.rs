@@ -62,9 +62,18 @@ impl BroadPhase {
         }
     }
 
-    /// Adds a proxy and queues it for pair finding.
-    pub fn create_proxy(&mut self, kind: TreeKind, aabb: Aabb, shape_index: u32) -> ProxyKey {
-        let id = self.tree_mut(kind).create_proxy(aabb, shape_index as u64);
+    /// Adds a proxy of a shape in collision categories `category_bits` and queues it for
+    /// pair finding.
+    pub fn create_proxy(
+        &mut self,
+        kind: TreeKind,
+        aabb: Aabb,
+        shape_index: u32,
+        category_bits: u64,
+    ) -> ProxyKey {
+        let id = self
+            .tree_mut(kind)
+            .create_proxy_in(aabb, shape_index as u64, category_bits);
         let key = ProxyKey { tree: kind, id };
         self.move_buffer.push(key);
         key
@@ -99,6 +108,15 @@ impl BroadPhase {
         self.move_buffer.extend(moves.iter().map(|(key, _)| *key));
     }
 
+    /// Sets every proxy's collision categories to `categories_of(shape_index)`: a broadphase
+    /// read from a snapshot has every proxy in every category until then.
+    pub fn set_categories(&mut self, categories_of: impl Fn(u32) -> u64) {
+        for kind in [TreeKind::Static, TreeKind::Moving] {
+            self.tree_mut(kind)
+                .set_categories(|data| categories_of(data as u32));
+        }
+    }
+
     /// The enlarged box of a proxy.
     pub fn fat_aabb(&self, key: ProxyKey) -> Aabb {
         self.tree(key.tree).fat_aabb(key.id)
@@ -120,13 +138,16 @@ impl BroadPhase {
     ///
     /// `keep` runs inside the tree queries, so pairs that already have a contact or may never
     /// collide are dropped before they are sorted: in a settled pile nearly every overlap a
-    /// moved proxy finds is a contact it already has. The moved proxies query in blocks on
+    /// moved proxy finds is a contact it already has. Before that, a moved proxy of shape `s`
+    /// skips every proxy whose categories miss `mask_of(s)` (`u64::MAX` skips nothing), so
+    /// `keep` must drop every such pair too. The moved proxies query in blocks on
     /// `runner`'s workers (the trees are only read); the sort makes the result the same for
     /// any number of workers.
     pub fn find_new_pairs(
         &mut self,
         runner: &dyn TaskRunner,
         keep: &(dyn Fn(u32, u32) -> bool + Sync),
+        mask_of: &(dyn Fn(u32) -> u64 + Sync),
     ) -> (Vec<(u32, u32)>, usize) {
         let mut moved = std::mem::take(&mut self.move_buffer);
         moved.sort_unstable();
@@ -148,7 +169,7 @@ impl BroadPhase {
             for (i, out) in outputs.iter_mut().enumerate() {
                 let range = block_range((first + i) as u32, size, moved.len());
                 for &key in &moved[range] {
-                    this.query_new_pairs(key, &queried, keep, out);
+                    this.query_new_pairs(key, &queried, keep, mask_of, out);
                 }
             }
         });
@@ -164,6 +185,7 @@ impl BroadPhase {
         key: ProxyKey,
         queried: &[Vec<bool>; 2],
         keep: &(dyn Fn(u32, u32) -> bool + Sync),
+        mask_of: &(dyn Fn(u32) -> u64 + Sync),
         out: &mut Vec<(u32, u32)>,
     ) {
         let tree = self.tree(key.tree);
@@ -186,16 +208,29 @@ impl BroadPhase {
             }
         };
         // Moving proxies meet everything; static proxies only moving ones.
-        self.moving_tree.query(&aabb, |id, data| {
-            add(id, data, TreeKind::Moving);
-            true
+        let mask = mask_of(shape);
+        query_tree(&self.moving_tree, &aabb, mask, |id, data| {
+            add(id, data, TreeKind::Moving)
         });
         if key.tree == TreeKind::Moving {
-            self.static_tree.query(&aabb, |id, data| {
-                add(id, data, TreeKind::Static);
-                true
+            query_tree(&self.static_tree, &aabb, mask, |id, data| {
+                add(id, data, TreeKind::Static)
             });
         }
+    }
+}
+
+/// Visits the proxies of `tree` overlapping `aabb` in categories of `mask`, without testing
+/// categories when the mask takes them all.
+fn query_tree(tree: &DynamicTree, aabb: &Aabb, mask: u64, mut visit: impl FnMut(u32, u64)) {
+    let visit = |id, data| {
+        visit(id, data);
+        true
+    };
+    if mask == u64::MAX {
+        tree.query(aabb, visit);
+    } else {
+        tree.query_masked(aabb, mask, visit);
     }
 }
 
@@ -210,21 +245,30 @@ mod tests {
         Aabb::new(Vec2::new(x - half, -half), Vec2::new(x + half, half))
     }
 
+    /// Masks that skip nothing.
+    fn all_categories(_: u32) -> u64 {
+        u64::MAX
+    }
+
     /// Overlaps are reported once each, whichever of the two proxies moved (both, one, a
     /// static and a moving one), and `keep` sees each pair once and can drop it.
     #[test]
     fn each_new_overlap_is_reported_once_and_keep_filters_it() {
         let mut bp = BroadPhase::default();
         // Shapes 0..3 move and overlap their neighbours; shape 3 is static under 2.
-        bp.create_proxy(TreeKind::Moving, square(0.0, 0.6), 0);
-        bp.create_proxy(TreeKind::Moving, square(1.0, 0.6), 1);
-        let moved = bp.create_proxy(TreeKind::Moving, square(2.0, 0.6), 2);
-        bp.create_proxy(TreeKind::Static, square(2.5, 0.3), 3);
+        bp.create_proxy(TreeKind::Moving, square(0.0, 0.6), 0, 1);
+        bp.create_proxy(TreeKind::Moving, square(1.0, 0.6), 1, 1);
+        let moved = bp.create_proxy(TreeKind::Moving, square(2.0, 0.6), 2, 1);
+        bp.create_proxy(TreeKind::Static, square(2.5, 0.3), 3, 1);
         let seen = Mutex::new(Vec::new());
-        let (pairs, queried) = bp.find_new_pairs(&SingleThreaded, &|a, b| {
-            seen.lock().unwrap().push((a, b));
-            true
-        });
+        let (pairs, queried) = bp.find_new_pairs(
+            &SingleThreaded,
+            &|a, b| {
+                seen.lock().unwrap().push((a, b));
+                true
+            },
+            &all_categories,
+        );
         assert_eq!(queried, 4);
         assert_eq!(pairs, vec![(0, 1), (1, 2), (2, 3)]);
         let mut seen = seen.into_inner().unwrap();
@@ -233,7 +277,7 @@ mod tests {
 
         // Only shape 2 moves now: it finds both neighbours; `keep` drops the static one.
         bp.move_proxy(moved, square(2.1, 0.6));
-        let (pairs, queried) = bp.find_new_pairs(&SingleThreaded, &|_, b| b != 3);
+        let (pairs, queried) = bp.find_new_pairs(&SingleThreaded, &|_, b| b != 3, &all_categories);
         assert_eq!(queried, 1);
         assert_eq!(pairs, vec![(1, 2)]);
         assert_eq!(bp.moved_proxy_count(), 0);
@@ -254,18 +298,95 @@ mod tests {
                 } else {
                     TreeKind::Moving
                 };
-                bp.create_proxy(kind, b, i);
+                bp.create_proxy(kind, b, i, 1);
             }
             bp
         };
         let keep = |a: u32, b: u32| !(a + b).is_multiple_of(5);
-        let (one, queried) = build().find_new_pairs(&SingleThreaded, &keep);
-        let (three, _) = build().find_new_pairs(&ScopedThreads::new(3), &keep);
+        let (one, queried) = build().find_new_pairs(&SingleThreaded, &keep, &all_categories);
+        let (three, _) = build().find_new_pairs(&ScopedThreads::new(3), &keep, &all_categories);
         assert_eq!(queried, 600);
         // A 40 x 15 grid where each box overlaps its 8 neighbours has 2237 overlaps; `keep`
         // drops about a fifth, and static pairs are never reported.
         assert!((1600..1900).contains(&one.len()), "{} pairs", one.len());
         assert!(one.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
         assert_eq!(one, three);
+    }
+
+    /// A row of overlapping proxies in two alternating categories, each masking out its own
+    /// (debris that only meets the other kind), over a static proxy in a third: the queries
+    /// skip same-category neighbours before `keep` sees them, and the pairs are those that
+    /// overlap and pass the filters, as without masks.
+    #[test]
+    fn masked_proxies_skip_the_categories_they_mask_out() {
+        let category = |shape: u32| {
+            if shape == 12 {
+                0b100
+            } else {
+                1u64 << (shape % 2)
+            }
+        };
+        // Every shape's mask leaves out its own category, but shape 5 masks nothing out.
+        let mask = |shape: u32| {
+            if shape == 5 {
+                u64::MAX
+            } else {
+                !category(shape)
+            }
+        };
+        let passes = |a: u32, b: u32| mask(a) & category(b) != 0 && mask(b) & category(a) != 0;
+        let boxes: Vec<Aabb> = (0..13)
+            .map(|shape| match shape {
+                12 => square(3.0, 0.6),
+                // Each box overlaps the next two along the row.
+                _ => square(shape as f32 * 0.5, 0.6),
+            })
+            .collect();
+        let find = |masks: &(dyn Fn(u32) -> u64 + Sync)| {
+            let mut bp = BroadPhase::default();
+            for (shape, b) in boxes.iter().enumerate() {
+                let shape = shape as u32;
+                let kind = if shape == 12 {
+                    TreeKind::Static
+                } else {
+                    TreeKind::Moving
+                };
+                bp.create_proxy(kind, *b, shape, category(shape));
+            }
+            let seen = Mutex::new(Vec::new());
+            let keep = |a, b| {
+                seen.lock().unwrap().push((a, b));
+                passes(a, b)
+            };
+            let (pairs, _) = bp.find_new_pairs(&SingleThreaded, &keep, masks);
+            (pairs, seen.into_inner().unwrap())
+        };
+        let (pairs, seen) = find(&mask);
+        let (unmasked_pairs, unmasked_seen) = find(&all_categories);
+        assert_eq!(pairs, unmasked_pairs, "the same pairs");
+        let mut want = Vec::new();
+        for a in 0..13u32 {
+            for b in a + 1..13 {
+                if boxes[a as usize].overlaps(&boxes[b as usize]) && passes(a, b) {
+                    want.push((a, b));
+                }
+            }
+        }
+        assert_eq!(pairs, want);
+        // Unmasked, `keep` sees every overlap; masked, only one side's mask lets the pair
+        // through, and the pairs in one category of the row only where shape 5 reports them.
+        assert!(
+            unmasked_seen
+                .iter()
+                .any(|&(a, b)| category(a) == category(b))
+        );
+        for &(a, b) in &seen {
+            let inside = category(a) == category(b);
+            assert!(
+                !inside || a == 5 || b == 5,
+                "({a}, {b}) met inside their category"
+            );
+        }
+        assert!(seen.len() < unmasked_seen.len());
     }
 }

@@ -33,6 +33,17 @@ impl PairFilter {
             && !(self.sensor && other.sensor)
             && (self.dynamic || other.dynamic)
     }
+
+    /// The collision categories this shape's moved proxy looks for in the trees: its mask,
+    /// since a shape outside it fails [`Filter::should_collide`], except in a positive group,
+    /// whose shapes meet each other whatever their masks.
+    pub(super) fn query_mask(&self) -> u64 {
+        if self.filter.group_index > 0 {
+            u64::MAX
+        } else {
+            self.filter.mask_bits
+        }
+    }
 }
 
 impl World {
@@ -52,12 +63,16 @@ impl World {
         self.pair_filters[i] = entry;
     }
 
-    /// Rebuilds the facts of every live shape (after the shapes were replaced wholesale).
+    /// Rebuilds the facts of every live shape (after the shapes were replaced wholesale),
+    /// and the broadphase proxies' collision categories, which a snapshot does not store.
     pub(super) fn rebuild_pair_filters(&mut self) {
         self.pair_filters.clear();
         let slots: Vec<u32> = self.shapes.iter().map(|(slot, _)| slot).collect();
         for slot in slots {
             self.note_pair_filter(slot);
         }
+        let shapes = &self.shapes;
+        self.broadphase
+            .set_categories(|shape| shapes.at(shape).def.filter.category_bits);
     }
 }

@@ -41,7 +41,10 @@ impl World {
             proxy: crate::broadphase::ProxyKey { tree: kind, id: 0 },
             fat_aabb,
         });
-        let proxy = self.broadphase.create_proxy(kind, fat_aabb, index);
+        let categories = def.filter.category_bits;
+        let proxy = self
+            .broadphase
+            .create_proxy(kind, fat_aabb, index, categories);
         self.shapes.at_mut(index).proxy = proxy;
         self.note_pair_filter(index);
         let id = ShapeId { index, generation };

@@ -112,11 +112,15 @@ impl World {
         self.hit_events.clear();
         let (filters, contact_map) = (&self.pair_filters, &self.contact_map);
         let runner = &*self.runner;
-        let (pairs, queried) = self.broadphase.find_new_pairs(runner, &|a, b| {
-            // The facts first: a hash lookup costs more than two dense reads.
-            filters[a as usize].may_touch(&filters[b as usize])
-                && !contact_map.contains_key(&pair_key(a, b))
-        });
+        let (pairs, queried) = self.broadphase.find_new_pairs(
+            runner,
+            &|a, b| {
+                // The facts first: a hash lookup costs more than two dense reads.
+                filters[a as usize].may_touch(&filters[b as usize])
+                    && !contact_map.contains_key(&pair_key(a, b))
+            },
+            &|shape| filters[shape as usize].query_mask(),
+        );
         self.counters.proxies_queried = queried;
         self.counters.contacts_created = 0;
         for (a, b) in pairs {

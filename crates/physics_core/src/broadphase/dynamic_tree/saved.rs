@@ -9,6 +9,9 @@
 //! only differs in the sign of a zero compares equal and moves nothing. This halves what the
 //! broadphase costs in a snapshot.
 //!
+//! Collision categories are not saved either: the world sets them again from its shapes'
+//! filters when it restores a snapshot.
+//!
 //! Reading checks what rebuilding needs (indices in range, one parent per node, children
 //! that are live nodes); `DynamicTree::check_structure` checks the rest.
 
@@ -141,6 +144,9 @@ impl TryFrom<SavedTree> for DynamicTree {
             proxy_count,
             user_data: leaf_data,
             inserted_aabb: inserted,
+            // Not saved: every node in every category (no masked query skips anything) until
+            // the tree's owner sets them with `set_categories`.
+            categories: vec![u64::MAX; len],
         })
     }
 }
