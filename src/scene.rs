@@ -52,6 +52,13 @@ impl ShapeDesc {
         self.filter.group_index = group_index;
         self
     }
+
+    /// In collision categories `category_bits`, colliding with shapes in `mask_bits`.
+    pub fn categories(mut self, category_bits: u64, mask_bits: u64) -> Self {
+        self.filter.category_bits = category_bits;
+        self.filter.mask_bits = mask_bits;
+        self
+    }
 }
 
 /// A body and its shapes.

@@ -121,19 +121,20 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     Ok(Box::new(Avian { app, bodies }))
 }
 
-/// Collision layers for a filter: the default one, or a negative group, whose members never
+/// Collision layers for a filter: category and mask bits as memberships and filters (avian's
+/// are 32 bits; the scenes use the low ones), or a negative group, whose members never
 /// collide with each other (avian has no groups: the scenes' one negative group becomes a
 /// membership bit its members filter out, as in the rapier adapter).
 fn layers(filter: &physics_core::filter::Filter) -> Result<CollisionLayers, String> {
     const GROUP_BIT: u32 = 1 << 31;
     let default = physics_core::filter::Filter::default();
-    if filter.category_bits != default.category_bits || filter.mask_bits != default.mask_bits {
-        return Err("category and mask bits are not mapped to avian2d".into());
-    }
-    Ok(if filter.group_index < 0 {
-        CollisionLayers::from_bits(GROUP_BIT, !GROUP_BIT)
-    } else {
-        CollisionLayers::default()
+    let (category, mask) = (filter.category_bits, filter.mask_bits);
+    let default_bits = category == default.category_bits && mask == default.mask_bits;
+    Ok(match filter.group_index {
+        0 if default_bits => CollisionLayers::default(),
+        0 if category >> 31 == 0 => CollisionLayers::from_bits(category as u32, mask as u32),
+        g if g < 0 && default_bits => CollisionLayers::from_bits(GROUP_BIT, !GROUP_BIT),
+        _ => return Err("filter not mapped to avian2d".into()),
     })
 }
 

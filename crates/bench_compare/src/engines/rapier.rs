@@ -78,8 +78,10 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     Ok(Box::new(Rapier { world, bodies }))
 }
 
-/// Shapes of a negative group never collide with each other: rapier has no groups of that
-/// kind, so the scenes' one negative group becomes a membership bit its members filter out.
+/// Category and mask bits become rapier's memberships and filter (its groups are 32 bits; the
+/// scenes use the low ones). Shapes of a negative group never collide with each other: rapier
+/// has no groups of that kind, so the scenes' one negative group becomes a membership bit its
+/// members filter out.
 fn collider(desc: &ShapeDesc) -> Result<ColliderBuilder, String> {
     let shape = match desc.shape {
         Shape::Circle(c) => ColliderBuilder::ball(c.radius).translation(v(c.center)),
@@ -109,12 +111,19 @@ fn collider(desc: &ShapeDesc) -> Result<ColliderBuilder, String> {
         .restitution(desc.restitution)
         .friction_combine_rule(CoefficientCombineRule::GeometricMean)
         .restitution_combine_rule(CoefficientCombineRule::Max);
-    if desc.filter.group_index < 0 {
-        builder = builder.collision_groups(InteractionGroups::new(
-            Group::GROUP_32,
-            !Group::GROUP_32,
-            InteractionTestMode::And,
-        ));
+    let default = physics_core::filter::Filter::default();
+    let (category, mask) = (desc.filter.category_bits, desc.filter.mask_bits);
+    let default_bits = category == default.category_bits && mask == default.mask_bits;
+    let low = |bits: u64| Group::from_bits_truncate(bits as u32);
+    let groups = match desc.filter.group_index {
+        0 if default_bits => None,
+        0 if category >> 31 == 0 => Some((low(category), low(mask))),
+        g if g < 0 && default_bits => Some((Group::GROUP_32, !Group::GROUP_32)),
+        _ => return Err("filter not mapped to rapier2d".into()),
+    };
+    if let Some((memberships, filter)) = groups {
+        let groups = InteractionGroups::new(memberships, filter, InteractionTestMode::And);
+        builder = builder.collision_groups(groups);
     }
     Ok(builder)
 }
