@@ -54,6 +54,10 @@ const NOTES: &str = "Notes:
   force-based with damping 1e6 (its stiffest velocity drive).
 - `tumbler`: the scene library drives the frame kinematically at 25 degrees/s instead of with a
   motor on a revolute joint, in every engine.
+- `joint_grid`: the circles are in category 2 and their mask leaves it out, as in Box2D's
+  sample, in every engine. physics_core's broadphase skips the subtrees a moved proxy's mask
+  leaves out, where Box2D v3 queries every overlap and filters afterwards: compare the pairs
+  stage with the rest of the step (the stage times above).
 - `rain` (Box2D's ragdolls) is not in the scene library, so it is left out.
 - rapier2d gets its cuboid shape for axis-aligned boxes (as polygons its pyramids collapse);
   its substeps are `num_solver_iterations = 4`.

@@ -77,10 +77,11 @@ pub(crate) fn moved_fast(body: &Body, c1: Vec2, q1: Rot) -> bool {
     let threshold = FAST_FRACTION * body.extents.min;
     // Nearly every body moves far less: the sum of the components' sizes bounds each length
     // from above, so well under the threshold it settles the answer without two roots. The
-    // margin covers the rounding of both forms.
+    // margin covers the rounding of both forms; below 1e-18 m (shapes no game has) squares
+    // of components underflow and round by more than it, so the lengths decide there.
     let bound = dc.abs().element_sum()
         + dq.abs().element_sum() * std::f32::consts::FRAC_PI_2 * body.extents.max;
-    if bound * 1.001 < threshold {
+    if threshold > 1e-18 && bound * 1.001 < threshold {
         return false;
     }
     let travel = dc.length() + dq.length() * std::f32::consts::FRAC_PI_2 * body.extents.max;
@@ -333,5 +334,21 @@ mod tests {
             fast > 1000 && slow > 1000,
             "both sides sampled: {fast} {slow}"
         );
+    }
+
+    /// Regression: on a body thinner than 1e-18 m the squares of its moves underflow, and the
+    /// shortcut's bound said "slow" where the lengths say "fast" (a 1.2e-22 m circle moved
+    /// 2.7e-23 m: 0.9 of its threshold by the bound, 1.25 by the rounded length).
+    #[test]
+    fn regression_moved_fast_on_a_microscopic_body_follows_its_lengths() {
+        let mut world = World::new(WorldDef::default()).unwrap();
+        let id = world.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
+        let speck = Shape::Circle(Circle::new(Vec2::ZERO, 1.2e-22).unwrap());
+        world.create_shape(id, &ShapeDef::default(), speck).unwrap();
+        let body = world.bodies.at(id.index).clone();
+        let c1 = body.center - Vec2::new(2.7e-23, 0.0);
+        let by_lengths = c1.distance(body.center) >= FAST_FRACTION * body.extents.min;
+        assert!(by_lengths, "the rounded length is over the threshold");
+        assert!(moved_fast(&body, c1, body.transform.q));
     }
 }
