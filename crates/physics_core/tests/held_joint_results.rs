@@ -2,7 +2,10 @@
 //! the world write them back into the joint records (a rebuilt joint order, a destroyed or
 //! re-enabled joint), the simulation goes on as if they had been written every step.
 
+mod support;
+
 use physics_core::prelude::*;
+use support::motion_bits;
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -41,19 +44,6 @@ fn swinging_chain() -> (World, Vec<BodyId>, Vec<JointId>) {
         previous = plank;
     }
     (w, planks, hinges)
-}
-
-/// Every plank's pose and velocity, bit for bit.
-fn bits(w: &World, planks: &[BodyId]) -> Vec<u32> {
-    planks
-        .iter()
-        .flat_map(|&b| {
-            let xf = w.body_transform(b).unwrap();
-            let v = w.linear_velocity(b).unwrap();
-            let spin = w.angular_velocity(b).unwrap();
-            [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, spin].map(f32::to_bits)
-        })
-        .collect()
 }
 
 fn step(w: &mut World, n: usize) {
@@ -104,7 +94,7 @@ fn a_rebuilt_joint_order_warm_starts_from_the_last_step() {
     step(&mut with_ball, 30);
     step(&mut plain, 30);
     assert!(
-        bits(&with_ball, &planks) == bits(&plain, &planks),
+        motion_bits(&with_ball, &planks) == motion_bits(&plain, &planks),
         "the rebuilt order started from other impulses"
     );
 }
@@ -150,7 +140,7 @@ fn a_joint_disabled_and_enabled_between_steps_starts_like_a_new_joint() {
     step(&mut toggled, 30);
     step(&mut recreated, 30);
     assert!(
-        bits(&toggled, &planks) == bits(&recreated, &planks),
+        motion_bits(&toggled, &planks) == motion_bits(&recreated, &planks),
         "the re-enabled joint warm started from its old impulses"
     );
 }
@@ -222,7 +212,7 @@ fn a_zero_length_step_keeps_the_joint_results() {
     step(&mut paused, 30);
     step(&mut plain, 30);
     assert!(
-        bits(&paused, &planks) == bits(&plain, &planks),
+        motion_bits(&paused, &planks) == motion_bits(&plain, &planks),
         "the pause lost the warm start"
     );
 }

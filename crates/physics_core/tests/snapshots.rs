@@ -3,6 +3,7 @@
 mod support;
 
 use physics_core::prelude::*;
+use support::motion_bits;
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -56,18 +57,6 @@ fn scene() -> (World, Vec<BodyId>) {
     (w, bodies)
 }
 
-fn bits(w: &World, bodies: &[BodyId]) -> Vec<u32> {
-    bodies
-        .iter()
-        .flat_map(|&b| {
-            let xf = w.body_transform(b).unwrap();
-            let v = w.linear_velocity(b).unwrap();
-            let spin = w.angular_velocity(b).unwrap();
-            [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, spin].map(f32::to_bits)
-        })
-        .collect()
-}
-
 fn step(w: &mut World, n: usize) {
     for _ in 0..n {
         w.step(DT).unwrap();
@@ -84,7 +73,7 @@ fn restore_then_steps_gives_the_bits_of_the_steps() {
     );
     let bytes = w.snapshot().to_bytes();
     step(&mut w, 90);
-    let expected = bits(&w, &bodies);
+    let expected = motion_bits(&w, &bodies);
     let events_after = w.step_count();
 
     // In place, from bytes.
@@ -92,7 +81,7 @@ fn restore_then_steps_gives_the_bits_of_the_steps() {
         .unwrap();
     step(&mut w, 90);
     assert!(
-        bits(&w, &bodies) == expected,
+        motion_bits(&w, &bodies) == expected,
         "restored in place: different future"
     );
     assert_eq!(w.step_count(), events_after);
@@ -109,7 +98,7 @@ fn restore_then_steps_gives_the_bits_of_the_steps() {
     assert_eq!(fresh.def().substep_count, WorldDef::default().substep_count);
     step(&mut fresh, 90);
     assert!(
-        bits(&fresh, &bodies) == expected,
+        motion_bits(&fresh, &bodies) == expected,
         "restored fresh: different future"
     );
 
@@ -246,7 +235,7 @@ fn contacts_of_a_body_moved_after_the_step_restore_exactly() {
     let bytes = w.snapshot().to_bytes();
     let contacts = format!("{:?}", w.contact_data());
     step(&mut w, 60);
-    let expected = bits(&w, &bodies);
+    let expected = motion_bits(&w, &bodies);
     w.restore(&WorldSnapshot::from_bytes(&bytes).unwrap())
         .unwrap();
     // Debug prints each float so that it reads back to the same bits.
@@ -256,7 +245,7 @@ fn contacts_of_a_body_moved_after_the_step_restore_exactly() {
     );
     step(&mut w, 60);
     assert!(
-        bits(&w, &bodies) == expected,
+        motion_bits(&w, &bodies) == expected,
         "different future after the move"
     );
 }

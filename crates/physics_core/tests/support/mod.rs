@@ -77,3 +77,17 @@ pub fn point_segment_distance(p: Vec2, a: Vec2, b: Vec2) -> f32 {
     let t = ((p - a).dot(e) / e.length_squared()).clamp(0.0, 1.0);
     p.distance(a + t * e)
 }
+
+/// Every listed body's pose and velocities, bit for bit: two worlds that will step on
+/// identically give equal vectors.
+pub fn motion_bits(w: &World, bodies: &[BodyId]) -> Vec<u32> {
+    bodies
+        .iter()
+        .flat_map(|&b| {
+            let xf = w.body_transform(b).unwrap();
+            let v = w.linear_velocity(b).unwrap();
+            let spin = w.angular_velocity(b).unwrap();
+            [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, spin].map(f32::to_bits)
+        })
+        .collect()
+}
