@@ -457,6 +457,64 @@ fn masked_out_shapes_pass_through_each_other_and_a_positive_group_still_meets() 
 }
 
 #[test]
+fn the_touching_count_follows_steps_destruction_and_restore() {
+    // The count is kept where touching changes, not recounted: it must match the contacts
+    // through every way a contact starts or stops touching. (Debug builds, as tests run,
+    // also recount inside `touching_contact_count` and assert the two agree.)
+    let mut w = world();
+    ground(&mut w);
+    let column: Vec<BodyId> = (0..4)
+        .map(|k| unit_box(&mut w, Vec2::new(0.0, 0.5 + k as f32)))
+        .collect();
+    let sensor_body = w
+        .create_body(&BodyDef::dynamic(Vec2::new(5.0, 0.3)))
+        .unwrap();
+    let sensing = ShapeDef {
+        is_sensor: true,
+        ..Default::default()
+    };
+    w.create_shape(
+        sensor_body,
+        &sensing,
+        Polygon::new_box(0.5, 0.5).unwrap().into(),
+    )
+    .unwrap();
+    // It floats, sunk 0.2 m into the ground.
+    w.set_gravity_scale(sensor_body, 0.0).unwrap();
+    let mut began = 0;
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+        began += w.begin_contact_events().len() + w.sensor_begin_events().len();
+    }
+    // Ground and three box-on-box contacts, and the sensor box on the ground.
+    assert_eq!(w.touching_contact_count(), 5);
+    assert_eq!(began, 5, "each began once");
+    let saved = w.snapshot();
+    w.destroy_body(column[1]).unwrap();
+    assert_eq!(w.touching_contact_count(), 3, "the box's two contacts went");
+    w.restore(&saved).unwrap();
+    assert_eq!(
+        w.touching_contact_count(),
+        5,
+        "restored with the snapshot's contacts"
+    );
+    w.destroy_body(column[3]).unwrap();
+    assert_eq!(w.touching_contact_count(), 4);
+    // The rest stops touching as the boxes fall upwards, apart.
+    for (k, &b) in column[..3].iter().enumerate() {
+        w.set_gravity_scale(b, -1.0 - k as f32).unwrap();
+    }
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    assert_eq!(
+        w.touching_contact_count(),
+        1,
+        "only the floating sensor box"
+    );
+}
+
+#[test]
 fn mixing_rules_decide_whether_a_box_slides() {
     // A box of friction 0.1 on a 30 degree ramp of friction 1.0: the geometric mean 0.32 is
     // below tan 30 = 0.58 so it slides; with the max rule (1.0) it holds.

@@ -107,7 +107,8 @@ impl World {
         self.pre_solve = hook;
     }
 
-    /// Sorts a contact event by whether a sensor is involved, with the sensor first.
+    /// Counts a contact that began or stopped touching, and records its event, sorted by
+    /// whether a sensor is involved (the sensor first).
     pub(crate) fn record_touch_change(
         &mut self,
         shape_a: u32,
@@ -116,6 +117,11 @@ impl World {
         began: bool,
         pending: bool,
     ) {
+        if began {
+            self.touching_contacts += 1;
+        } else {
+            self.touching_contacts -= 1;
+        }
         let (a, b) = (self.shape_id(shape_a), self.shape_id(shape_b));
         if sensor {
             let a_is_sensor = self.shapes.at(shape_a).def.is_sensor;

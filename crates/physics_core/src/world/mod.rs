@@ -53,6 +53,9 @@ pub struct World {
     contacts: Slots<Contact>,
     joints: Slots<crate::joint::Joint>,
     joint_breaks: Vec<JointBreakEvent>,
+    /// Contacts whose manifold has points, counted where that changes
+    /// (`World::record_touch_change`) so the count costs nothing to read.
+    touching_contacts: usize,
     /// Shape pair -> contact slot.
     contact_map: PairMap<u32>,
     /// Per shape slot, what pair finding tests (derived from the shapes, not stored).
@@ -95,6 +98,7 @@ impl World {
             contacts: Slots::default(),
             joints: Slots::default(),
             joint_breaks: Vec::new(),
+            touching_contacts: 0,
             contact_map: PairMap::default(),
             pair_filters: Vec::new(),
             broadphase: BroadPhase::default(),
@@ -169,7 +173,12 @@ impl World {
 
     /// Number of contacts whose manifold has points.
     pub fn touching_contact_count(&self) -> usize {
-        self.contacts.iter().filter(|(_, c)| c.touching).count()
+        debug_assert_eq!(
+            self.touching_contacts,
+            self.contacts.iter().filter(|(_, c)| c.touching).count(),
+            "touching count out of step with the contacts"
+        );
+        self.touching_contacts
     }
 
     /// Steps taken so far.

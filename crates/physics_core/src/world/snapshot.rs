@@ -318,6 +318,7 @@ impl World {
         self.last_dt = s.last_dt;
         // The pair map is an index of the contacts: rebuilt, not stored.
         self.contact_map = PairMap::default();
+        self.touching_contacts = self.contacts.iter().filter(|(_, c)| c.touching).count();
         for (slot, c) in self.contacts.iter() {
             self.contact_map
                 .insert(pair_key(c.shape_a, c.shape_b), slot);
