@@ -52,6 +52,13 @@ fn step(w: &mut World, n: usize) {
     }
 }
 
+/// Steps both worlds 30 more steps and asserts the planks move alike in them, bit for bit.
+fn assert_same_future(a: &mut World, b: &mut World, planks: &[BodyId], why: &str) {
+    step(a, 30);
+    step(b, 30);
+    assert!(motion_bits(a, planks) == motion_bits(b, planks), "{why}");
+}
+
 /// The hinge's anchor points on its two bodies, in the world.
 fn anchor_gap(w: &World, hinge: JointId) -> f32 {
     let def = *w.joint_def(hinge).unwrap();
@@ -91,11 +98,11 @@ fn a_rebuilt_joint_order_warm_starts_from_the_last_step() {
         "putting the ball to sleep rebuilt the joint order"
     );
     assert!(plain.counters().joint_order_reused);
-    step(&mut with_ball, 30);
-    step(&mut plain, 30);
-    assert!(
-        motion_bits(&with_ball, &planks) == motion_bits(&plain, &planks),
-        "the rebuilt order started from other impulses"
+    assert_same_future(
+        &mut with_ball,
+        &mut plain,
+        &planks,
+        "the rebuilt order started from other impulses",
     );
 }
 
@@ -137,11 +144,11 @@ fn a_joint_disabled_and_enabled_between_steps_starts_like_a_new_joint() {
     let def = *recreated.joint_def(last).unwrap();
     recreated.destroy_joint(last).unwrap();
     recreated.create_joint(&def).unwrap();
-    step(&mut toggled, 30);
-    step(&mut recreated, 30);
-    assert!(
-        motion_bits(&toggled, &planks) == motion_bits(&recreated, &planks),
-        "the re-enabled joint warm started from its old impulses"
+    assert_same_future(
+        &mut toggled,
+        &mut recreated,
+        &planks,
+        "the re-enabled joint warm started from its old impulses",
     );
 }
 
@@ -209,10 +216,10 @@ fn a_zero_length_step_keeps_the_joint_results() {
     step(&mut paused, 20);
     step(&mut plain, 20);
     paused.step(0.0).unwrap();
-    step(&mut paused, 30);
-    step(&mut plain, 30);
-    assert!(
-        motion_bits(&paused, &planks) == motion_bits(&plain, &planks),
-        "the pause lost the warm start"
+    assert_same_future(
+        &mut paused,
+        &mut plain,
+        &planks,
+        "the pause lost the warm start",
     );
 }

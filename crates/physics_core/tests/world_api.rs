@@ -23,13 +23,14 @@ fn ground(world: &mut World) -> BodyId {
 }
 
 fn unit_box(world: &mut World, position: Vec2) -> BodyId {
+    unit_box_of(world, position, &ShapeDef::default())
+}
+
+/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
+fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
     let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
     world
-        .create_shape(
-            b,
-            &ShapeDef::default(),
-            Polygon::new_box(0.5, 0.5).unwrap().into(),
-        )
+        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
         .unwrap();
     b
 }
@@ -346,9 +347,6 @@ fn several_shapes_make_one_rigid_body_with_combined_mass() {
 fn filters_and_sensors_let_bodies_pass_and_kinematic_bodies_push() {
     let mut w = world();
     ground(&mut w);
-    let ghost = w
-        .create_body(&BodyDef::dynamic(Vec2::new(-3.0, 0.5)))
-        .unwrap();
     let no_ground = ShapeDef {
         filter: Filter {
             mask_bits: 0,
@@ -356,21 +354,12 @@ fn filters_and_sensors_let_bodies_pass_and_kinematic_bodies_push() {
         },
         ..Default::default()
     };
-    w.create_shape(
-        ghost,
-        &no_ground,
-        Polygon::new_box(0.5, 0.5).unwrap().into(),
-    )
-    .unwrap();
-    let sensor = w
-        .create_body(&BodyDef::dynamic(Vec2::new(3.0, 0.5)))
-        .unwrap();
+    let ghost = unit_box_of(&mut w, Vec2::new(-3.0, 0.5), &no_ground);
     let sensing = ShapeDef {
         is_sensor: true,
         ..Default::default()
     };
-    w.create_shape(sensor, &sensing, Polygon::new_box(0.5, 0.5).unwrap().into())
-        .unwrap();
+    let sensor = unit_box_of(&mut w, Vec2::new(3.0, 0.5), &sensing);
     let pusher = w
         .create_body(&BodyDef::kinematic(Vec2::new(-10.0, 0.6)))
         .unwrap();
@@ -409,13 +398,10 @@ fn dropped_pair(w: &mut World, x: f32, filter: Filter) -> (BodyId, BodyId) {
         filter,
         ..Default::default()
     };
-    let mut drop_at = |y: f32| {
-        let b = w.create_body(&BodyDef::dynamic(Vec2::new(x, y))).unwrap();
-        w.create_shape(b, &def, Polygon::new_box(0.5, 0.5).unwrap().into())
-            .unwrap();
-        b
-    };
-    (drop_at(0.6), drop_at(2.0))
+    (
+        unit_box_of(w, Vec2::new(x, 0.6), &def),
+        unit_box_of(w, Vec2::new(x, 2.0), &def),
+    )
 }
 
 #[test]
@@ -466,19 +452,11 @@ fn the_touching_count_follows_steps_destruction_and_restore() {
     let column: Vec<BodyId> = (0..4)
         .map(|k| unit_box(&mut w, Vec2::new(0.0, 0.5 + k as f32)))
         .collect();
-    let sensor_body = w
-        .create_body(&BodyDef::dynamic(Vec2::new(5.0, 0.3)))
-        .unwrap();
     let sensing = ShapeDef {
         is_sensor: true,
         ..Default::default()
     };
-    w.create_shape(
-        sensor_body,
-        &sensing,
-        Polygon::new_box(0.5, 0.5).unwrap().into(),
-    )
-    .unwrap();
+    let sensor_body = unit_box_of(&mut w, Vec2::new(5.0, 0.3), &sensing);
     // It floats, sunk 0.2 m into the ground.
     w.set_gravity_scale(sensor_body, 0.0).unwrap();
     let mut began = 0;

@@ -20,11 +20,6 @@ impl DynamicTree {
         self.query_within::<true>(aabb, mask, visit);
     }
 
-    /// The categories of proxy `proxy`.
-    pub fn proxy_categories(&self, proxy: u32) -> u64 {
-        self.categories[proxy as usize]
-    }
-
     /// Sets every leaf's categories to `categories_of(user_data)` and every inner node's to
     /// the union of its children's (a tree read from a snapshot has them all set).
     pub fn set_categories(&mut self, categories_of: impl Fn(u64) -> u64) {
