@@ -46,6 +46,7 @@ impl Plugin for PhysicsCorePlugin {
         app.insert_resource(world)
             .init_resource::<PhysicsDiagnostics>()
             .init_resource::<StageClock>()
+            .init_resource::<writeback::LastWriteback>()
             .add_message::<PhysicsWarning>()
             .add_message::<CollisionStart>()
             .add_message::<CollisionEnd>()

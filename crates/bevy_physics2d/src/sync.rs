@@ -7,6 +7,7 @@ use crate::physics_world::{PhysicsWorld, pose_from_transform};
 use crate::settings::PhysicsSettings;
 use crate::threads::ComputeTaskPoolRunner;
 use crate::warnings::{PhysicsWarning, warn_skipped};
+use crate::writeback::LastWriteback;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_transform::components::Transform;
@@ -41,14 +42,15 @@ pub(crate) fn apply_settings(
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_user_motion(
     mut physics: ResMut<PhysicsWorld>,
+    last_writeback: Res<LastWriteback>,
     mut warnings: MessageWriter<PhysicsWarning>,
     mut bodies: Query<
         (
             Entity,
             &mut PhysicsBody,
             &mut Transform,
-            &LinearVelocity,
-            &AngularVelocity,
+            Ref<LinearVelocity>,
+            Ref<AngularVelocity>,
         ),
         Or<(
             Changed<Transform>,
@@ -58,6 +60,15 @@ pub(crate) fn apply_user_motion(
     >,
 ) {
     for (entity, mut handle, mut transform, linear, angular) in &mut bodies {
+        // Changed only by the last writeback: the engine's own values. Told from the change
+        // ticks alone, so the moving bodies of a busy world cost no reads of their values.
+        let engine = &*last_writeback;
+        if engine.wrote_only(&transform)
+            && engine.wrote_only(&linear)
+            && engine.wrote_only(&angular)
+        {
+            continue;
+        }
         let id = handle.id;
         let pose = (transform.translation, transform.rotation);
         if pose != handle.written && Some(pose) != handle.shown {

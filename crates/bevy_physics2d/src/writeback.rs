@@ -4,15 +4,37 @@
 use crate::body::{AngularVelocity, LinearVelocity, Sleeping};
 use crate::handle::PhysicsBody;
 use crate::physics_world::{PhysicsWorld, quat_from_rot};
+use bevy_ecs::change_detection::{DetectChanges, Tick};
 use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemChangeTick;
 use bevy_math::Vec3;
 use bevy_transform::components::Transform;
 
+/// The change tick of the last writeback's run: the components it wrote carry it as their
+/// change tick, so the next prepare can tell the engine's own writes from the game's without
+/// reading the values (see `LastWriteback::wrote_only`).
+#[derive(Resource, Default)]
+pub(crate) struct LastWriteback {
+    tick: Option<Tick>,
+}
+
+impl LastWriteback {
+    /// True when the component is either unchanged since the reading system last ran or was
+    /// last changed by the last writeback itself (no other system run shares that run's tick),
+    /// so it holds what the engine wrote.
+    pub(crate) fn wrote_only(&self, component: &impl DetectChanges) -> bool {
+        !component.is_changed() || Some(component.last_changed()) == self.tick
+    }
+}
+
 /// Copies each body's pose and velocities back; components are only touched (and so only
 /// marked changed) when the value differs.
+#[allow(clippy::type_complexity)]
 pub(crate) fn write_back_bodies(
     mut commands: Commands,
     physics: Res<PhysicsWorld>,
+    ticks: SystemChangeTick,
+    mut last: ResMut<LastWriteback>,
     mut bodies: Query<(
         Entity,
         &mut PhysicsBody,
@@ -22,12 +44,14 @@ pub(crate) fn write_back_bodies(
         Has<Sleeping>,
     )>,
 ) {
+    last.tick = Some(ticks.this_run());
     let world = &physics.world;
     for (entity, mut handle, mut transform, mut linear, mut angular, sleeping) in &mut bodies {
-        let id = handle.id;
-        let Ok(xf) = world.body_transform(id) else {
+        // One read of the core body for everything copied back.
+        let Ok(motion) = world.body_motion(handle.id) else {
             continue;
         };
+        let xf = motion.transform;
         let translation = Vec3::new(xf.p.x, xf.p.y, transform.translation.z);
         let rotation = quat_from_rot(xf.q);
         let h = handle.bypass_change_detection();
@@ -37,8 +61,7 @@ pub(crate) fn write_back_bodies(
             transform.translation = translation;
             transform.rotation = rotation;
         }
-        let v = world.linear_velocity(id).unwrap_or_default();
-        let w = world.angular_velocity(id).unwrap_or_default();
+        let (v, w) = (motion.linear_velocity, motion.angular_velocity);
         if v != h.written_linear || v != linear.0 {
             h.written_linear = v;
             linear.0 = v;
@@ -47,9 +70,8 @@ pub(crate) fn write_back_bodies(
             h.written_angular = w;
             angular.0 = w;
         }
-        let awake = world.is_awake(id).unwrap_or(true);
-        if awake == sleeping {
-            if awake {
+        if motion.awake == sleeping {
+            if motion.awake {
                 commands.entity(entity).remove::<Sleeping>();
             } else {
                 commands.entity(entity).insert(Sleeping);

@@ -493,6 +493,99 @@ fn the_touching_count_follows_steps_destruction_and_restore() {
 }
 
 #[test]
+fn the_awake_count_follows_sleep_waking_creation_destruction_settings_and_restore() {
+    // The count is kept where a body's awake flag changes, not recounted: it must match the
+    // bodies through every way a body falls asleep, wakes, comes or goes. (Debug builds, as
+    // tests run, also recount inside `awake_body_count` and assert the two agree.)
+    let mut w = world();
+    ground(&mut w);
+    let left = unit_box(&mut w, Vec2::new(-3.0, 0.5));
+    let right = unit_box(&mut w, Vec2::new(3.0, 0.5));
+    let carried = unit_box(&mut w, Vec2::new(3.0, 1.5));
+    let spinning = w
+        .create_body(&BodyDef {
+            angular_velocity: 1.0,
+            ..BodyDef::kinematic(Vec2::new(0.0, 5.0))
+        })
+        .unwrap();
+    assert_eq!(
+        w.awake_body_count(),
+        4,
+        "three boxes and the kinematic body"
+    );
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+    }
+    assert_eq!(
+        w.awake_body_count(),
+        1,
+        "the boxes slept; the spinning body never rests"
+    );
+    assert!(!w.is_awake(left).unwrap() && w.is_awake(spinning).unwrap());
+    w.set_awake(carried, true).unwrap();
+    assert_eq!(
+        w.awake_body_count(),
+        3,
+        "a box wakes with the box it stands on"
+    );
+    let saved = w.snapshot();
+    w.destroy_body(carried).unwrap();
+    assert_eq!(w.awake_body_count(), 2);
+    w.set_awake(right, false).unwrap();
+    assert_eq!(w.awake_body_count(), 1);
+    w.restore(&saved).unwrap();
+    assert_eq!(
+        w.awake_body_count(),
+        3,
+        "restored with the snapshot's flags"
+    );
+    let sleeper = w
+        .create_body(&BodyDef {
+            awake: false,
+            ..BodyDef::dynamic(Vec2::new(8.0, 0.5))
+        })
+        .unwrap();
+    w.create_body(&BodyDef::dynamic(Vec2::new(-8.0, 0.5)))
+        .unwrap();
+    assert_eq!(
+        w.awake_body_count(),
+        4,
+        "created awake counts, created asleep does not"
+    );
+    let mut no_sleep = *w.def();
+    no_sleep.enable_sleep = false;
+    w.set_def(no_sleep).unwrap();
+    assert_eq!(
+        w.awake_body_count(),
+        6,
+        "every moving body wakes when sleep is off"
+    );
+    assert!(w.is_awake(sleeper).unwrap() && w.is_awake(left).unwrap());
+}
+
+#[test]
+fn body_motion_reads_what_the_single_getters_read() {
+    let mut w = world();
+    ground(&mut w);
+    let body = unit_box(&mut w, Vec2::new(0.2, 3.0));
+    w.set_angular_velocity(body, 2.0).unwrap();
+    for _ in 0..20 {
+        w.step(DT).unwrap();
+    }
+    let motion = w.body_motion(body).unwrap();
+    assert_eq!(motion.transform, w.body_transform(body).unwrap());
+    assert_eq!(motion.linear_velocity, w.linear_velocity(body).unwrap());
+    assert_eq!(motion.angular_velocity, w.angular_velocity(body).unwrap());
+    assert_eq!(motion.awake, w.is_awake(body).unwrap());
+    assert!(
+        motion.linear_velocity.y < -1.0,
+        "the box is falling: {motion:?}"
+    );
+    w.destroy_body(body).unwrap();
+    assert!(w.body_motion(body).is_err(), "a stale id is an error");
+}
+
+#[test]
 fn mixing_rules_decide_whether_a_box_slides() {
     // A box of friction 0.1 on a 30 degree ramp of friction 1.0: the geometric mean 0.32 is
     // below tan 30 = 0.58 so it slides; with the max rule (1.0) it holds.

@@ -44,6 +44,7 @@ impl World {
             body.mass = 1.0;
             body.inv_mass = 1.0;
         }
+        self.simulated_bodies += usize::from(body.is_simulated());
         let (index, generation) = self.bodies.insert(body);
         Ok(BodyId { index, generation })
     }
@@ -78,7 +79,9 @@ impl World {
                 self.broadphase.destroy_proxy(record.proxy);
             }
         }
-        self.bodies.remove(id.index, id.generation);
+        if let Some(body) = self.bodies.remove(id.index, id.generation) {
+            self.simulated_bodies -= usize::from(body.is_simulated());
+        }
         Ok(())
     }
 
@@ -128,6 +131,18 @@ impl World {
     /// World centre of mass.
     pub fn body_center_of_mass(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.center)
+    }
+
+    /// Pose, velocities and awake flag in one read: what a host engine copies back to its
+    /// own objects after every step, with one id check instead of four.
+    pub fn body_motion(&self, id: BodyId) -> Result<BodyMotion, WorldError> {
+        let b = self.body(id)?;
+        Ok(BodyMotion {
+            transform: b.transform,
+            linear_velocity: b.linear_velocity,
+            angular_velocity: b.angular_velocity,
+            awake: b.awake,
+        })
     }
 
     /// Velocity of the centre of mass.
@@ -441,4 +456,17 @@ impl World {
         // Keep the velocity of material points: v_new_centre = v + w x (c_new - c_old).
         body.linear_velocity += cross_sv(body.angular_velocity, body.center - old_center);
     }
+}
+
+/// A body's state after a step, as [`World::body_motion`] reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyMotion {
+    /// Transform of the body origin ([`World::body_transform`]).
+    pub transform: Transform,
+    /// Velocity of the centre of mass ([`World::linear_velocity`]).
+    pub linear_velocity: Vec2,
+    /// Angular velocity in rad/s ([`World::angular_velocity`]).
+    pub angular_velocity: f32,
+    /// Whether the body is awake ([`World::is_awake`]).
+    pub awake: bool,
 }

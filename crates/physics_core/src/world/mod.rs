@@ -21,6 +21,7 @@ mod snapshot_contacts;
 mod solve_set;
 mod step;
 
+pub use bodies::BodyMotion;
 pub(crate) use continuous::shape_extents;
 pub use def::{MixRule, WorldDef};
 pub use error::WorldError;
@@ -56,6 +57,9 @@ pub struct World {
     /// Contacts whose manifold has points, counted where that changes
     /// (`World::record_touch_change`) so the count costs nothing to read.
     touching_contacts: usize,
+    /// Bodies moving and awake, counted where a body's awake flag changes or a body comes or
+    /// goes (`World::note_awake_change`), so the count costs nothing to read.
+    simulated_bodies: usize,
     /// Shape pair -> contact slot.
     contact_map: PairMap<u32>,
     /// Per shape slot, what pair finding tests (derived from the shapes, not stored).
@@ -99,6 +103,7 @@ impl World {
             joints: Slots::default(),
             joint_breaks: Vec::new(),
             touching_contacts: 0,
+            simulated_bodies: 0,
             contact_map: PairMap::default(),
             pair_filters: Vec::new(),
             broadphase: BroadPhase::default(),
@@ -147,6 +152,7 @@ impl World {
                 b.awake = true;
                 b.sleep_time = 0.0;
             }
+            self.simulated_bodies = self.count_simulated_bodies();
         }
         Ok(())
     }

@@ -56,6 +56,7 @@ impl World {
         for (slot, b) in self.bodies.iter_mut() {
             if b.is_moving() && b.awake && least[islands.find(slot) as usize] >= time_to_sleep {
                 b.awake = false;
+                self.simulated_bodies -= 1;
                 b.linear_velocity = bevy_math::Vec2::ZERO;
                 b.angular_velocity = 0.0;
             }
@@ -101,6 +102,8 @@ impl World {
     pub(crate) fn wake_island(&mut self, slot: u32) {
         for i in self.island_members(slot) {
             let body = self.bodies.at_mut(i);
+            // Members are moving bodies (the search stops at static ones).
+            self.simulated_bodies += usize::from(!body.awake);
             body.awake = true;
             body.sleep_time = 0.0;
         }
@@ -110,6 +113,7 @@ impl World {
     pub(crate) fn sleep_island(&mut self, slot: u32) {
         for i in self.island_members(slot) {
             let body = self.bodies.at_mut(i);
+            self.simulated_bodies -= usize::from(body.awake);
             body.awake = false;
             body.linear_velocity = bevy_math::Vec2::ZERO;
             body.angular_velocity = 0.0;
@@ -118,9 +122,17 @@ impl World {
 
     /// Number of bodies awake and moving (the ones the solver steps).
     pub fn awake_body_count(&self) -> usize {
-        self.bodies
-            .iter()
-            .filter(|(_, b)| b.is_moving() && b.awake)
-            .count()
+        debug_assert_eq!(
+            self.simulated_bodies,
+            self.count_simulated_bodies(),
+            "awake body count out of step with the bodies"
+        );
+        self.simulated_bodies
+    }
+
+    /// Counts the bodies awake and moving by visiting every body (the kept count's check,
+    /// and its start after a restore).
+    pub(crate) fn count_simulated_bodies(&self) -> usize {
+        self.bodies.iter().filter(|(_, b)| b.is_simulated()).count()
     }
 }

@@ -319,6 +319,7 @@ impl World {
         // The pair map is an index of the contacts: rebuilt, not stored.
         self.contact_map = PairMap::default();
         self.touching_contacts = self.contacts.iter().filter(|(_, c)| c.touching).count();
+        self.simulated_bodies = self.count_simulated_bodies();
         for (slot, c) in self.contacts.iter() {
             self.contact_map
                 .insert(pair_key(c.shape_a, c.shape_b), slot);
