@@ -154,6 +154,11 @@ pub(crate) struct Body {
     /// Kept by `World::update_mass` whenever the shapes or the centre change.
     #[serde(skip)]
     pub extents: BodyExtents,
+    /// The slot of the body's shape when it has exactly one (most bodies), so the finalize of
+    /// every step finds it without reading `shapes` from the heap (a cache miss per body).
+    /// Kept with `extents`.
+    #[serde(skip)]
+    pub only_shape: Option<u32>,
 }
 
 /// How thin a body is and how far it reaches from its centre of mass, over all its shapes.
@@ -212,6 +217,7 @@ impl Body {
             contacts: Vec::new(),
             joints: Vec::new(),
             extents: BodyExtents::default(),
+            only_shape: None,
         }
     }
 

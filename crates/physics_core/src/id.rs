@@ -186,6 +186,7 @@ impl<T> Slots<T> {
     }
 
     /// The value in a slot regardless of generation (for internal links known to be live).
+    #[inline]
     pub fn at(&self, index: u32) -> &T {
         self.entries[index as usize]
             .value
@@ -194,6 +195,7 @@ impl<T> Slots<T> {
     }
 
     /// Mutable access by slot index (internal links).
+    #[inline]
     pub fn at_mut(&mut self, index: u32) -> &mut T {
         self.entries[index as usize]
             .value

@@ -379,7 +379,7 @@ impl World {
     }
 
     /// Recomputes the smallest and largest extent of a body's shapes around its centre of
-    /// mass (see `continuous.rs`).
+    /// mass (see `continuous.rs`), and its only shape if it has one.
     pub(crate) fn update_extents(&mut self, body_index: u32) {
         let body = self.bodies.at(body_index);
         let slop = self.tolerances.linear_slop;
@@ -393,7 +393,13 @@ impl World {
             extents.min = extents.min.min(lo);
             extents.max = extents.max.max(hi);
         }
-        self.bodies.at_mut(body_index).extents = extents;
+        let only_shape = match body.shapes[..] {
+            [id] => Some(id.index),
+            _ => None,
+        };
+        let body = self.bodies.at_mut(body_index);
+        body.extents = extents;
+        body.only_shape = only_shape;
     }
 
     /// Mass, centre and inertia from the shapes (or the override).

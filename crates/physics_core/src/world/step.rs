@@ -566,10 +566,15 @@ fn finalize_body(
     body.transform.p = body.center - q.rotate(body.local_center);
     f.needs_sweep = body.body_type == BodyType::Dynamic && moved_fast(body, c1, q1);
     let speculative = tolerances.speculative_distance;
-    if let [id] = body.shapes[..] {
+    debug_assert_eq!(
+        body.only_shape,
+        (body.shapes.len() == 1).then(|| body.shapes[0].index),
+        "only_shape out of step with the shapes"
+    );
+    if let Some(only) = body.only_shape {
         // The common body of one shape: its new broadphase box is made here, in parallel, as
         // `World::collect_shape_moves` would make it.
-        let record = shapes.at(id.index);
+        let record = shapes.at(only);
         let tight = record.shape.compute_aabb(body.transform);
         if !record.fat_aabb.contains(&tight.expanded(speculative)) {
             f.left_its_box = true;
