@@ -29,7 +29,6 @@ impl LastWriteback {
 
 /// Copies each body's pose and velocities back; components are only touched (and so only
 /// marked changed) when the value differs.
-#[allow(clippy::type_complexity)]
 pub(crate) fn write_back_bodies(
     mut commands: Commands,
     physics: Res<PhysicsWorld>,
