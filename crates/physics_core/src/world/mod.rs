@@ -57,8 +57,9 @@ pub struct World {
     /// Contacts whose manifold has points, counted where that changes
     /// (`World::record_touch_change`) so the count costs nothing to read.
     touching_contacts: usize,
-    /// Bodies moving and awake, counted where a body's awake flag changes or a body comes or
-    /// goes (`World::note_awake_change`), so the count costs nothing to read.
+    /// Bodies moving and awake, counted where a body's awake flag changes (`sleep.rs`,
+    /// `set_def`) or a body comes or goes (`create_body`, `destroy_body`, `restore`), so the
+    /// count costs nothing to read.
     simulated_bodies: usize,
     /// Shape pair -> contact slot.
     contact_map: PairMap<u32>,
