@@ -511,8 +511,10 @@ impl World {
             }
             match f.single_shape_box {
                 Some(fat) if !f.needs_sweep => {
-                    let shape = self.bodies.at(slot).shapes[0];
-                    let record = self.shapes.at_mut(shape.index);
+                    // Made from the body's only shape (see `finalize_body`).
+                    let only = self.bodies.at(slot).only_shape;
+                    let only = only.expect("a single-shape box has its one shape");
+                    let record = self.shapes.at_mut(only);
                     record.fat_aabb = fat;
                     moves.push((record.proxy, fat));
                 }
