@@ -10,11 +10,27 @@ use bevy_physics2d::{PhysicsInterpolationPlugin, PhysicsSettings};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::TransformPlugin;
 use physics2d_demos::{Scene, spawn_scene};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 struct Plugin {
     app: App,
     bodies: Vec<Entity>,
+    /// Stage times summed over the steps taken, from [`PhysicsDiagnostics`].
+    stages: PluginStages,
+    steps: u32,
+}
+
+/// Where a plugin step's time goes, summed over steps (milliseconds).
+#[derive(Default)]
+struct PluginStages {
+    /// Components to core.
+    prepare: f64,
+    /// Broadphase, narrowphase, solver and integration: the core's own step.
+    core: f64,
+    /// Core to components and events.
+    writeback: f64,
+    /// The whole `App::update`, for the rest: Bevy's schedules, its transform propagation.
+    update: f64,
 }
 
 /// The scene spawned as entities in a headless App.
@@ -47,19 +63,47 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     Ok(Box::new(Plugin {
         app,
         bodies: spawned.bodies,
+        stages: PluginStages::default(),
+        steps: 0,
     }))
 }
 
 impl Simulation for Plugin {
     fn step(&mut self) -> Result<(), String> {
         let before = self.app.world().resource::<PhysicsWorld>().step_count();
+        let start = Instant::now();
         for _ in 0..4 {
             self.app.update();
             if self.app.world().resource::<PhysicsWorld>().step_count() > before {
+                // The first step creates the bodies (the race leaves it untimed): not a
+                // step's cost.
+                if before == 0 {
+                    return Ok(());
+                }
+                self.stages.update += start.elapsed().as_secs_f64() * 1000.0;
+                let d = self.app.world().resource::<PhysicsDiagnostics>();
+                self.stages.prepare += f64::from(d.prepare_ms);
+                self.stages.core +=
+                    f64::from(d.broadphase_ms + d.narrowphase_ms + d.solve_ms + d.integrate_ms);
+                self.stages.writeback += f64::from(d.writeback_ms);
+                self.steps += 1;
                 return Ok(());
             }
         }
         Err("the App did not take a physics step".into())
+    }
+
+    fn stages(&self) -> Option<String> {
+        let n = f64::from(self.steps.max(1));
+        let s = &self.stages;
+        let physics = s.prepare + s.core + s.writeback;
+        Some(format!(
+            "prepare {:.3}, core step {:.3}, writeback {:.3}, rest of the App update {:.3} ms/step",
+            s.prepare / n,
+            s.core / n,
+            s.writeback / n,
+            (s.update - physics) / n
+        ))
     }
 
     fn positions(&mut self) -> Vec<Vec2> {
