@@ -4,10 +4,14 @@
 use std::path::PathBuf;
 
 /// The corpus folder of one fuzz target.
+/// The kept corpus of `target`. The crate's folder is read when the test runs (cargo sets
+/// `CARGO_MANIFEST_DIR` for it), not baked in when it is built: a build cache shared between
+/// clones in different places hands out test binaries built in another clone, whose folder
+/// may no longer exist.
 fn corpus_dir(target: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/corpus")
-        .join(target)
+    let crate_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    crate_dir.join("../../fuzz/corpus").join(target)
 }
 
 /// xorshift64*: a fixed sequence of bytes, the same on every machine.
