@@ -5,6 +5,7 @@ use crate::body::{
     AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity, RigidBody, Sleeping,
 };
 use crate::handle::PhysicsBody;
+use crate::interpolation::InterpolationPoses;
 use crate::physics_world::PhysicsWorld;
 use crate::rollback::PhysicsWorldSnapshot;
 use bevy_app::{App, Plugin};
@@ -40,6 +41,7 @@ impl Plugin for PhysicsRollbackPlugin {
             .rollback_component_with_copy::<ExternalForce>()
             .rollback_component_with_copy::<ExternalImpulse>()
             .rollback_component_with_copy::<PhysicsBody>()
+            .rollback_component_with_copy::<InterpolationPoses>()
             .rollback_component_with_copy::<Sleeping>()
             .checksum_component::<Transform>(hash_transform)
             .checksum_component::<LinearVelocity>(|v| hash_bits(&[v.0.x, v.0.y]))

@@ -4,15 +4,16 @@
 //! itself (then that move is a teleport, as always).
 
 use crate::body::RigidBody;
-use crate::handle::PhysicsBody;
 use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
+use bevy_math::{Quat, Vec3};
 use bevy_reflect::prelude::*;
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 
 /// Interpolates the `Transform` of moving bodies between fixed steps (part of
-/// [`PhysicsPlugins`](crate::PhysicsPlugins); disable it to see raw physics poses).
+/// [`PhysicsPlugins`](crate::PhysicsPlugins); disable it to see raw physics poses). While it
+/// is in the app, every new rigid body gets [`InterpolationPoses`].
 #[derive(Default)]
 pub struct PhysicsInterpolationPlugin;
 
@@ -21,9 +22,61 @@ pub struct PhysicsInterpolationPlugin;
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct NoInterpolation;
 
+/// The two physics poses interpolation blends between, and the blend it last showed. Added
+/// with the core body to every rigid body while [`PhysicsInterpolationPlugin`] is in the app
+/// (so an app without interpolation carries and updates none of it). Read-only for users.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct InterpolationPoses {
+    /// The pose before the last step.
+    pub(crate) previous: (Vec3, Quat),
+    /// The pose the last step ended with.
+    pub(crate) current: (Vec3, Quat),
+    /// The blended pose last written to `Transform`, until the physics pose is put back.
+    pub(crate) shown: Option<(Vec3, Quat)>,
+}
+
+impl InterpolationPoses {
+    /// A body that has not moved yet: both poses are `pose`.
+    pub(crate) fn at(pose: (Vec3, Quat)) -> Self {
+        InterpolationPoses {
+            previous: pose,
+            current: pose,
+            shown: None,
+        }
+    }
+
+    /// A step ended at `pose`.
+    pub(crate) fn advance(&mut self, pose: (Vec3, Quat)) {
+        self.previous = self.current;
+        self.current = pose;
+    }
+
+    /// The game moved the body to `pose`: no blend from where it was.
+    pub(crate) fn teleport(&mut self, pose: (Vec3, Quat)) {
+        self.previous = pose;
+        self.current = pose;
+    }
+
+    /// The pose the last step ended with: what `Transform` holds between frames once the
+    /// blend is taken off.
+    pub fn physics_pose(&self) -> (Vec3, Quat) {
+        self.current
+    }
+
+    /// The pose before the last step, the other end of the blend.
+    pub fn previous_pose(&self) -> (Vec3, Quat) {
+        self.previous
+    }
+}
+
+/// Present while [`PhysicsInterpolationPlugin`] is in the app: bodies are created with
+/// [`InterpolationPoses`].
+#[derive(Resource, Default)]
+pub(crate) struct InterpolationEnabled;
+
 impl Plugin for PhysicsInterpolationPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
+        app.init_resource::<InterpolationEnabled>().add_systems(
             RunFixedMainLoop,
             (
                 restore_physics_poses.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
@@ -34,16 +87,15 @@ impl Plugin for PhysicsInterpolationPlugin {
 }
 
 /// Puts the physics pose back where interpolation left a blended one.
-fn restore_physics_poses(mut bodies: Query<(&mut PhysicsBody, &mut Transform)>) {
-    for (mut handle, mut transform) in &mut bodies {
-        let Some(shown) = handle.shown else {
+fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transform)>) {
+    for (mut poses, mut transform) in &mut bodies {
+        let Some(shown) = poses.shown else {
             continue;
         };
-        let h = handle.bypass_change_detection();
-        h.shown = None;
+        let p = poses.bypass_change_detection();
+        p.shown = None;
         if (transform.translation, transform.rotation) == shown {
-            transform.translation = h.written.0;
-            transform.rotation = h.written.1;
+            (transform.translation, transform.rotation) = p.current;
         }
     }
 }
@@ -51,18 +103,21 @@ fn restore_physics_poses(mut bodies: Query<(&mut PhysicsBody, &mut Transform)>) 
 /// Shows the blend of the last two physics poses by how far time has run into the next step.
 fn interpolate_poses(
     time: Res<Time<Fixed>>,
-    mut bodies: Query<(&RigidBody, &mut PhysicsBody, &mut Transform), Without<NoInterpolation>>,
+    mut bodies: Query<
+        (&RigidBody, &mut InterpolationPoses, &mut Transform),
+        Without<NoInterpolation>,
+    >,
 ) {
     let alpha = time.overstep_fraction();
-    for (body, mut handle, mut transform) in &mut bodies {
-        if *body == RigidBody::Static || handle.previous == handle.written {
+    for (body, mut poses, mut transform) in &mut bodies {
+        if *body == RigidBody::Static || poses.previous == poses.current {
             continue;
         }
-        let h = handle.bypass_change_detection();
-        let translation = h.previous.0.lerp(h.written.0, alpha);
-        let rotation = h.previous.1.slerp(h.written.1, alpha);
+        let p = poses.bypass_change_detection();
+        let translation = p.previous.0.lerp(p.current.0, alpha);
+        let rotation = p.previous.1.slerp(p.current.1, alpha);
         transform.translation = translation;
         transform.rotation = rotation;
-        h.shown = Some((translation, rotation));
+        p.shown = Some((translation, rotation));
     }
 }

@@ -70,7 +70,7 @@ pub use events::{
 #[cfg(feature = "ggrs")]
 pub use ggrs_rollback::{PhysicsRollbackPlugin, PhysicsWorldStrategy};
 pub use handle::PhysicsBody;
-pub use interpolation::{NoInterpolation, PhysicsInterpolationPlugin};
+pub use interpolation::{InterpolationPoses, NoInterpolation, PhysicsInterpolationPlugin};
 pub use joint::{Joint, JointAnchor};
 pub use material::{
     ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,

@@ -7,6 +7,7 @@ use crate::body::{
 };
 use crate::collider::Collider;
 use crate::handle::PhysicsBody;
+use crate::interpolation::{InterpolationEnabled, InterpolationPoses};
 use crate::physics_world::{PhysicsWorld, pose_from_transform};
 use crate::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::prelude::*;
@@ -88,6 +89,7 @@ pub(crate) fn create_bodies(
     bodies: Query<BodyComponents>,
     children: Query<&bevy_ecs::hierarchy::Children>,
     colliders: Query<(), With<Collider>>,
+    interpolation: Option<Res<InterpolationEnabled>>,
 ) {
     if physics.pending.bodies.is_empty() {
         return;
@@ -130,13 +132,17 @@ pub(crate) fn create_bodies(
             }
         };
         physics.map_body(entity, id);
-        commands.entity(entity).insert(PhysicsBody::new(
-            id,
-            components.transform.translation,
-            components.transform.rotation,
-            def.linear_velocity,
-            def.angular_velocity,
-        ));
+        let handle = PhysicsBody::new(id);
+        if interpolation.is_some() {
+            let pose = (
+                components.transform.translation,
+                components.transform.rotation,
+            );
+            let poses = InterpolationPoses::at(pose);
+            commands.entity(entity).insert((handle, poses));
+        } else {
+            commands.entity(entity).insert(handle);
+        }
         // Colliders of the body's hierarchy, depth first in child order.
         let mut stack = vec![entity];
         while let Some(e) = stack.pop() {

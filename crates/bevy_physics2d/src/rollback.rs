@@ -10,8 +10,11 @@
 //!   `Transform`, [`LinearVelocity`](crate::LinearVelocity),
 //!   [`AngularVelocity`](crate::AngularVelocity), [`ExternalForce`](crate::ExternalForce),
 //!   [`ExternalImpulse`](crate::ExternalImpulse), [`PhysicsBody`](crate::PhysicsBody) (the
-//!   values the last step wrote, which tell a restored `Transform` from a teleport) and the
-//!   [`Sleeping`](crate::Sleeping) marker.
+//!   entity's core body, which a rebuilt body changes), the [`Sleeping`](crate::Sleeping)
+//!   marker and, with transform interpolation on,
+//!   [`InterpolationPoses`](crate::InterpolationPoses) (which tell a restored blended
+//!   `Transform` from a teleport). A restored `Transform` or velocity is not taken for a
+//!   teleport: it equals the restored core body's, or the restored blend.
 //!
 //! Everything else (colliders, joints, materials, settings) is configuration: it only needs
 //! rolling back if the game changes it inside the rolled-back frames. Spawning or despawning

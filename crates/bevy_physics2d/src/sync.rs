@@ -3,7 +3,8 @@
 
 use crate::body::{AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity};
 use crate::handle::PhysicsBody;
-use crate::physics_world::{PhysicsWorld, pose_from_transform};
+use crate::interpolation::InterpolationPoses;
+use crate::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot};
 use crate::settings::PhysicsSettings;
 use crate::threads::ComputeTaskPoolRunner;
 use crate::warnings::{PhysicsWarning, warn_skipped};
@@ -36,9 +37,11 @@ pub(crate) fn apply_settings(
     }
 }
 
-/// A transform or velocity that differs from what the last step wrote was set by the game:
-/// hand it to the core. A transform the core refuses (NaN, infinite) is put back to the last
-/// step's pose, so the entity is not drawn or queried at a place the physics never accepted.
+/// A transform or velocity that the game changed since the last step is handed to the core
+/// when it differs from the core's own value (a transform that only moved in z, or a velocity
+/// set to what it was, changes nothing). A transform the core refuses (NaN, infinite) is put
+/// back to the core's pose, so the entity is not drawn or queried at a place the physics
+/// never accepted.
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_user_motion(
     mut physics: ResMut<PhysicsWorld>,
@@ -47,10 +50,11 @@ pub(crate) fn apply_user_motion(
     mut bodies: Query<
         (
             Entity,
-            &mut PhysicsBody,
+            &PhysicsBody,
             &mut Transform,
             Ref<LinearVelocity>,
             Ref<AngularVelocity>,
+            Option<&mut InterpolationPoses>,
         ),
         Or<(
             Changed<Transform>,
@@ -59,7 +63,7 @@ pub(crate) fn apply_user_motion(
         )>,
     >,
 ) {
-    for (entity, mut handle, mut transform, linear, angular) in &mut bodies {
+    for (entity, handle, mut transform, linear, angular, mut poses) in &mut bodies {
         // Changed only by the last writeback: the engine's own values. Told from the change
         // ticks alone, so the moving bodies of a busy world cost no reads of their values.
         let engine = &*last_writeback;
@@ -70,14 +74,19 @@ pub(crate) fn apply_user_motion(
             continue;
         }
         let id = handle.id;
+        let Ok(core) = physics.world.body_motion(id) else {
+            continue;
+        };
+        let core_pose = (core.transform.p, quat_from_rot(core.transform.q));
         let pose = (transform.translation, transform.rotation);
-        if pose != handle.written && Some(pose) != handle.shown {
+        let shown = poses.as_ref().and_then(|p| p.shown);
+        if (pose.0.truncate(), pose.1) != core_pose && Some(pose) != shown {
             let (p, q) = pose_from_transform(pose.0, pose.1);
             match physics.world.set_transform(id, p, q) {
                 Ok(()) => {
-                    let h = handle.as_mut();
-                    h.written = pose;
-                    h.previous = pose;
+                    if let Some(poses) = poses.as_mut() {
+                        poses.bypass_change_detection().teleport(pose);
+                    }
                 }
                 Err(error) => {
                     let (p, q) = pose;
@@ -86,29 +95,30 @@ pub(crate) fn apply_user_motion(
                         entity,
                         format_args!("transform {p} {q}: {error}; the last step's pose stays"),
                     );
-                    (transform.translation, transform.rotation) = handle.written;
+                    let z = transform.translation.z;
+                    let z = if z.is_finite() { z } else { 0.0 };
+                    transform.translation = core_pose.0.extend(z);
+                    transform.rotation = core_pose.1;
                 }
             }
         }
-        if linear.0 != handle.written_linear {
-            match physics.world.set_linear_velocity(id, linear.0) {
-                Ok(()) => handle.written_linear = linear.0,
-                Err(error) => warn_skipped(
-                    &mut warnings,
-                    entity,
-                    format_args!("linear velocity {}: {error}", linear.0),
-                ),
-            }
+        if linear.0 != core.linear_velocity
+            && let Err(error) = physics.world.set_linear_velocity(id, linear.0)
+        {
+            warn_skipped(
+                &mut warnings,
+                entity,
+                format_args!("linear velocity {}: {error}", linear.0),
+            );
         }
-        if angular.0 != handle.written_angular {
-            match physics.world.set_angular_velocity(id, angular.0) {
-                Ok(()) => handle.written_angular = angular.0,
-                Err(error) => warn_skipped(
-                    &mut warnings,
-                    entity,
-                    format_args!("angular velocity {}: {error}", angular.0),
-                ),
-            }
+        if angular.0 != core.angular_velocity
+            && let Err(error) = physics.world.set_angular_velocity(id, angular.0)
+        {
+            warn_skipped(
+                &mut warnings,
+                entity,
+                format_args!("angular velocity {}: {error}", angular.0),
+            );
         }
     }
 }

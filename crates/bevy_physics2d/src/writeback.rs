@@ -3,11 +3,11 @@
 
 use crate::body::{AngularVelocity, LinearVelocity, Sleeping};
 use crate::handle::PhysicsBody;
+use crate::interpolation::InterpolationPoses;
 use crate::physics_world::{PhysicsWorld, quat_from_rot};
 use bevy_ecs::change_detection::{DetectChanges, Tick};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
-use bevy_math::Vec3;
 use bevy_transform::components::Transform;
 
 /// The change tick of the last writeback's run: the components it wrote carry it as their
@@ -28,7 +28,8 @@ impl LastWriteback {
 }
 
 /// Copies each body's pose and velocities back; components are only touched (and so only
-/// marked changed) when the value differs.
+/// marked changed) when the value differs from what they hold. With interpolation on, each
+/// body's [`InterpolationPoses`] moves on by one step.
 pub(crate) fn write_back_bodies(
     mut commands: Commands,
     physics: Res<PhysicsWorld>,
@@ -36,37 +37,36 @@ pub(crate) fn write_back_bodies(
     mut last: ResMut<LastWriteback>,
     mut bodies: Query<(
         Entity,
-        &mut PhysicsBody,
+        &PhysicsBody,
         &mut Transform,
         &mut LinearVelocity,
         &mut AngularVelocity,
+        Option<&mut InterpolationPoses>,
         Has<Sleeping>,
     )>,
 ) {
     last.tick = Some(ticks.this_run());
     let world = &physics.world;
-    for (entity, mut handle, mut transform, mut linear, mut angular, sleeping) in &mut bodies {
+    for (entity, handle, mut transform, mut linear, mut angular, poses, sleeping) in &mut bodies {
         // One read of the core body for everything copied back.
         let Ok(motion) = world.body_motion(handle.id) else {
             continue;
         };
         let xf = motion.transform;
-        let translation = Vec3::new(xf.p.x, xf.p.y, transform.translation.z);
         let rotation = quat_from_rot(xf.q);
-        let h = handle.bypass_change_detection();
-        h.previous = h.written;
-        if (translation, rotation) != h.written {
-            h.written = (translation, rotation);
-            transform.translation = translation;
+        if transform.translation.truncate() != xf.p || transform.rotation != rotation {
+            transform.translation = xf.p.extend(transform.translation.z);
             transform.rotation = rotation;
         }
+        if let Some(mut poses) = poses {
+            let pose = (transform.translation, transform.rotation);
+            poses.bypass_change_detection().advance(pose);
+        }
         let (v, w) = (motion.linear_velocity, motion.angular_velocity);
-        if v != h.written_linear || v != linear.0 {
-            h.written_linear = v;
+        if v != linear.0 {
             linear.0 = v;
         }
-        if w != h.written_angular || w != angular.0 {
-            h.written_angular = w;
+        if w != angular.0 {
             angular.0 = w;
         }
         if motion.awake == sleeping {

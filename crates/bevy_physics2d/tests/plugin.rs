@@ -90,12 +90,12 @@ fn transform_interpolation_is_off_in_the_raw_pose_but_smooth_between_steps() {
     step(&mut app, 5);
     // One update of a full step: the shown pose is the blend at the overstep (zero here), so
     // it equals the pose before the last step, never a pose the physics did not produce.
-    let handle = *app
+    let poses = *app
         .world()
-        .get::<bevy_physics2d::PhysicsBody>(body)
+        .get::<bevy_physics2d::InterpolationPoses>(body)
         .unwrap();
     let shown = app.world().get::<Transform>(body).unwrap().translation;
-    let physics = handle.physics_pose().0;
+    let physics = poses.physics_pose().0;
     assert!(shown.y >= physics.y, "shown {shown} physics {physics}");
     assert!(
         shown.y - physics.y < 0.2,

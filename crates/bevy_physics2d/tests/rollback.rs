@@ -9,7 +9,7 @@ use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{PhysicsBody, PhysicsWorldSnapshot};
+use bevy_physics2d::{InterpolationPoses, PhysicsBody, PhysicsWorldSnapshot};
 use support::{app, step};
 
 /// A ground, a stack of boxes, and a ball on a pendulum swinging into it.
@@ -52,6 +52,8 @@ struct Saved {
     linear: LinearVelocity,
     angular: AngularVelocity,
     handle: PhysicsBody,
+    /// The test's App interpolates: `Transform` may hold a blend, told apart by these.
+    poses: InterpolationPoses,
     sleeping: bool,
 }
 
@@ -65,6 +67,7 @@ fn save(app: &mut App, bodies: &[Entity]) -> (PhysicsWorldSnapshot, Vec<Saved>) 
             linear: *world.get::<LinearVelocity>(e).unwrap(),
             angular: *world.get::<AngularVelocity>(e).unwrap(),
             handle: *world.get::<PhysicsBody>(e).unwrap(),
+            poses: *world.get::<InterpolationPoses>(e).unwrap(),
             sleeping: world.get::<Sleeping>(e).is_some(),
         })
         .collect();
@@ -83,7 +86,7 @@ fn restore(
         .unwrap();
     for (&e, s) in bodies.iter().zip(saved) {
         let mut entity = world.entity_mut(e);
-        entity.insert((s.transform, s.linear, s.angular, s.handle));
+        entity.insert((s.transform, s.linear, s.angular, s.handle, s.poses));
         if s.sleeping {
             entity.insert(Sleeping);
         } else {

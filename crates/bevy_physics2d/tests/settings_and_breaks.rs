@@ -65,7 +65,7 @@ fn drop_box(units_per_meter: f32) -> (u64, f32) {
     }
     let y = app
         .world()
-        .get::<bevy_physics2d::PhysicsBody>(body)
+        .get::<bevy_physics2d::InterpolationPoses>(body)
         .unwrap()
         .physics_pose()
         .0
