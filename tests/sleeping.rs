@@ -4,19 +4,21 @@ use physics2d_demos::physics_core::prelude::*;
 use physics2d_demos::scene;
 use physics2d_demos::scenes::pyramid_boxes;
 
+/// Steps `world` until every body sleeps, at most `max` steps: the index of the step after
+/// which none was awake.
+fn steps_until_asleep(world: &mut World, dt: f32, max: usize) -> Option<usize> {
+    (0..max).find(|_| {
+        world.step(dt).unwrap();
+        world.awake_body_count() == 0
+    })
+}
+
 #[test]
 fn settled_pyramid_sleeps_and_a_dropped_ball_wakes_it() {
     let s = scene("pyramid").unwrap();
     let mut built = s.build(WorldDef::default()).unwrap();
-    let mut slept_at = None;
-    for step in 0..600 {
-        built.world.step(s.dt).unwrap();
-        if built.world.awake_body_count() == 0 {
-            slept_at = Some(step);
-            break;
-        }
-    }
-    let slept_at = slept_at.expect("the pyramid never fell asleep in 10 s");
+    let slept_at =
+        steps_until_asleep(&mut built.world, s.dt, 600).expect("the pyramid slept within 10 s");
     // It needs 0.5 s of rest after settling.
     assert!(slept_at >= 30, "asleep after only {slept_at} steps");
     let positions: Vec<Vec2> = built
@@ -113,25 +115,8 @@ fn a_hundred_sleeping_pyramids_cost_almost_nothing() {
 
 #[test]
 fn pushing_a_sleeping_body_wakes_it_and_can_sleep_false_never_sleeps() {
-    let mut w = World::new(WorldDef::default()).unwrap();
-    let ground = w
-        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
-        .unwrap();
-    w.create_shape(
-        ground,
-        &ShapeDef::default(),
-        Polygon::new_box(20.0, 1.0).unwrap().into(),
-    )
-    .unwrap();
-    let b = w
-        .create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.5)))
-        .unwrap();
-    w.create_shape(
-        b,
-        &ShapeDef::default(),
-        Polygon::new_box(0.5, 0.5).unwrap().into(),
-    )
-    .unwrap();
+    let (mut w, boxes) = boxes_on_the_ground(&[0.0]);
+    let b = boxes[0];
     let restless = w
         .create_body(&BodyDef {
             can_sleep: false,
@@ -158,4 +143,92 @@ fn pushing_a_sleeping_body_wakes_it_and_can_sleep_false_never_sleeps() {
     let p = w.body_position(b).unwrap();
     w.step(1.0 / 60.0).unwrap();
     assert_eq!(w.body_position(b).unwrap(), p);
+}
+
+/// A ground and unit boxes resting on it at `xs`.
+fn boxes_on_the_ground(xs: &[f32]) -> (World, Vec<BodyId>) {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    w.create_shape(
+        ground,
+        &ShapeDef::default(),
+        Polygon::new_box(20.0, 1.0).unwrap().into(),
+    )
+    .unwrap();
+    let boxes = xs
+        .iter()
+        .map(|&x| {
+            let b = w.create_body(&BodyDef::dynamic(Vec2::new(x, 0.5))).unwrap();
+            let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+            w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+            b
+        })
+        .collect();
+    (w, boxes)
+}
+
+#[test]
+fn a_body_poked_every_step_keeps_its_island_awake_until_left_alone() {
+    // Poking an awake body does not walk its island any more (its island is awake by
+    // definition); it only restarts that body's sleep timer. The least rested body decides
+    // for the island, so that alone must keep the whole pyramid awake.
+    let s = scene("pyramid").unwrap();
+    let mut built = s.build(WorldDef::default()).unwrap();
+    let top = *built.bodies.last().unwrap();
+    let bottom = built.bodies[0];
+    for _ in 0..300 {
+        built.world.set_awake(top, true).unwrap();
+        built.world.step(s.dt).unwrap();
+    }
+    assert!(
+        built.world.is_awake(bottom).unwrap(),
+        "5 s in, well settled, but the top box was poked every step"
+    );
+    let slept_after = steps_until_asleep(&mut built.world, s.dt, 120);
+    // time_to_sleep is 0.5 s, 30 steps at 60 Hz of a pyramid at rest: one step came after
+    // the last poke in the loop above, and step k here is the (k + 2)-th, so k = 28 (29 if
+    // the summed time steps fall a rounding short of 0.5 s).
+    let slept_after = slept_after.expect("left alone, the settled pyramid sleeps");
+    assert!(
+        (28..=29).contains(&slept_after),
+        "slept {slept_after} steps after the last poke"
+    );
+}
+
+#[test]
+fn waking_does_not_cross_a_disabled_joint() {
+    // A disabled joint links no island when bodies fall asleep, so it must not carry waking
+    // either: only an enabled one does.
+    let (mut w, boxes) = boxes_on_the_ground(&[-2.0, 2.0]);
+    let (a, b) = (boxes[0], boxes[1]);
+    // A rigid rod between the centres, at the length they rest apart.
+    let rod = JointKind::Distance(DistanceJoint::rigid(4.0));
+    let joint = w
+        .create_joint(&JointDef::new(a, b, Vec2::ZERO, Vec2::ZERO, rod))
+        .unwrap();
+    w.set_joint_enabled(joint, false).unwrap();
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(w.awake_body_count(), 0, "both boxes rest and sleep");
+    w.set_awake(a, true).unwrap();
+    assert!(w.is_awake(a).unwrap());
+    assert!(!w.is_awake(b).unwrap(), "woken through a disabled joint");
+    assert_eq!(w.awake_body_count(), 1);
+
+    w.set_awake(a, false).unwrap();
+    w.set_joint_enabled(joint, true).unwrap();
+    assert_eq!(
+        w.awake_body_count(),
+        2,
+        "enabling the joint wakes both ends"
+    );
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(w.awake_body_count(), 0, "at rest together, asleep together");
+    w.set_awake(b, true).unwrap();
+    assert_eq!(w.awake_body_count(), 2, "an enabled joint carries waking");
 }

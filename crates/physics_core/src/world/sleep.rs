@@ -2,7 +2,6 @@
 //! something touches, pushes, moves or re-joins them.
 
 use super::World;
-use crate::body::BodyType;
 use crate::solver::island::UnionFind;
 
 impl World {
@@ -63,60 +62,67 @@ impl World {
         }
     }
 
-    /// The moving bodies connected to `slot` through touching contacts and joints (its
-    /// island), `slot` first; static bodies end the search.
-    fn island_members(&self, slot: u32) -> Vec<u32> {
-        let mut members = Vec::new();
+    /// Sets `awake` on the moving bodies connected to `slot` through touching (non-sensor)
+    /// contacts and enabled joints whose flag differs: the part of its island that is not in
+    /// that state yet. The flag marks the visited bodies, so the walk needs no memory beyond
+    /// its stack and costs the size of what it changes. Static bodies end the search. Returns
+    /// the bodies changed.
+    fn flood_island(&mut self, slot: u32, awake: bool) -> Vec<u32> {
+        let mut changed = Vec::new();
         let mut stack = vec![slot];
-        let mut seen = vec![false; self.bodies.capacity()];
-        seen[slot as usize] = true;
         while let Some(i) = stack.pop() {
-            let body = self.bodies.at(i);
-            if body.body_type == BodyType::Static {
+            let body = self.bodies.at_mut(i);
+            if !body.is_moving() || body.awake == awake {
                 continue;
             }
-            members.push(i);
+            body.awake = awake;
+            changed.push(i);
+            let body = self.bodies.at(i);
             let contacts = body.contacts.iter().filter_map(|c| {
                 let c = self.contacts.at(*c);
                 (c.touching && !c.sensor).then_some(if c.body_a == i { c.body_b } else { c.body_a })
             });
-            let joints = body.joints.iter().map(|j| {
-                let def = &self.joints.at(*j).def;
-                if def.body_a.index == i {
-                    def.body_b.index
-                } else {
-                    def.body_a.index
-                }
+            let joints = body.joints.iter().filter_map(|j| {
+                let joint = self.joints.at(*j);
+                let (a, b) = (joint.def.body_a.index, joint.def.body_b.index);
+                joint.enabled.then_some(if a == i { b } else { a })
             });
-            for n in contacts.chain(joints) {
-                if !seen[n as usize] {
-                    seen[n as usize] = true;
-                    stack.push(n);
-                }
-            }
+            let bodies = &self.bodies;
+            stack.extend(
+                contacts
+                    .chain(joints)
+                    .filter(|&n| bodies.at(n).is_moving() && bodies.at(n).awake != awake),
+            );
         }
-        members
+        changed
     }
 
-    /// Wakes a body and its island.
+    /// Wakes a body and its island, and restarts the body's sleep timer (so the island stays
+    /// awake at least `time_to_sleep` more: the least rested body decides for its island).
+    ///
+    /// An awake body's island is awake already: islands only fall asleep whole, and a touch
+    /// or a joint between an awake body and a sleeping one wakes the sleeping island. So
+    /// poking an awake body (a force, a velocity, a teleport) costs nothing however large
+    /// the pile it lies in.
     pub(crate) fn wake_island(&mut self, slot: u32) {
-        for i in self.island_members(slot) {
-            let body = self.bodies.at_mut(i);
-            // Members are moving bodies (the search stops at static ones).
-            self.simulated_bodies += usize::from(!body.awake);
-            body.awake = true;
-            body.sleep_time = 0.0;
+        let body = self.bodies.at_mut(slot);
+        body.sleep_time = 0.0;
+        if body.awake || !body.is_moving() {
+            return;
+        }
+        for i in self.flood_island(slot, true) {
+            self.bodies.at_mut(i).sleep_time = 0.0;
+            self.simulated_bodies += 1;
         }
     }
 
     /// Puts a body's island to sleep at once.
     pub(crate) fn sleep_island(&mut self, slot: u32) {
-        for i in self.island_members(slot) {
+        for i in self.flood_island(slot, false) {
             let body = self.bodies.at_mut(i);
-            self.simulated_bodies -= usize::from(body.awake);
-            body.awake = false;
             body.linear_velocity = bevy_math::Vec2::ZERO;
             body.angular_velocity = 0.0;
+            self.simulated_bodies -= 1;
         }
     }
 
