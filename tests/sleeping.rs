@@ -177,7 +177,9 @@ fn a_body_poked_every_step_keeps_its_island_awake_until_left_alone() {
     let s = scene("pyramid").unwrap();
     let mut built = s.build(WorldDef::default()).unwrap();
     let top = *built.bodies.last().unwrap();
-    let bottom = built.bodies[0];
+    // The scene's first body is its static ground; the next is a bottom-row box.
+    let bottom = built.bodies[1];
+    assert_eq!(built.world.body_type(bottom).unwrap(), BodyType::Dynamic);
     for _ in 0..300 {
         built.world.set_awake(top, true).unwrap();
         built.world.step(s.dt).unwrap();
@@ -231,4 +233,26 @@ fn waking_does_not_cross_a_disabled_joint() {
     assert_eq!(w.awake_body_count(), 0, "at rest together, asleep together");
     w.set_awake(b, true).unwrap();
     assert_eq!(w.awake_body_count(), 2, "an enabled joint carries waking");
+}
+
+#[test]
+fn a_joint_from_an_awake_body_wakes_the_sleeping_one_and_two_sleepers_stay_asleep() {
+    // Waking relies on an awake body's island holding no sleeping body, so a joint that links
+    // an awake body to a sleeping one must wake the sleeper's island at once.
+    let (mut w, boxes) = boxes_on_the_ground(&[-4.0, -2.0, 2.0, 4.0]);
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(w.awake_body_count(), 0, "all four rest and sleep");
+    let rod = |w: &mut World, a: BodyId, b: BodyId| {
+        let kind = JointKind::Distance(DistanceJoint::rigid(2.0));
+        w.create_joint(&JointDef::new(a, b, Vec2::ZERO, Vec2::ZERO, kind))
+            .unwrap()
+    };
+    rod(&mut w, boxes[0], boxes[1]);
+    assert_eq!(w.awake_body_count(), 0, "two sleepers joined stay asleep");
+    w.set_awake(boxes[2], true).unwrap();
+    rod(&mut w, boxes[2], boxes[3]);
+    assert!(w.is_awake(boxes[3]).unwrap(), "joined to an awake body");
+    assert_eq!(w.awake_body_count(), 2);
 }

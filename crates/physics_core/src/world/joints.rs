@@ -235,6 +235,14 @@ impl World {
         self.bodies.at_mut(def.body_a.index).joints.push(slot);
         self.bodies.at_mut(def.body_b.index).joints.push(slot);
         self.solve_set.note_joint_change();
+        // The joint links the two islands: one awake end wakes the other (an awake body's
+        // island holds no sleeping body, which `wake_island` relies on). Two sleeping ends
+        // stay asleep, one island now.
+        let (a, b) = (def.body_a.index, def.body_b.index);
+        if self.is_simulated(a) || self.is_simulated(b) {
+            self.wake_island(a);
+            self.wake_island(b);
+        }
         if !def.collide_connected {
             // Existing contacts between the two bodies go; update_pairs creates no new ones.
             let shared: Vec<u32> = self

@@ -8,7 +8,8 @@ use crate::shape::{Aabb, Shape};
 use crate::shape_def::{ShapeDef, ShapeRecord};
 
 impl World {
-    /// Attaches a shape (in the body's local frame) to a body; the body's mass is updated.
+    /// Attaches a shape (in the body's local frame) to a body; the body's mass is updated. A
+    /// sleeping body stays asleep until something awake touches the new shape.
     pub fn create_shape(
         &mut self,
         body: BodyId,
@@ -50,7 +51,9 @@ impl World {
         let id = ShapeId { index, generation };
         self.bodies.at_mut(body.index).shapes.push(id);
         self.update_mass(body.index);
-        self.wake_island(body.index);
+        // A sleeping body stays asleep with its new shape (a level can be built asleep): the
+        // shape's new contacts with awake bodies wake it once they touch.
+        self.bodies.at_mut(body.index).sleep_time = 0.0;
         Ok(id)
     }
 
