@@ -86,7 +86,8 @@ impl Plugin for PhysicsInterpolationPlugin {
     }
 }
 
-/// Puts the physics pose back where interpolation left a blended one.
+/// Puts the physics pose back where interpolation left a blended one. Only x, y and the
+/// rotation are interpolation's: z stays whatever the game set.
 fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transform)>) {
     for (mut poses, mut transform) in &mut bodies {
         let Some(shown) = poses.shown else {
@@ -94,8 +95,11 @@ fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transf
         };
         let p = poses.bypass_change_detection();
         p.shown = None;
-        if (transform.translation, transform.rotation) == shown {
-            (transform.translation, transform.rotation) = p.current;
+        let t = &*transform;
+        if t.translation.truncate() == shown.0.truncate() && t.rotation == shown.1 {
+            let z = t.translation.z;
+            transform.translation = p.current.0.truncate().extend(z);
+            transform.rotation = p.current.1;
         }
     }
 }
@@ -114,7 +118,8 @@ fn interpolate_poses(
             continue;
         }
         let p = poses.bypass_change_detection();
-        let translation = p.previous.0.lerp(p.current.0, alpha);
+        let xy = p.previous.0.truncate().lerp(p.current.0.truncate(), alpha);
+        let translation = xy.extend(transform.translation.z);
         let rotation = p.previous.1.slerp(p.current.1, alpha);
         transform.translation = translation;
         transform.rotation = rotation;

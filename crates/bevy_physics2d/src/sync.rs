@@ -4,14 +4,15 @@
 use crate::body::{AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity};
 use crate::handle::PhysicsBody;
 use crate::interpolation::InterpolationPoses;
-use crate::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot};
+use crate::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
 use crate::settings::PhysicsSettings;
 use crate::threads::ComputeTaskPoolRunner;
 use crate::warnings::{PhysicsWarning, warn_skipped};
 use crate::writeback::LastWriteback;
 use bevy_ecs::prelude::*;
-use bevy_math::Vec2;
+use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::Transform;
+use physics_core::math::Transform as CoreTransform;
 use std::sync::Arc;
 
 /// Applies changed settings to the core world.
@@ -38,10 +39,12 @@ pub(crate) fn apply_settings(
 }
 
 /// A transform or velocity that the game changed since the last step is handed to the core
-/// when it differs from the core's own value (a transform that only moved in z, or a velocity
-/// set to what it was, changes nothing). A transform the core refuses (NaN, infinite) is put
-/// back to the core's pose, so the entity is not drawn or queried at a place the physics
-/// never accepted.
+/// when it differs from the core's own value; each component is judged on its own, so a
+/// velocity the game did not touch never overwrites what the core holds (a `Sleeping` put
+/// in, a `Mass` change, the core's API). A transform that only moved in z, or that holds the
+/// pose interpolation put there, changes nothing. A transform the core refuses (NaN,
+/// infinite) is put back to the core's pose, so the entity is not drawn or queried at a place
+/// the physics never accepted.
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_user_motion(
     mut physics: ResMut<PhysicsWorld>,
@@ -67,20 +70,18 @@ pub(crate) fn apply_user_motion(
         // Changed only by the last writeback: the engine's own values. Told from the change
         // ticks alone, so the moving bodies of a busy world cost no reads of their values.
         let engine = &*last_writeback;
-        if engine.wrote_only(&transform)
-            && engine.wrote_only(&linear)
-            && engine.wrote_only(&angular)
-        {
+        let moved = !engine.wrote_only(&transform);
+        let pushed = !engine.wrote_only(&linear);
+        let spun = !engine.wrote_only(&angular);
+        if !(moved || pushed || spun) {
             continue;
         }
         let id = handle.id;
         let Ok(core) = physics.world.body_motion(id) else {
             continue;
         };
-        let core_pose = (core.transform.p, quat_from_rot(core.transform.q));
         let pose = (transform.translation, transform.rotation);
-        let shown = poses.as_ref().and_then(|p| p.shown);
-        if (pose.0.truncate(), pose.1) != core_pose && Some(pose) != shown {
+        if moved && is_game_move(pose, core.transform, poses.as_deref()) {
             let (p, q) = pose_from_transform(pose.0, pose.1);
             match physics.world.set_transform(id, p, q) {
                 Ok(()) => {
@@ -97,12 +98,13 @@ pub(crate) fn apply_user_motion(
                     );
                     let z = transform.translation.z;
                     let z = if z.is_finite() { z } else { 0.0 };
-                    transform.translation = core_pose.0.extend(z);
-                    transform.rotation = core_pose.1;
+                    transform.translation = core.transform.p.extend(z);
+                    transform.rotation = quat_from_rot(core.transform.q);
                 }
             }
         }
-        if linear.0 != core.linear_velocity
+        if pushed
+            && linear.0 != core.linear_velocity
             && let Err(error) = physics.world.set_linear_velocity(id, linear.0)
         {
             warn_skipped(
@@ -111,7 +113,8 @@ pub(crate) fn apply_user_motion(
                 format_args!("linear velocity {}: {error}", linear.0),
             );
         }
-        if angular.0 != core.angular_velocity
+        if spun
+            && angular.0 != core.angular_velocity
             && let Err(error) = physics.world.set_angular_velocity(id, angular.0)
         {
             warn_skipped(
@@ -121,6 +124,23 @@ pub(crate) fn apply_user_motion(
             );
         }
     }
+}
+
+/// Whether a changed `Transform` holding `pose` moves the body away from the core's `core`
+/// pose. Not a move: a pose equal to the core's in either form (a Bevy rotation and the
+/// core's do not always convert back to the same bits), nor the last physics pose or the blend
+/// interpolation showed. Only x, y and the rotation count; z is the game's.
+fn is_game_move(
+    pose: (Vec3, Quat),
+    core: CoreTransform,
+    poses: Option<&InterpolationPoses>,
+) -> bool {
+    let (p, q) = (pose.0.truncate(), pose.1);
+    let same = |other: (Vec3, Quat)| p == other.0.truncate() && q == other.1;
+    if p == core.p && (q == quat_from_rot(core.q) || rot_from_quat(q) == core.q) {
+        return false;
+    }
+    poses.is_none_or(|poses| !same(poses.physics_pose()) && !poses.shown.is_some_and(same))
 }
 
 /// Forces every step (one-shot forces are cleared after), impulses once.

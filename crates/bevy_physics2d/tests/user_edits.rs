@@ -5,9 +5,11 @@ mod support;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
-use bevy_math::Vec2;
+use bevy_math::{Quat, Vec2};
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{InterpolationPoses, PhysicsBody, PhysicsInterpolationPlugin};
+use bevy_physics2d::{
+    InterpolationPoses, PhysicsBody, PhysicsInterpolationPlugin, quat_from_rot, rot_from_quat,
+};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use std::time::Duration;
 use support::{HZ, app, step};
@@ -127,4 +129,134 @@ fn interpolation_poses_exist_only_in_apps_that_interpolate() {
     );
     // Both apps simulate the same thing: interpolation only changes what is shown.
     assert_eq!(physics.truncate(), raw.truncate());
+}
+
+#[test]
+fn inserting_sleeping_puts_a_sliding_interpolated_body_to_sleep() {
+    // The default App interpolates, so every frame puts the physics pose back into the
+    // `Transform` of a moving body: the transform counts as changed, but the velocities the
+    // game did not touch must not be handed back to the core over the zero it slept with.
+    let mut app = app();
+    let body = spawn_ground_and_box(&mut app);
+    app.world_mut()
+        .entity_mut(body)
+        .insert(LinearVelocity(Vec2::new(3.0, 0.0)));
+    step(&mut app, 10);
+    assert!(app.world().get::<LinearVelocity>(body).unwrap().0.x > 1.0);
+    app.world_mut().entity_mut(body).insert(Sleeping);
+    step(&mut app, 3);
+    let physics = app.world().resource::<PhysicsWorld>();
+    let id = app.world().get::<PhysicsBody>(body).unwrap().id();
+    assert!(
+        !physics.core().is_awake(id).unwrap(),
+        "the core body sleeps"
+    );
+    assert!(app.world().get::<Sleeping>(body).is_some());
+    assert_eq!(
+        app.world().get::<LinearVelocity>(body).unwrap().0,
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn a_z_edit_while_a_blend_is_shown_moves_nothing() {
+    // Two interpolating apps drop the same box; one game sets z between frames, while the
+    // `Transform` shows a blend. The physics must not notice.
+    let mut edited = app();
+    let mut control = app();
+    let a = spawn_ground_and_box(&mut edited);
+    let b = spawn_ground_and_box(&mut control);
+    step(&mut edited, 2);
+    step(&mut control, 2);
+    for _ in 0..5 {
+        edited
+            .world_mut()
+            .get_mut::<Transform>(a)
+            .unwrap()
+            .translation
+            .z += 1.0;
+        step(&mut edited, 1);
+        step(&mut control, 1);
+        assert_eq!(core_position(&edited, a), core_position(&control, b));
+    }
+    let z = edited.world().get::<Transform>(a).unwrap().translation.z;
+    assert_eq!(z, 5.0, "the game's z is kept through the blends");
+}
+
+#[test]
+fn bodies_spawned_asleep_at_any_rotation_stay_asleep() {
+    // A Bevy rotation turned into the core's and back is not always the same bits: the
+    // spawn frame's transform must not read as a teleport, which would wake the body. The
+    // angles are the ones among a thousand whose round trip changes the quaternion.
+    let angles: Vec<f32> = (0..1000)
+        .map(|i| -3.1 + 6.2 * i as f32 / 1000.0)
+        .filter(|&a| {
+            let q = Quat::from_rotation_z(a);
+            quat_from_rot(rot_from_quat(q)) != q
+        })
+        .take(8)
+        .collect();
+    assert!(!angles.is_empty(), "some rotations do not round-trip");
+    // Without interpolation, whose kept poses would match the spawn pose anyway.
+    let mut app = app_without_interpolation();
+    let bodies: Vec<Entity> = angles
+        .iter()
+        .enumerate()
+        .map(|(i, &angle)| {
+            let transform = Transform::from_xyz(3.0 * i as f32, 5.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(angle));
+            app.world_mut()
+                .spawn((RigidBody::Dynamic, transform, Sleeping))
+                .id()
+        })
+        .collect();
+    step(&mut app, 5);
+    for (&body, &angle) in bodies.iter().zip(&angles) {
+        assert!(
+            app.world().get::<Sleeping>(body).is_some(),
+            "the body turned {angle} rad woke up"
+        );
+        assert_eq!(core_position(&app, body).y, 5.0, "asleep in the air");
+    }
+}
+
+#[test]
+fn a_stack_spawned_asleep_with_colliders_sleeps_until_a_falling_ball_hits_it() {
+    // A level built asleep: its colliders arrive after its bodies and must not wake them.
+    let mut app = app();
+    let world = app.world_mut();
+    world.spawn((
+        RigidBody::Static,
+        Collider::rectangle(20.0, 1.0),
+        Transform::from_xyz(0.0, -0.5, 0.0),
+    ));
+    let stack: Vec<Entity> = (0..3)
+        .map(|i| {
+            let transform = Transform::from_xyz(0.0, 0.5 + i as f32, 0.0);
+            let shape = Collider::rectangle(1.0, 1.0);
+            world
+                .spawn((RigidBody::Dynamic, shape, transform, Sleeping))
+                .id()
+        })
+        .collect();
+    // Checked every step: woken, the resting stack would fall asleep again after 0.5 s.
+    for _ in 0..30 {
+        step(&mut app, 1);
+        for &b in &stack {
+            assert!(app.world().get::<Sleeping>(b).is_some(), "built asleep");
+        }
+    }
+    app.world_mut().spawn((
+        RigidBody::Dynamic,
+        Collider::circle(0.3),
+        Transform::from_xyz(0.0, 5.0, 0.0),
+    ));
+    // 2.2 m of fall takes about 0.67 s: 40 steps; give it a second.
+    step(&mut app, 60);
+    for &b in &stack {
+        assert!(
+            app.world().get::<Sleeping>(b).is_none(),
+            "the ball's touch woke the stack"
+        );
+    }
 }

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-/// The corpus folder of one fuzz target.
 /// The kept corpus of `target`. The crate's folder is read when the test runs (cargo sets
 /// `CARGO_MANIFEST_DIR` for it), not baked in when it is built: a build cache shared between
 /// clones in different places hands out test binaries built in another clone, whose folder
