@@ -256,3 +256,47 @@ fn a_joint_from_an_awake_body_wakes_the_sleeping_one_and_two_sleepers_stay_aslee
     assert!(w.is_awake(boxes[3]).unwrap(), "joined to an awake body");
     assert_eq!(w.awake_body_count(), 2);
 }
+
+#[test]
+fn removing_the_ground_shape_wakes_what_slept_on_it_even_if_built_asleep() {
+    // Bodies built asleep never had a touching contact, so they are not the ground's island;
+    // their contacts with the destroyed shape still name them, and they must fall.
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    let floor = w
+        .create_shape(
+            ground,
+            &ShapeDef::default(),
+            Polygon::new_box(20.0, 1.0).unwrap().into(),
+        )
+        .unwrap();
+    let sleepers: Vec<BodyId> = [-2.0, 2.0]
+        .iter()
+        .map(|&x| {
+            let def = BodyDef {
+                awake: false,
+                ..BodyDef::dynamic(Vec2::new(x, 0.5))
+            };
+            let b = w.create_body(&def).unwrap();
+            let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+            w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+            b
+        })
+        .collect();
+    for _ in 0..10 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(w.awake_body_count(), 0, "built asleep, they stay asleep");
+    w.destroy_shape(floor).unwrap();
+    for &b in &sleepers {
+        assert!(w.is_awake(b).unwrap(), "the floor under it went");
+    }
+    for _ in 0..30 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    for &b in &sleepers {
+        assert!(w.body_position(b).unwrap().y < 0.0, "it fell");
+    }
+}

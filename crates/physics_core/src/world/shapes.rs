@@ -64,7 +64,9 @@ impl World {
             .get(id.index, id.generation)
             .ok_or(WorldError::StaleShape(id))?;
         let body = record.body;
-        // Wake the island while its contacts still say who rested on this shape.
+        // Wake the island, and every body with a contact on this shape (what rested on it,
+        // even a body asleep since it was built, whose contacts never touched), while the
+        // contacts still say who they are.
         self.wake_island(body.index);
         let contacts: Vec<u32> = self
             .bodies
@@ -77,6 +79,15 @@ impl World {
                 contact.shape_a == id.index || contact.shape_b == id.index
             })
             .collect();
+        for &c in &contacts {
+            let contact = self.contacts.at(c);
+            let other = if contact.body_a == body.index {
+                contact.body_b
+            } else {
+                contact.body_a
+            };
+            self.wake_island(other);
+        }
         for c in contacts {
             self.destroy_contact(c);
         }
