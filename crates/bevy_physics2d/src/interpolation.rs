@@ -33,6 +33,9 @@ pub struct InterpolationPoses {
     pub(crate) current: (Vec3, Quat),
     /// The blended pose last written to `Transform`, until the physics pose is put back.
     pub(crate) shown: Option<(Vec3, Quat)>,
+    /// The game moved the `Transform` away from the blend: no blend is shown over its pose
+    /// until the next step has taken it (frames without a step would otherwise lose it).
+    pub(crate) held: bool,
 }
 
 impl InterpolationPoses {
@@ -42,6 +45,7 @@ impl InterpolationPoses {
             previous: pose,
             current: pose,
             shown: None,
+            held: false,
         }
     }
 
@@ -49,12 +53,14 @@ impl InterpolationPoses {
     pub(crate) fn advance(&mut self, pose: (Vec3, Quat)) {
         self.previous = self.current;
         self.current = pose;
+        self.held = false;
     }
 
     /// The game moved the body to `pose`: no blend from where it was.
     pub(crate) fn teleport(&mut self, pose: (Vec3, Quat)) {
         self.previous = pose;
         self.current = pose;
+        self.held = false;
     }
 
     /// The pose the last step ended with: what `Transform` holds between frames once the
@@ -100,6 +106,8 @@ fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transf
             let z = t.translation.z;
             transform.translation = p.current.0.truncate().extend(z);
             transform.rotation = p.current.1;
+        } else {
+            p.held = true;
         }
     }
 }
@@ -114,7 +122,7 @@ fn interpolate_poses(
 ) {
     let alpha = time.overstep_fraction();
     for (body, mut poses, mut transform) in &mut bodies {
-        if *body == RigidBody::Static || poses.previous == poses.current {
+        if *body == RigidBody::Static || poses.previous == poses.current || poses.held {
             continue;
         }
         let p = poses.bypass_change_detection();

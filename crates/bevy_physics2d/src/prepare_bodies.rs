@@ -99,13 +99,16 @@ pub(crate) fn create_bodies(
         let Ok(components) = bodies.get(entity) else {
             continue; // despawned or no longer a body
         };
+        let mut def = components.def();
         if let Some(old) = physics.body_of.get(&entity).copied() {
             if physics.world.body_type(old).ok() == Some(components.body.to_core()) {
                 continue; // re-inserted with the same type: nothing to rebuild
             }
             crate::lifecycle::destroy_body_keeping_parts(&mut physics, entity);
+            // A new type moves differently: it starts awake, as a sleeping kinematic
+            // platform made dynamic must fall (the writeback takes `Sleeping` off).
+            def.awake = true;
         }
-        let def = components.def();
         let id = match physics.world.create_body(&def) {
             Ok(id) => id,
             Err(error @ physics_core::world::WorldError::TooManyBodies { .. }) => {

@@ -80,23 +80,30 @@ fn a_sleeping_body_stays_asleep_when_the_game_only_moves_it_in_z_or_rewrites_its
     assert_eq!(transform.translation.z, 3.0, "still the game's z");
 }
 
-/// An App like the tests' one, but without transform interpolation.
-fn app_without_interpolation() -> App {
+/// An App like the tests' one, with or without transform interpolation, whose updates each
+/// advance time by a `1 / updates_per_step` of a fixed step (the first update only starts
+/// the clock).
+fn custom_app(interpolate: bool, updates_per_step: u32) -> App {
     let mut app = App::new();
+    let mut physics = PhysicsPlugins::default().build();
+    if !interpolate {
+        physics = physics.disable::<PhysicsInterpolationPlugin>();
+    }
     app.add_plugins((
         bevy_app::TaskPoolPlugin::default(),
         TimePlugin,
         bevy_transform::TransformPlugin,
-        PhysicsPlugins::default()
-            .build()
-            .disable::<PhysicsInterpolationPlugin>(),
+        physics,
     ));
     app.insert_resource(Time::<Fixed>::from_hz(HZ));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / HZ,
-    )));
+    let update = Duration::from_secs_f64(1.0 / HZ / f64::from(updates_per_step));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(update));
     app.update();
     app
+}
+
+fn app_without_interpolation() -> App {
+    custom_app(false, 1)
 }
 
 #[test]
@@ -259,4 +266,62 @@ fn a_stack_spawned_asleep_with_colliders_sleeps_until_a_falling_ball_hits_it() {
             "the ball's touch woke the stack"
         );
     }
+}
+
+#[test]
+fn a_teleport_in_a_frame_without_a_step_is_not_lost_to_the_blend() {
+    // Two frames per fixed step: in the frame after the game's teleport no step runs, and
+    // interpolation must not paint its blend over the teleport before a step can take it.
+    let mut app = custom_app(true, 2);
+    let body = spawn_ground_and_box(&mut app);
+    app.world_mut()
+        .get_mut::<Transform>(body)
+        .unwrap()
+        .translation
+        .y = 8.0;
+    step(&mut app, 3);
+    let falling = core_position(&app, body);
+    assert!(
+        falling.y > 6.0 && falling.y < 8.0,
+        "falling from 8 m: {falling}"
+    );
+    // Teleport right after a step, so the next update takes none.
+    app.world_mut()
+        .get_mut::<Transform>(body)
+        .unwrap()
+        .translation
+        .x = 5.0;
+    let before = support::steps_taken(&app);
+    app.update();
+    assert_eq!(support::steps_taken(&app), before, "a frame without a step");
+    let shown = app.world().get::<Transform>(body).unwrap().translation;
+    assert_eq!(shown.x, 5.0, "the game's pose is shown, not a blend");
+    step(&mut app, 1);
+    assert_eq!(
+        core_position(&app, body).x,
+        5.0,
+        "the teleport reached the core"
+    );
+}
+
+#[test]
+fn a_sleeping_kinematic_platform_made_dynamic_falls() {
+    let mut app = app();
+    let platform = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::rectangle(2.0, 0.2),
+            Transform::from_xyz(0.0, 5.0, 0.0),
+            Sleeping,
+        ))
+        .id();
+    step(&mut app, 2);
+    assert!(app.world().get::<Sleeping>(platform).is_some());
+    *app.world_mut().get_mut::<RigidBody>(platform).unwrap() = RigidBody::Dynamic;
+    step(&mut app, 10);
+    assert!(app.world().get::<Sleeping>(platform).is_none(), "awake");
+    // Ten steps of free fall: about g (10 / 60 s)^2 / 2 = 0.14 m.
+    let y = core_position(&app, platform).y;
+    assert!(y < 4.9, "it fell: y = {y}");
 }
