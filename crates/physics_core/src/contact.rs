@@ -69,6 +69,15 @@ pub(crate) struct Recycling {
 }
 
 impl Contact {
+    /// The body slot at the other end from `body` (one of the contact's two bodies).
+    pub fn other_body(&self, body: u32) -> u32 {
+        if self.body_a == body {
+            self.body_b
+        } else {
+            self.body_a
+        }
+    }
+
     /// Keeps the solver's impulses for next step's warm start. A non-finite impulse is never
     /// kept, or it would be re-applied every step for as long as the contact lives.
     pub fn store_solved(&mut self, solved: &[SolvedPoint; 2]) {

@@ -63,12 +63,7 @@ impl World {
         let contacts = self.body(id)?.contacts.clone();
         // Whatever rested on the body wakes and falls.
         for &c in &contacts {
-            let contact = self.contacts.at(c);
-            let other = if contact.body_a == id.index {
-                contact.body_b
-            } else {
-                contact.body_a
-            };
+            let other = self.contacts.at(c).other_body(id.index);
             self.wake_island(other);
         }
         for slot in contacts {

@@ -80,12 +80,7 @@ impl World {
             })
             .collect();
         for &c in &contacts {
-            let contact = self.contacts.at(c);
-            let other = if contact.body_a == body.index {
-                contact.body_b
-            } else {
-                contact.body_a
-            };
+            let other = self.contacts.at(c).other_body(body.index);
             self.wake_island(other);
         }
         for c in contacts {

@@ -80,7 +80,7 @@ impl World {
             let body = self.bodies.at(i);
             let contacts = body.contacts.iter().filter_map(|c| {
                 let c = self.contacts.at(*c);
-                (c.touching && !c.sensor).then_some(if c.body_a == i { c.body_b } else { c.body_a })
+                (c.touching && !c.sensor).then_some(c.other_body(i))
             });
             let joints = body.joints.iter().filter_map(|j| {
                 let joint = self.joints.at(*j);
