@@ -300,3 +300,43 @@ fn removing_the_ground_shape_wakes_what_slept_on_it_even_if_built_asleep() {
         assert!(w.body_position(b).unwrap().y < 0.0, "it fell");
     }
 }
+
+#[test]
+fn poking_one_body_of_a_large_awake_pile_costs_far_less_than_a_step_of_it() {
+    // A force, velocity or teleport wakes the body's island; an awake island needs no walk.
+    // When each poke walked the island, 1000 pokes of one box in a pile of 2,025 cost more
+    // than a whole step of the pile (which visits every body and contact several times).
+    let side = 45;
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -0.5)))
+        .unwrap();
+    let floor = Polygon::new_box(100.0, 0.5).unwrap().into();
+    w.create_shape(ground, &ShapeDef::default(), floor).unwrap();
+    let mut boxes = Vec::new();
+    for i in 0..side * side {
+        let p = Vec2::new((i % side) as f32, (i / side) as f32 + 0.5);
+        let b = w.create_body(&BodyDef::dynamic(p)).unwrap();
+        let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+        w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+        boxes.push(b);
+    }
+    for _ in 0..5 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert!(
+        w.touching_contact_count() > 3 * side * side / 2,
+        "one pile: the boxes touch their neighbours"
+    );
+    let start = std::time::Instant::now();
+    w.step(1.0 / 60.0).unwrap();
+    let step = start.elapsed();
+    let start = std::time::Instant::now();
+    for k in 0..1000 {
+        w.apply_force(boxes[k % boxes.len()], Vec2::new(0.0, 1.0))
+            .unwrap();
+    }
+    let pokes = start.elapsed();
+    eprintln!("one step {step:?}, 1000 pokes {pokes:?}");
+    assert!(pokes < step, "1000 pokes took {pokes:?}, one step {step:?}");
+}
