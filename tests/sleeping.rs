@@ -145,26 +145,35 @@ fn pushing_a_sleeping_body_wakes_it_and_can_sleep_false_never_sleeps() {
     assert_eq!(w.body_position(b).unwrap(), p);
 }
 
-/// A ground and unit boxes resting on it at `xs`.
-fn boxes_on_the_ground(xs: &[f32]) -> (World, Vec<BodyId>) {
+/// A world with a static floor 200 m wide whose top is at y = 0; returns the floor's shape.
+fn world_with_floor() -> (World, ShapeId) {
     let mut w = World::new(WorldDef::default()).unwrap();
     let ground = w
-        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -0.5)))
         .unwrap();
-    w.create_shape(
-        ground,
-        &ShapeDef::default(),
-        Polygon::new_box(20.0, 1.0).unwrap().into(),
-    )
-    .unwrap();
+    let floor = Polygon::new_box(100.0, 0.5).unwrap().into();
+    let floor = w.create_shape(ground, &ShapeDef::default(), floor).unwrap();
+    (w, floor)
+}
+
+/// A dynamic unit box centred at `p`, created awake or asleep.
+fn unit_box(w: &mut World, p: Vec2, awake: bool) -> BodyId {
+    let def = BodyDef {
+        awake,
+        ..BodyDef::dynamic(p)
+    };
+    let b = w.create_body(&def).unwrap();
+    let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+    w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+    b
+}
+
+/// A floor and awake unit boxes resting on it at `xs`.
+fn boxes_on_the_ground(xs: &[f32]) -> (World, Vec<BodyId>) {
+    let (mut w, _) = world_with_floor();
     let boxes = xs
         .iter()
-        .map(|&x| {
-            let b = w.create_body(&BodyDef::dynamic(Vec2::new(x, 0.5))).unwrap();
-            let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
-            w.create_shape(b, &ShapeDef::default(), shape).unwrap();
-            b
-        })
+        .map(|&x| unit_box(&mut w, Vec2::new(x, 0.5), true))
         .collect();
     (w, boxes)
 }
@@ -261,29 +270,10 @@ fn a_joint_from_an_awake_body_wakes_the_sleeping_one_and_two_sleepers_stay_aslee
 fn removing_the_ground_shape_wakes_what_slept_on_it_even_if_built_asleep() {
     // Bodies built asleep never had a touching contact, so they are not the ground's island;
     // their contacts with the destroyed shape still name them, and they must fall.
-    let mut w = World::new(WorldDef::default()).unwrap();
-    let ground = w
-        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
-        .unwrap();
-    let floor = w
-        .create_shape(
-            ground,
-            &ShapeDef::default(),
-            Polygon::new_box(20.0, 1.0).unwrap().into(),
-        )
-        .unwrap();
+    let (mut w, floor) = world_with_floor();
     let sleepers: Vec<BodyId> = [-2.0, 2.0]
         .iter()
-        .map(|&x| {
-            let def = BodyDef {
-                awake: false,
-                ..BodyDef::dynamic(Vec2::new(x, 0.5))
-            };
-            let b = w.create_body(&def).unwrap();
-            let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
-            w.create_shape(b, &ShapeDef::default(), shape).unwrap();
-            b
-        })
+        .map(|&x| unit_box(&mut w, Vec2::new(x, 0.5), false))
         .collect();
     for _ in 0..10 {
         w.step(1.0 / 60.0).unwrap();
@@ -307,20 +297,13 @@ fn poking_one_body_of_a_large_awake_pile_costs_far_less_than_a_step_of_it() {
     // When each poke walked the island, 1000 pokes of one box in a pile of 2,025 cost more
     // than a whole step of the pile (which visits every body and contact several times).
     let side = 45;
-    let mut w = World::new(WorldDef::default()).unwrap();
-    let ground = w
-        .create_body(&BodyDef::fixed(Vec2::new(0.0, -0.5)))
-        .unwrap();
-    let floor = Polygon::new_box(100.0, 0.5).unwrap().into();
-    w.create_shape(ground, &ShapeDef::default(), floor).unwrap();
-    let mut boxes = Vec::new();
-    for i in 0..side * side {
-        let p = Vec2::new((i % side) as f32, (i / side) as f32 + 0.5);
-        let b = w.create_body(&BodyDef::dynamic(p)).unwrap();
-        let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
-        w.create_shape(b, &ShapeDef::default(), shape).unwrap();
-        boxes.push(b);
-    }
+    let (mut w, _) = world_with_floor();
+    let boxes: Vec<BodyId> = (0..side * side)
+        .map(|i| {
+            let p = Vec2::new((i % side) as f32, (i / side) as f32 + 0.5);
+            unit_box(&mut w, p, true)
+        })
+        .collect();
     for _ in 0..5 {
         w.step(1.0 / 60.0).unwrap();
     }

@@ -87,12 +87,7 @@ impl World {
                 let (a, b) = (joint.def.body_a.index, joint.def.body_b.index);
                 joint.enabled.then_some(if a == i { b } else { a })
             });
-            let bodies = &self.bodies;
-            stack.extend(
-                contacts
-                    .chain(joints)
-                    .filter(|&n| bodies.at(n).is_moving() && bodies.at(n).awake != awake),
-            );
+            stack.extend(contacts.chain(joints));
         }
         changed
     }
