@@ -10,6 +10,13 @@ mod stacking;
 pub use stacking::pyramid_boxes;
 mod stress;
 
+mod fidelity;
+pub use fidelity::{
+    BIG_BOX_REST_HEIGHT, CHAIN_LINKS, CHAIN_PIVOT, PILE_BALL_RADIUS, PILE_BALLS, PILE_DROPS,
+    PILE_WIDTH, TOWER_SECONDS, TowerLayout, ball_pile_drop, chain_mass_ratio,
+    high_mass_ratio_1_heavy_boxes, tower_layout,
+};
+
 pub use stress::{SPINNER_BOWL_CENTER, SPINNER_BOWL_RADIUS};
 
 use crate::Scene;
@@ -40,6 +47,20 @@ pub const SCENE_NAMES: &[&str] = &[
     "rope",
     "cloth",
     "joint_grid",
+    "two_boxes",
+    "tower_15",
+    "tower_20",
+    "tower_30",
+    "tower_offset_20",
+    "ball_pile",
+    "high_mass_ratio_1",
+    "high_mass_ratio_2",
+    "high_mass_ratio_3",
+    "chain_light",
+    "chain_heavy_100",
+    "chain_heavy_1000",
+    "chain_heavy_2500",
+    "chain_heavy_10000",
 ];
 
 /// The scene with this name.
@@ -69,7 +90,21 @@ pub fn scene(name: &str) -> Option<Scene> {
         "rope" => joints::rope(),
         "cloth" => joints::cloth(),
         "joint_grid" => joints::joint_grid(),
-        _ => return None,
+        "ball_pile" => fidelity::ball_pile(),
+        "high_mass_ratio_1" => fidelity::high_mass_ratio_1(),
+        "high_mass_ratio_2" => fidelity::high_mass_ratio_big_on_small(false),
+        "high_mass_ratio_3" => fidelity::high_mass_ratio_big_on_small(true),
+        _ => {
+            if let Some(layout) = tower_layout(name) {
+                let name = SCENE_NAMES.iter().find(|n| **n == name)?;
+                fidelity::tower(name, layout)
+            } else if let Some(ratio) = chain_mass_ratio(name) {
+                let name = SCENE_NAMES.iter().find(|n| **n == name)?;
+                fidelity::chain(name, ratio)
+            } else {
+                return None;
+            }
+        }
     })
 }
 

@@ -15,12 +15,23 @@
 //! cargo run --release -p bench_compare -- --scene large_pyramid
 //! cargo run --release -p bench_compare -- --scene large_pyramid --threads 2 --engine physics_core
 //! cargo run --release -p bench_compare -- --steps 50 --markdown BENCHMARKS.md
+//! cargo run --release -p bench_compare -- --diff tower_15 --every 120 --contacts
 //! ```
+//!
+//! `--fidelity` measures the stress scenes of `fidelity.rs` in every engine instead (lower is
+//! better; `--scene` picks some; `--markdown PATH` writes the table into that file's fidelity
+//! section, which the speed run keeps).
+//!
+//! `--diff SCENE` is the differential mode (`differential.rs`): the scene in Box2D v3 and
+//! physics_core side by side, with where they part (`--steps`, `--every`, `--tolerance`,
+//! `--substeps`, `--hertz`, `--recycle`, `--mirror`, `--contacts`).
 //!
 //! Ratios are against Box2D v3 measured in the same run; absolute times drift on a shared
 //! machine, ratios much less.
 
+mod differential;
 mod engines;
+mod fidelity;
 mod race;
 mod stability;
 
@@ -79,6 +90,20 @@ struct Options {
     no_reference: bool,
     /// Races per scene; the table gives medians.
     repeat: usize,
+    /// `--fidelity`: the fidelity table instead of the race.
+    fidelity: bool,
+    /// `--diff SCENE`: the differential mode instead of the race.
+    diff: Option<String>,
+    /// Differential mode: print every this many steps.
+    every: usize,
+    /// Differential mode: the difference counted as the engines parting.
+    tolerance: f32,
+    /// Differential mode: compare with Box2D's mirror image.
+    mirror: bool,
+    /// Differential mode: print the manifolds where the engines part.
+    contacts: bool,
+    /// Engine settings (substeps, contact hertz, recycling); the race keeps the defaults.
+    settings: engines::Settings,
 }
 
 /// Default for `--budget`: an engine 100x slower than Box2D on the largest scene still
@@ -101,6 +126,14 @@ fn count_in(
         ))
 }
 
+/// `text` as a positive finite number, or an error naming `what`.
+fn positive(text: &str, what: &str) -> Result<f32, String> {
+    text.parse()
+        .ok()
+        .filter(|x: &f32| *x > 0.0 && x.is_finite())
+        .ok_or(format!("bad {what} {text} (a positive number)"))
+}
+
 fn parse() -> Result<Options, String> {
     let mut options = Options {
         scenes: Vec::new(),
@@ -111,6 +144,13 @@ fn parse() -> Result<Options, String> {
         threads: 1,
         engines: Vec::new(),
         no_reference: false,
+        fidelity: false,
+        diff: None,
+        every: 60,
+        tolerance: 1e-4,
+        mirror: false,
+        contacts: false,
+        settings: engines::Settings::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -134,10 +174,29 @@ fn parse() -> Result<Options, String> {
             "--no-reference" => options.no_reference = true,
             "--repeat" => options.repeat = count_in(&value()?, 1..=99, "repeat")?,
             "--threads" => options.threads = count_in(&value()?, 1..=32, "thread")?,
+            "--diff" => options.diff = Some(value()?),
+            "--fidelity" => options.fidelity = true,
+            "--every" => options.every = count_in(&value()?, 1..=1_000_000, "every")?,
+            "--tolerance" => options.tolerance = positive(&value()?, "tolerance")?,
+            "--mirror" => options.mirror = true,
+            "--contacts" => options.contacts = true,
+            "--substeps" => {
+                options.settings.substeps = count_in(&value()?, 1..=64, "substep")? as u32
+            }
+            "--hertz" => options.settings.contact_hertz = Some(positive(&value()?, "hertz")?),
+            "--recycle" => {
+                let text = value()?;
+                options.settings.recycle_distance = Some(
+                    text.parse()
+                        .ok()
+                        .filter(|d: &f32| *d >= 0.0 && d.is_finite())
+                        .ok_or(format!("bad recycle distance {text} (metres, 0 or more)"))?,
+                );
+            }
             other => return Err(format!("unknown option {other}")),
         }
     }
-    if options.scenes.is_empty() {
+    if options.scenes.is_empty() && !options.fidelity {
         options.scenes = SCENES.iter().map(|s| s.to_string()).collect();
     }
     Ok(options)
@@ -149,6 +208,44 @@ fn main() {
         std::process::exit(2);
     });
     engines::set_threads(options.threads);
+    if let Some(name) = &options.diff {
+        let Some(scene) = scene(name) else {
+            eprintln!("bench_compare: no scene {name}");
+            std::process::exit(2);
+        };
+        let diff = differential::DiffOptions {
+            steps: options.steps.unwrap_or(scene.steps),
+            every: options.every,
+            tolerance: options.tolerance,
+            settings: options.settings,
+            mirror: options.mirror,
+            contacts: options.contacts,
+        };
+        if let Err(e) = differential::run(&scene, &diff) {
+            eprintln!("bench_compare: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    if options.fidelity {
+        let report = fidelity::run(&options.scenes);
+        print!("{report}");
+        if let Some(path) = &options.markdown {
+            let block = format!(
+                "{FIDELITY_START}\n## Fidelity\n\nMachine: {}. Date: {}.\n\
+                 Command: `cargo run --release -p bench_compare -- --fidelity`.\n\n{report}\
+                 {FIDELITY_END}\n",
+                cpu_model(),
+                today()
+            );
+            let old = std::fs::read_to_string(path).unwrap_or_default();
+            if let Err(e) = std::fs::write(path, with_block(&old, &block)) {
+                eprintln!("bench_compare: cannot write {path}: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     let mut table = String::new();
     let names: Vec<&str> = ENGINES.iter().map(|(n, _)| *n).collect();
     table += &format!(
@@ -260,10 +357,36 @@ fn main() {
                 String::new()
             },
         );
+        // The fidelity section, written by `--fidelity`, stays.
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let text = match fidelity_block(&old) {
+            Some(block) => format!("{text}\n{block}"),
+            None => text,
+        };
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("bench_compare: cannot write {path}: {e}");
             std::process::exit(1);
         }
+    }
+}
+
+/// Markers around the fidelity section of the markdown file.
+const FIDELITY_START: &str = "<!-- fidelity: written by bench_compare --fidelity -->";
+const FIDELITY_END: &str = "<!-- end of fidelity -->";
+
+/// The fidelity section of `text` with its markers, if it has one.
+fn fidelity_block(text: &str) -> Option<&str> {
+    let start = text.find(FIDELITY_START)?;
+    let end = text[start..].find(FIDELITY_END)? + start + FIDELITY_END.len();
+    Some(&text[start..end])
+}
+
+/// `text` with its fidelity section replaced by `block`, or `block` appended.
+fn with_block(text: &str, block: &str) -> String {
+    match fidelity_block(text) {
+        Some(old) => text.replacen(old, block.trim_end(), 1),
+        None if text.is_empty() => block.to_string(),
+        None => format!("{}\n\n{block}", text.trim_end()),
     }
 }
 
@@ -308,7 +431,8 @@ mod tests {
             let scene = scene(name).unwrap();
             let mut ends = Vec::new();
             for (engine, build) in ENGINES {
-                let mut simulation = build(&scene).unwrap_or_else(|e| panic!("{engine}: {e}"));
+                let mut simulation = build(&scene, &engines::Settings::default())
+                    .unwrap_or_else(|e| panic!("{engine}: {e}"));
                 let start = simulation.positions();
                 assert_eq!(start.len(), scene.bodies.len(), "{engine}");
                 for (p, b) in start.iter().zip(&scene.bodies) {

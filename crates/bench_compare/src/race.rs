@@ -7,7 +7,7 @@
 //! under the same conditions. A turn is long enough (tens of steps) that switching engines
 //! costs nothing measurable: each step of a benchmark scene walks megabytes of its own data.
 
-use crate::engines::{Build, Simulation};
+use crate::engines::{Build, Settings, Simulation};
 use crate::stability;
 use physics2d_demos::Scene;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -57,7 +57,7 @@ pub fn race(
         .iter()
         .map(|build| {
             guarded(|| {
-                let mut simulation = build(scene)?;
+                let mut simulation = build(scene, &Settings::default())?;
                 // One untimed step first: the plugin creates its bodies in its first step,
                 // the others when the scene is built.
                 simulation.step()?;

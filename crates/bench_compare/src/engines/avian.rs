@@ -6,7 +6,7 @@
 //! material). Axis-aligned centred boxes are avian's rectangles (cuboids), other polygons
 //! convex polylines, rounded ones with their rounding.
 
-use super::{SUBSTEPS, Simulation};
+use super::{BodySample, Settings, Simulation};
 use avian2d::parry::shape::SharedShape;
 use avian2d::prelude::*;
 use bevy_app::{App, PluginGroup, TaskPoolOptions, TaskPoolPlugin};
@@ -27,7 +27,7 @@ struct Avian {
 }
 
 /// The scene spawned as avian2d entities in a headless App.
-pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
+pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, String> {
     let mut app = App::new();
     app.add_plugins((
         TaskPoolPlugin {
@@ -50,7 +50,7 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     app.insert_resource(Time::<Fixed>::from_duration(dt));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(dt));
     app.insert_resource(Gravity(scene.gravity));
-    app.insert_resource(SubstepCount(SUBSTEPS));
+    app.insert_resource(SubstepCount(settings.substeps));
 
     let mut bodies = Vec::with_capacity(scene.bodies.len());
     for desc in &scene.bodies {
@@ -225,11 +225,26 @@ impl Simulation for Avian {
         Err("the App did not take a physics step".into())
     }
 
-    fn positions(&mut self) -> Vec<Vec2> {
+    fn samples(&mut self) -> Vec<BodySample> {
         let world = self.app.world();
         self.bodies
             .iter()
-            .map(|e| world.get::<Position>(*e).map_or(Vec2::NAN, |p| p.0))
+            .map(|e| {
+                let (Some(p), Some(q), Some(v), Some(w)) = (
+                    world.get::<Position>(*e),
+                    world.get::<Rotation>(*e),
+                    world.get::<LinearVelocity>(*e),
+                    world.get::<AngularVelocity>(*e),
+                ) else {
+                    return BodySample::NAN;
+                };
+                BodySample {
+                    position: p.0,
+                    angle: q.as_radians(),
+                    linear_velocity: v.0,
+                    angular_velocity: w.0,
+                }
+            })
             .collect()
     }
 }

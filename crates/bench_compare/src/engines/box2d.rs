@@ -1,7 +1,7 @@
 //! Box2D v3 through `boxdd` (its C source built with the C compiler): one worker, sleeping
 //! off, 4 substeps.
 
-use super::{SUBSTEPS, Simulation};
+use super::{BodySample, ContactSample, PointSample, Settings, Simulation};
 use bevy_math::Vec2;
 use boxdd::prelude::*;
 // The prelude brings boxdd's own Result alias; the adapters report errors as text.
@@ -14,7 +14,10 @@ use std::result::Result;
 struct Box2d {
     world: World,
     bodies: Vec<BodyId>,
+    /// Every shape and the scene index of its body, for reading contacts.
+    shapes: Vec<(ShapeId, usize)>,
     dt: f32,
+    substeps: i32,
     /// Box2D's own stage times (ms) summed over the steps taken: pairs, collide, solve, and
     /// within solve the constraint stages and the body finalize (transforms).
     stages: [f32; 5],
@@ -26,16 +29,24 @@ fn err(e: impl std::fmt::Display) -> String {
 }
 
 /// The scene in a Box2D v3 world.
-pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
+pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, String> {
     let foundation = Foundation::initialize_default().map_err(err)?;
-    let def = WorldBuilder::from(foundation.world_def())
+    let mut builder = WorldBuilder::from(foundation.world_def());
+    if let Some(hertz) = settings.contact_hertz {
+        builder = builder.contact_hertz(hertz);
+    }
+    let def = builder
         .gravity([scene.gravity.x, scene.gravity.y])
         .enable_sleep(false)
         .worker_count(WorkerCount::new(super::threads() as u32).map_err(err)?)
         .build()
         .map_err(err)?;
     let mut world = foundation.create_world(def).map_err(err)?;
+    if let Some(distance) = settings.recycle_distance {
+        world.set_contact_recycle_distance(distance).map_err(err)?;
+    }
     let mut bodies = Vec::with_capacity(scene.bodies.len());
+    let mut shapes = Vec::new();
     for desc in &scene.bodies {
         let body_type = match desc.body_type {
             CoreBodyType::Static => BodyType::Static,
@@ -54,7 +65,7 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
             .map_err(err)?;
         let id = world.create_body(def).map_err(err)?;
         for shape in &desc.shapes {
-            add_shape(&mut world, id, shape)?;
+            shapes.push((add_shape(&mut world, id, shape)?, bodies.len()));
         }
         bodies.push(id);
     }
@@ -80,13 +91,15 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     Ok(Box::new(Box2d {
         world,
         bodies,
+        shapes,
         dt: scene.dt,
+        substeps: settings.substeps as i32,
         stages: [0.0; 5],
         steps: 0,
     }))
 }
 
-fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<(), String> {
+fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<ShapeId, String> {
     let material = SurfaceMaterial::default()
         .with_friction(desc.friction)
         .map_err(err)?
@@ -123,14 +136,13 @@ fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<(), St
             body.create_polygon(&def, &polygon)
         }
     }
-    .map_err(err)?;
-    Ok(())
+    .map_err(err)
 }
 
 impl Simulation for Box2d {
     fn step(&mut self) -> Result<(), String> {
         // The completed step borrows the world; its events are not needed.
-        drop(self.world.step(self.dt, SUBSTEPS as i32).map_err(err)?);
+        drop(self.world.step(self.dt, self.substeps).map_err(err)?);
         let p = self.world.profile().map_err(err)?;
         let taken = [p.pairs, p.collide, p.solve, p.constraints, p.transforms];
         for (sum, ms) in self.stages.iter_mut().zip(taken) {
@@ -149,15 +161,73 @@ impl Simulation for Box2d {
         ))
     }
 
-    fn positions(&mut self) -> Vec<Vec2> {
+    fn samples(&mut self) -> Vec<BodySample> {
         self.bodies
             .iter()
             .map(|id| {
-                self.world
-                    .body(*id)
-                    .and_then(|b| b.position())
-                    .map_or(Vec2::NAN, |p| Vec2::new(p.x, p.y))
+                let Ok(body) = self.world.body(*id) else {
+                    return BodySample::NAN;
+                };
+                let read = || -> boxdd::Result<BodySample> {
+                    let (p, q) = (body.position()?, body.rotation()?);
+                    let (v, w) = (body.linear_velocity()?, body.angular_velocity()?);
+                    Ok(BodySample {
+                        position: Vec2::new(p.x, p.y),
+                        angle: q.sine().atan2(q.cosine()),
+                        linear_velocity: Vec2::new(v.x, v.y),
+                        angular_velocity: w,
+                    })
+                };
+                read().unwrap_or(BodySample::NAN)
             })
             .collect()
+    }
+
+    fn contacts(&mut self) -> Option<Vec<ContactSample>> {
+        let body_of = |shapes: &[(ShapeId, usize)], id: ShapeId| {
+            shapes.iter().find(|(s, _)| *s == id).map(|(_, b)| *b)
+        };
+        let mut out: Vec<ContactSample> = Vec::new();
+        let mut seen = Vec::new();
+        for id in &self.bodies {
+            let Ok(data) = self.world.body(*id).and_then(|b| b.contact_data()) else {
+                continue;
+            };
+            for contact in data {
+                let pair = (contact.shape_id_a, contact.shape_id_b);
+                let m = &contact.manifold;
+                if m.point_count() == 0 || seen.contains(&pair) {
+                    continue;
+                }
+                seen.push(pair);
+                let (Some(a), Some(b)) =
+                    (body_of(&self.shapes, pair.0), body_of(&self.shapes, pair.1))
+                else {
+                    continue;
+                };
+                let v = |p: boxdd::Vec2| Vec2::new(p.x, p.y);
+                out.push(
+                    ContactSample {
+                        body_a: a,
+                        body_b: b,
+                        normal: v(m.normal),
+                        points: m
+                            .points()
+                            .iter()
+                            .map(|p| PointSample {
+                                anchor_a: v(p.anchor_a),
+                                anchor_b: v(p.anchor_b),
+                                separation: p.separation,
+                                normal_impulse: p.normal_impulse,
+                                tangent_impulse: p.tangent_impulse,
+                                id: p.id,
+                            })
+                            .collect(),
+                    }
+                    .in_body_order(),
+                );
+            }
+        }
+        Some(out)
     }
 }

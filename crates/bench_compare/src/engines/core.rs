@@ -1,7 +1,6 @@
 //! physics_core, driven directly.
 
-use super::{SUBSTEPS, Simulation};
-use bevy_math::Vec2;
+use super::{BodySample, ContactSample, PointSample, Settings, Simulation};
 use physics_core::parallel::WorkerThreads;
 use physics_core::world::{StepProfile, WorldDef};
 use physics2d_demos::{BuiltScene, Scene};
@@ -16,11 +15,16 @@ struct Core {
 }
 
 /// The scene in a bare `physics_core` world.
-pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
+pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, String> {
+    let defaults = WorldDef::default();
     let def = WorldDef {
-        substep_count: SUBSTEPS,
+        substep_count: settings.substeps,
         enable_sleep: false,
-        ..WorldDef::default()
+        contact_hertz: settings.contact_hertz.unwrap_or(defaults.contact_hertz),
+        contact_recycle_distance: settings
+            .recycle_distance
+            .unwrap_or(defaults.contact_recycle_distance),
+        ..defaults
     };
     let mut built = scene.build(def).map_err(|e| e.to_string())?;
     // physics_core's own long-lived threads, as a program without a host pool would use
@@ -59,12 +63,68 @@ impl Simulation for Core {
         ))
     }
 
-    fn positions(&mut self) -> Vec<Vec2> {
+    fn samples(&mut self) -> Vec<BodySample> {
         let world = &self.built.world;
         self.built
             .bodies
             .iter()
-            .map(|id| world.body_position(*id).unwrap_or(Vec2::NAN))
+            .map(|id| {
+                let (Ok(xf), Ok(v), Ok(w)) = (
+                    world.body_transform(*id),
+                    world.linear_velocity(*id),
+                    world.angular_velocity(*id),
+                ) else {
+                    return BodySample::NAN;
+                };
+                BodySample {
+                    position: xf.p,
+                    angle: xf.q.s.atan2(xf.q.c),
+                    linear_velocity: v,
+                    angular_velocity: w,
+                }
+            })
             .collect()
+    }
+
+    fn contacts(&mut self) -> Option<Vec<ContactSample>> {
+        let world = &self.built.world;
+        let bodies = &self.built.bodies;
+        // Manifold anchors are relative to the body origins: move them to the centres of mass.
+        let body_of = |shape| {
+            let body = world.shape_body(shape).ok()?;
+            let index = bodies.iter().position(|b| *b == body)?;
+            let offset = world.body_center_of_mass(body).ok()? - world.body_position(body).ok()?;
+            Some((index, offset))
+        };
+        let mut out = Vec::new();
+        for contact in world.contact_data() {
+            let (Some((a, offset_a)), Some((b, offset_b))) =
+                (body_of(contact.shape_a), body_of(contact.shape_b))
+            else {
+                continue;
+            };
+            let m = &contact.manifold;
+            out.push(
+                ContactSample {
+                    body_a: a,
+                    body_b: b,
+                    normal: m.normal,
+                    points: m
+                        .points()
+                        .iter()
+                        .map(|p| PointSample {
+                            anchor_a: p.anchor_a - offset_a,
+                            anchor_b: p.anchor_b - offset_b,
+                            separation: p.separation,
+                            normal_impulse: p.normal_impulse,
+                            tangent_impulse: p.tangent_impulse,
+                            id: p.id,
+                        })
+                        .collect(),
+                }
+                .in_body_order(),
+            );
+        }
+        Some(out)
     }
 }

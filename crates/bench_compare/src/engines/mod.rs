@@ -1,5 +1,9 @@
 //! One adapter per engine: each builds a neutral [`Scene`] with the common settings (the
 //! scene's time step, 4 substeps, sleeping off, one thread) and steps it.
+//!
+//! Besides stepping, every adapter reads each body's pose and velocity ([`BodySample`]), which
+//! the fidelity table measures; Box2D and physics_core also hand out their contact manifolds
+//! ([`ContactSample`]), which the differential mode compares.
 
 mod avian;
 mod box2d;
@@ -13,6 +17,95 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Substeps per step, for every engine.
 pub const SUBSTEPS: u32 = 4;
+
+/// What an adapter sets besides the scene: the benchmark's common settings by default. The
+/// differential mode changes them to compare the engines away from the defaults; rapier2d and
+/// avian2d take only the substep count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Substeps per step.
+    pub substeps: u32,
+    /// Contact stiffness in hertz (Box2D and physics_core; `None`: their default, 30).
+    pub contact_hertz: Option<f32>,
+    /// Contact recycling distance in metres (Box2D and physics_core; `None`: their default;
+    /// zero turns recycling off).
+    pub recycle_distance: Option<f32>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            substeps: SUBSTEPS,
+            contact_hertz: None,
+            recycle_distance: None,
+        }
+    }
+}
+
+/// A body's pose and the velocity of its centre of mass.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BodySample {
+    /// Body origin.
+    pub position: Vec2,
+    /// Rotation (radians, in (-pi, pi]).
+    pub angle: f32,
+    /// Velocity of the centre of mass.
+    pub linear_velocity: Vec2,
+    /// Angular velocity (rad/s).
+    pub angular_velocity: f32,
+}
+
+impl BodySample {
+    /// A sample whose every field is NaN: the body could not be read.
+    pub const NAN: BodySample = BodySample {
+        position: Vec2::NAN,
+        angle: f32::NAN,
+        linear_velocity: Vec2::NAN,
+        angular_velocity: f32::NAN,
+    };
+}
+
+/// One point of a contact manifold, as an engine reports it after a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointSample {
+    /// The point relative to body A's centre of mass, world axes.
+    pub anchor_a: Vec2,
+    /// The point relative to body B's centre of mass, world axes.
+    pub anchor_b: Vec2,
+    /// Separation when the manifold was computed or recycled (negative: overlap).
+    pub separation: f32,
+    /// Accumulated normal impulse of the step.
+    pub normal_impulse: f32,
+    /// Accumulated friction impulse of the step.
+    pub tangent_impulse: f32,
+    /// The engine's feature id.
+    pub id: u16,
+}
+
+/// A touching contact between two bodies (scene indices, `body_a < body_b`; the normal points
+/// from A to B).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContactSample {
+    pub body_a: usize,
+    pub body_b: usize,
+    pub normal: Vec2,
+    pub points: Vec<PointSample>,
+}
+
+impl ContactSample {
+    /// The contact seen with its bodies in scene order: if A comes after B, the two swap
+    /// (anchors with them) and the normal turns round.
+    pub fn in_body_order(mut self) -> Self {
+        if self.body_a > self.body_b {
+            std::mem::swap(&mut self.body_a, &mut self.body_b);
+            self.normal = -self.normal;
+            for p in &mut self.points {
+                std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
+            }
+        }
+        self
+    }
+}
 
 /// Worker threads for the engines that take them (`--threads`, 1 by default).
 static THREADS: AtomicUsize = AtomicUsize::new(1);
@@ -39,8 +132,16 @@ pub fn threads() -> usize {
 pub trait Simulation {
     /// Advances one time step.
     fn step(&mut self) -> Result<(), String>;
+    /// Every body's pose and velocity, in the scene's description order.
+    fn samples(&mut self) -> Vec<BodySample>;
     /// Body origins in the scene's description order.
-    fn positions(&mut self) -> Vec<Vec2>;
+    fn positions(&mut self) -> Vec<Vec2> {
+        self.samples().iter().map(|s| s.position).collect()
+    }
+    /// The touching contacts, for engines that hand them out (Box2D and physics_core).
+    fn contacts(&mut self) -> Option<Vec<ContactSample>> {
+        None
+    }
     /// Mean time of each stage of a step, for engines that report one.
     fn stages(&self) -> Option<String> {
         None
@@ -48,7 +149,7 @@ pub trait Simulation {
 }
 
 /// Builds a scene in one engine.
-pub type Build = fn(&Scene) -> Result<Box<dyn Simulation>, String>;
+pub type Build = fn(&Scene, &Settings) -> Result<Box<dyn Simulation>, String>;
 
 /// The engines, in table order: the name of the column and how to build a scene in it.
 pub const ENGINES: &[(&str, Build)] = &[

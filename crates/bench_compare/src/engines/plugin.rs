@@ -1,10 +1,9 @@
 //! bevy_physics2d in a headless App: one fixed step per update, no render interpolation, the
 //! task pools at one thread.
 
-use super::{SUBSTEPS, Simulation};
+use super::{BodySample, Settings, Simulation};
 use bevy_app::{App, PluginGroup, TaskPoolOptions, TaskPoolPlugin};
 use bevy_ecs::entity::Entity;
-use bevy_math::Vec2;
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{PhysicsInterpolationPlugin, PhysicsSettings};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
@@ -34,7 +33,7 @@ struct PluginStages {
 }
 
 /// The scene spawned as entities in a headless App.
-pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
+pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, String> {
     let mut app = App::new();
     app.add_plugins((
         TaskPoolPlugin {
@@ -51,7 +50,7 @@ pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(dt));
     app.insert_resource(PhysicsSettings {
         gravity: scene.gravity,
-        substeps: SUBSTEPS,
+        substeps: settings.substeps,
         enable_sleep: false,
         worker_threads: super::threads(),
         ..PhysicsSettings::default()
@@ -106,14 +105,24 @@ impl Simulation for Plugin {
         ))
     }
 
-    fn positions(&mut self) -> Vec<Vec2> {
+    fn samples(&mut self) -> Vec<BodySample> {
         let world = self.app.world();
         self.bodies
             .iter()
             .map(|e| {
-                world
-                    .get::<Transform>(*e)
-                    .map_or(Vec2::NAN, |t| t.translation.truncate())
+                let (Some(t), Some(v), Some(w)) = (
+                    world.get::<Transform>(*e),
+                    world.get::<LinearVelocity>(*e),
+                    world.get::<AngularVelocity>(*e),
+                ) else {
+                    return BodySample::NAN;
+                };
+                BodySample {
+                    position: t.translation.truncate(),
+                    angle: t.rotation.to_euler(bevy_math::EulerRot::ZYX).0,
+                    linear_velocity: v.0,
+                    angular_velocity: w.0,
+                }
             })
             .collect()
     }

@@ -1,7 +1,7 @@
 //! rapier2d 0.36 through its `PhysicsWorld`: `num_solver_iterations` is its substep count,
 //! bodies never sleep, the default build is single-threaded.
 
-use super::{SUBSTEPS, Simulation};
+use super::{BodySample, Settings, Simulation};
 use bevy_math::Vec2;
 use physics_core::body::BodyType;
 use physics_core::joint::JointKind;
@@ -20,11 +20,11 @@ struct Rapier {
 }
 
 /// The scene in a rapier2d world.
-pub fn build(scene: &Scene) -> Result<Box<dyn Simulation>, String> {
+pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, String> {
     let mut world = PhysicsWorld::new();
     world.gravity = v(scene.gravity);
     world.integration_parameters.dt = scene.dt;
-    world.integration_parameters.num_solver_iterations = SUBSTEPS as usize;
+    world.integration_parameters.num_solver_iterations = settings.substeps as usize;
     // Its defaults otherwise (contact recycling on, as in Box2D v3 and physics_core); joints
     // warm-started as in the other engines.
     world.integration_parameters.warmstart_joints = true;
@@ -148,12 +148,18 @@ impl Simulation for Rapier {
         }
     }
 
-    fn positions(&mut self) -> Vec<Vec2> {
+    fn samples(&mut self) -> Vec<BodySample> {
         self.bodies
             .iter()
             .map(|h| {
-                let p = self.world.bodies[*h].translation();
-                Vec2::new(p.x, p.y)
+                let body = &self.world.bodies[*h];
+                let (p, v) = (body.translation(), body.linvel());
+                BodySample {
+                    position: Vec2::new(p.x, p.y),
+                    angle: body.rotation().angle(),
+                    linear_velocity: Vec2::new(v.x, v.y),
+                    angular_velocity: body.angvel(),
+                }
             })
             .collect()
     }
