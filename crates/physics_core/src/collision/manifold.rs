@@ -150,7 +150,7 @@ impl Manifold {
 }
 
 /// A point found by a manifold function, in A's body frame.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct LocalPoint {
     /// Midpoint between the surfaces, in A's frame.
     pub point: Vec2,
@@ -160,11 +160,7 @@ pub(crate) struct LocalPoint {
     pub id: u16,
 }
 
-/// Marks a feature byte as an edge (face) rather than a vertex, so that (A's edge i, B's
-/// vertex j) and (A's vertex i, B's edge j) never share an id.
-pub(crate) const EDGE_FEATURE: usize = 0x40;
-
-/// Feature id from A's and B's feature indices (vertex index, or edge index | EDGE_FEATURE).
+/// Feature id from A's and B's feature indices (polygons: the vertex each point came from).
 pub(crate) fn feature_id(feature_a: usize, feature_b: usize) -> u16 {
     ((feature_a as u16 & 0xff) << 8) | (feature_b as u16 & 0xff)
 }

@@ -13,11 +13,20 @@ use bevy_math::Vec2;
 /// The edge of `poly1` along whose normal `poly2` is furthest out, and that separation.
 /// Both polygons must be in the same frame.
 pub fn find_max_separation(poly1: &Polygon, poly2: &Polygon) -> (usize, f32) {
+    max_separation(poly1.normals(), poly1.vertices(), poly2.vertices())
+}
+
+/// [`find_max_separation`] on bare arrays: the edge (normal `normals1[i]` through
+/// `vertices1[i]`) along which the points `vertices2` are furthest out, the first on a tie.
+pub(crate) fn max_separation(
+    normals1: &[Vec2],
+    vertices1: &[Vec2],
+    vertices2: &[Vec2],
+) -> (usize, f32) {
     let mut best_edge = 0;
     let mut max_separation = f32::NEG_INFINITY;
-    for (i, (n, v1)) in poly1.normals().iter().zip(poly1.vertices()).enumerate() {
-        let separation = poly2
-            .vertices()
+    for (i, (n, v1)) in normals1.iter().zip(vertices1).enumerate() {
+        let separation = vertices2
             .iter()
             .map(|v2| n.dot(*v2 - *v1))
             .fold(f32::INFINITY, f32::min);
