@@ -6,8 +6,7 @@
 //! what lets stacks settle within a few steps and stay still.
 
 use crate::collision::{CollideSettings, Manifold, collide};
-use crate::contact_recycle::RecycleCache;
-use crate::math::Transform;
+use crate::contact_recycle::{BodyFrame, RecycleCache};
 use crate::shape::Shape;
 use crate::solver::contact_solver::SolvedPoint;
 use bevy_math::Vec2;
@@ -58,13 +57,18 @@ pub(crate) enum CollideOutcome {
     },
 }
 
-/// How far two shapes may move relative to each other before a touching contact's manifold is
+/// How far two shapes may move relative to each other before a contact's manifold is
 /// computed again (see `contact_recycle.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Recycling {
-    /// Relative motion below which the manifold is reused; zero turns recycling off.
+    /// Relative motion below which a touching contact's manifold is reused; zero turns
+    /// recycling off.
     pub distance: f32,
-    /// The farthest point of either shape from its body origin.
+    /// The same for a contact still apart (the tighter of `distance` and the speculative
+    /// distance, so speculative points appear in time).
+    pub distance_apart: f32,
+    /// The farthest any point of either body lies from its centre of mass (static bodies
+    /// count zero: they never turn).
     pub reach: f32,
 }
 
@@ -103,37 +107,37 @@ impl Contact {
             .filter(|&(speed, _)| speed > threshold)
     }
 
-    /// Recomputes the manifold, carrying impulses over by feature id, or moves the last one
-    /// with the bodies when they barely moved relative to each other (`recycling`). Returns
-    /// whether the contact touched before and touches now.
+    /// Recomputes the manifold, carrying impulses over by feature id, or keeps the last one
+    /// with updated separations when the bodies barely moved relative to each other
+    /// (`recycling`). Returns whether the contact touched before and touches now.
     pub fn update(
         &mut self,
         shape_a: &Shape,
-        xf_a: Transform,
+        a: BodyFrame,
         shape_b: &Shape,
-        xf_b: Transform,
+        b: BodyFrame,
         settings: &CollideSettings,
         recycling: Recycling,
     ) -> (bool, bool) {
         let was_touching = self.touching;
-        if let Some(cache) = &self.recycle
-            && cache.recycle(
-                &mut self.manifold,
-                xf_a,
-                xf_b,
-                recycling.reach,
-                recycling.distance,
-            )
-        {
-            self.recycled = true;
-            return (was_touching, was_touching);
+        if let Some(cache) = &self.recycle {
+            let tolerance = if cache.touching() {
+                recycling.distance
+            } else {
+                recycling.distance_apart
+            };
+            if cache.recycle(&mut self.manifold, a, b, recycling.reach, tolerance) {
+                self.recycled = true;
+                return (was_touching, was_touching);
+            }
         }
         self.recycled = false;
         let old = self.manifold;
+        let (xf_a, xf_b) = (a.transform, b.transform);
         let mut manifold = collide(shape_a, xf_a, shape_b, xf_b, settings);
-        carry_impulses(&old, &mut manifold, settings.speculative_distance);
+        carry_impulses(&old, &mut manifold);
         self.manifold = manifold;
-        let recyclable = !self.sensor && manifold.point_count > 0 && recycling.distance > 0.0;
+        let recyclable = !self.sensor && recycling.distance > 0.0;
         self.recycle = recyclable.then(|| RecycleCache::new(&manifold, xf_a, xf_b));
         // A sensor reports real overlap, not speculative points.
         self.touching = if self.sensor {
@@ -145,41 +149,22 @@ impl Contact {
     }
 }
 
-/// Gives each new point the impulses of the old point it continues: the one with the same
-/// feature id, or else the nearest unclaimed old point within `match_distance` of it (relative
-/// to body A). The fallback keeps warm starting when the reference face flips between two
-/// nearly equal faces, which renames the features but not the physical points: resting
-/// piles otherwise lose their warm start every time a box tilts by a milliradian.
-fn carry_impulses(old: &Manifold, new: &mut Manifold, match_distance: f32) {
+/// Gives each new point the impulses of the old point with the same feature id (warm
+/// starting), as Box2D v3 does. Polygon ids name the vertex each point came from on each
+/// body, whichever face is the reference, so a box rocking between two nearly equal faces
+/// keeps its ids; an old point's impulses go to one new point at most.
+fn carry_impulses(old: &Manifold, new: &mut Manifold) {
     let mut claimed = [false; 2];
-    let mut matched = [None; 2];
-    for (i, point) in new.points().iter().enumerate() {
-        if let Some(j) = old.points().iter().position(|p| p.id == point.id) {
-            claimed[j] = true;
-            matched[i] = Some(j);
-        }
-    }
-    for (i, point) in new.points().iter().enumerate() {
-        if matched[i].is_some() {
-            continue;
-        }
-        let nearest = old
+    for point in new.points_mut() {
+        let found = old
             .points()
             .iter()
             .enumerate()
-            .filter(|(j, _)| !claimed[*j])
-            .map(|(j, p)| (j, p.anchor_a.distance_squared(point.anchor_a)))
-            .filter(|(_, d)| *d <= match_distance * match_distance)
-            .min_by(|x, y| x.1.total_cmp(&y.1));
-        if let Some((j, _)) = nearest {
+            .find(|(j, p)| !claimed[*j] && p.id == point.id);
+        if let Some((j, p)) = found {
             claimed[j] = true;
-            matched[i] = Some(j);
-        }
-    }
-    for (point, m) in new.points_mut().iter_mut().zip(matched) {
-        if let Some(j) = m {
-            point.normal_impulse = old.points[j].normal_impulse;
-            point.tangent_impulse = old.points[j].tangent_impulse;
+            point.normal_impulse = p.normal_impulse;
+            point.tangent_impulse = p.tangent_impulse;
             point.persisted = true;
         }
     }

@@ -4,18 +4,27 @@
 //! PhysX: in a resting pile the pose of one shape seen from the other hardly changes from step
 //! to step, so the manifold found by SAT and clipping is still right up to the motion since it
 //! was computed. While that relative motion stays under a small distance, the contact keeps
-//! its points and only moves them with the bodies:
+//! its manifold as computed and only updates each point's separation, exactly as the substeps
+//! do within a step:
 //!
-//! - the normal and A's anchors turn with A, B's anchors turn with B (dq = q_now q_then^-1);
-//! - each separation becomes s_then + n . ((pB + rB) - (pA + rA)): both anchors named the same
-//!   world point when the manifold was computed, so the bracket is how far the two material
-//!   points have drifted apart along the normal since.
+//! - the normal and both anchors stay as they were computed (world orientation then, relative
+//!   to each body's centre of mass);
+//! - each separation becomes s_then + n . ((cB + dqB rB) - (cA + dqA rA)), with c the centres
+//!   of mass now and dq = q_now q_then^-1: both anchors named the same world point when the
+//!   manifold was computed, so the bracket is how far the two material points have drifted
+//!   apart along the normal since.
 //!
-//! The relative motion is measured as the distance B's origin moved in A's frame plus B's
-//! reach times the sine of the relative turn, an upper bound on how far any point of B moved in
-//! A's frame. A large turn of the pair as a whole (cos < `RECYCLE_MIN_COS`) also recomputes, so
-//! the carried normal never strays far. Only touching contacts are recycled: a pair still apart
-//! is recomputed every step so a speculative point appears as soon as it should.
+//! Keeping the anchors fixed is what Box2D does, and what lets tall awake towers stand
+//! (`FINDINGS` 1, reproduced with bench_compare's differential mode): turning the anchors and
+//! the normal with the bodies instead (as this engine once did) adds, each step a pair is
+//! recycled, a lever-arm change that tips a leaning box further, and the lean doubles every few
+//! seconds until the tower falls.
+//!
+//! The relative motion is measured as the distance B's origin moved in A's frame plus the
+//! larger reach of the two bodies (static bodies count zero) times the sine of the relative
+//! turn: an upper bound on how far any point moved. A large turn of either body (cos below
+//! `RECYCLE_MIN_COS`) also recomputes. A pair still apart is recycled only under the tighter
+//! of the recycle and speculative distances, so a speculative point appears in time.
 
 use crate::collision::{Manifold, ManifoldPoint};
 use crate::math::{Rot, Transform};
@@ -26,6 +35,13 @@ use serde::{Deserialize, Serialize};
 /// degrees) for which it is still reused.
 const RECYCLE_MIN_COS: f32 = 0.98;
 
+/// A body's pose and the centre of mass in its frame: what carrying a manifold reads of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BodyFrame {
+    pub transform: Transform,
+    pub local_center: Vec2,
+}
+
 /// What a contact keeps from its last full manifold computation.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(into = "SavedCache", try_from = "SavedCache")]
@@ -35,10 +51,8 @@ pub(crate) struct RecycleCache {
     rotation_b: Rot,
     /// Pose of B's origin in A's frame then.
     relative: Transform,
-    /// The manifold as computed, normal and anchors in world orientation then. Only what
-    /// recycling reads is kept: normal, anchors, separations and feature ids (points and
-    /// impulses are zero, since a recycled manifold takes them from the bodies and from the
-    /// manifold in use).
+    /// The manifold as computed: normal, anchors (relative to the body origins, world
+    /// orientation then), separations and feature ids; points and impulses are zero.
     manifold: Manifold,
 }
 
@@ -52,7 +66,8 @@ impl RecycleCache {
             && self.manifold.is_sound()
     }
 
-    /// Remembers a freshly computed manifold and the poses it was computed at.
+    /// Remembers a freshly computed manifold (with or without points) and the poses it was
+    /// computed at.
     pub fn new(manifold: &Manifold, xf_a: Transform, xf_b: Transform) -> Self {
         let mut kept = *manifold;
         for p in kept.points_mut() {
@@ -72,23 +87,29 @@ impl RecycleCache {
         }
     }
 
+    /// Whether the cached manifold had points (the pair touched when it was computed).
+    pub fn touching(&self) -> bool {
+        self.manifold.point_count > 0
+    }
+
     /// Carries the cached manifold to the bodies' current poses in place: `current` (the
     /// manifold in use, computed or recycled from this cache, so it has the cache's points)
-    /// takes the carried geometry and keeps its impulses. Returns false, leaving `current`
+    /// takes the carried separations and keeps its impulses. Returns false, leaving `current`
     /// alone, when the shapes moved relative to each other by `tolerance` or more (`reach`:
-    /// the farthest point of either shape from its body origin), or either body turned too
-    /// far.
+    /// the farthest any point of either moving body lies from its centre of mass), or either
+    /// body turned too far.
     pub fn recycle(
         &self,
         current: &mut Manifold,
-        xf_a: Transform,
-        xf_b: Transform,
+        a: BodyFrame,
+        b: BodyFrame,
         reach: f32,
         tolerance: f32,
     ) -> bool {
-        let turn_a = self.rotation_a.inv_mul(xf_a.q);
-        let turn_b = self.rotation_b.inv_mul(xf_b.q);
-        if turn_a.c.min(turn_b.c) <= RECYCLE_MIN_COS {
+        let (xf_a, xf_b) = (a.transform, b.transform);
+        let cos_a = self.rotation_a.c * xf_a.q.c + self.rotation_a.s * xf_a.q.s;
+        let cos_b = self.rotation_b.c * xf_b.q.c + self.rotation_b.s * xf_b.q.s;
+        if cos_a.min(cos_b) <= RECYCLE_MIN_COS {
             return false;
         }
         let relative = xf_a.inv_mul(xf_b);
@@ -98,46 +119,43 @@ impl RecycleCache {
         if motion.is_nan() || motion >= tolerance {
             return false;
         }
-        self.carry_into(current, xf_a, xf_b, turn_a, turn_b);
+        self.carry_into(current, a, b);
         true
     }
 
-    /// The cached manifold moved with the bodies to poses `xf_a` and `xf_b`, whatever the
-    /// motion, with zero impulses: the geometry of [`RecycleCache::recycle`]'s result, so a
-    /// snapshot can rebuild a recycled manifold from its cache and the poses it was recycled
-    /// at.
-    pub fn carried(&self, xf_a: Transform, xf_b: Transform) -> Manifold {
-        let turn_a = self.rotation_a.inv_mul(xf_a.q);
-        let turn_b = self.rotation_b.inv_mul(xf_b.q);
+    /// The cached manifold carried to frames `a` and `b`, whatever the motion, with zero
+    /// impulses: the geometry of [`RecycleCache::recycle`]'s result, so a snapshot can rebuild
+    /// a recycled manifold from its cache and the bodies it was recycled at.
+    pub fn carried(&self, a: BodyFrame, b: BodyFrame) -> Manifold {
         let mut m = self.manifold;
-        self.carry_into(&mut m, xf_a, xf_b, turn_a, turn_b);
+        self.carry_into(&mut m, a, b);
         m
     }
 
-    /// Writes the cached geometry carried to `xf_a` and `xf_b` (the bodies having turned by
-    /// `turn_a` and `turn_b` since) into `m`, leaving its impulses: the normal and A's
-    /// anchors turn with A, B's anchors with B, and each separation grows by how far the two
-    /// anchored points drifted apart along the normal.
+    /// Writes the cached geometry carried to frames `a` and `b` into `m`, leaving its
+    /// impulses. The normal stays; each anchor stays the same vector from its body's centre
+    /// of mass (stored from the body origin, it moves by how far the centre's offset turned);
+    /// each separation grows by how far the two material points drifted apart along the
+    /// normal.
     #[inline]
-    fn carry_into(
-        &self,
-        m: &mut Manifold,
-        xf_a: Transform,
-        xf_b: Transform,
-        turn_a: Rot,
-        turn_b: Rot,
-    ) {
+    fn carry_into(&self, m: &mut Manifold, a: BodyFrame, b: BodyFrame) {
+        let (xf_a, xf_b) = (a.transform, b.transform);
+        let turn_a = xf_a.q * self.rotation_a.inverse();
+        let turn_b = xf_b.q * self.rotation_b.inverse();
+        // How far each centre's offset from the origin turned since: added to an anchor taken
+        // from the origin then, it keeps the anchor's vector from the centre unchanged.
+        let shift_a = xf_a.q.rotate(a.local_center) - self.rotation_a.rotate(a.local_center);
+        let shift_b = xf_b.q.rotate(b.local_center) - self.rotation_b.rotate(b.local_center);
         let kept = &self.manifold;
-        let normal = turn_a.rotate(kept.normal);
+        let normal = kept.normal;
         m.normal = normal;
         m.point_count = kept.point_count;
         for (p, k) in m.points_mut().iter_mut().zip(kept.points()) {
-            let anchor_a = turn_a.rotate(k.anchor_a);
-            let anchor_b = turn_b.rotate(k.anchor_b);
-            let (on_a, on_b) = (xf_a.p + anchor_a, xf_b.p + anchor_b);
+            let on_a = xf_a.p + turn_a.rotate(k.anchor_a);
+            let on_b = xf_b.p + turn_b.rotate(k.anchor_b);
             p.separation = k.separation + (on_b - on_a).dot(normal);
-            p.anchor_a = anchor_a;
-            p.anchor_b = anchor_b;
+            p.anchor_a = k.anchor_a + shift_a;
+            p.anchor_b = k.anchor_b + shift_b;
             p.point = 0.5 * (on_a + on_b);
             p.id = k.id;
             p.persisted = true;
@@ -204,6 +222,14 @@ mod tests {
     use crate::collision::{CollideSettings, collide};
     use crate::shape::{Polygon, Shape};
 
+    /// A body at `transform` with its centre of mass at its origin.
+    fn frame(transform: Transform) -> BodyFrame {
+        BodyFrame {
+            transform,
+            local_center: Vec2::ZERO,
+        }
+    }
+
     /// A box resting on a wider box, touching along a face: a two-point manifold.
     fn resting_pair() -> (Shape, Transform, Shape, Transform) {
         let ground = Shape::Polygon(Polygon::new_box(2.0, 0.5).unwrap());
@@ -233,8 +259,8 @@ mod tests {
 
         // 1 mm across and a milliradian of turn: well inside the 5 cm tolerance.
         let moved_b = Transform::new(xf_b.p + Vec2::new(0.001, -0.0005), Rot::from_angle(0.011));
-        assert!(cache.recycle(&mut current, xf_a, moved_b, 0.75, 0.05));
-        let expected = cache.carried(xf_a, moved_b);
+        assert!(cache.recycle(&mut current, frame(xf_a), frame(moved_b), 0.75, 0.05));
+        let expected = cache.carried(frame(xf_a), frame(moved_b));
         assert_eq!(current.normal, expected.normal);
         assert_eq!(current.point_count, expected.point_count);
         for ((p, e), (normal, tangent)) in current
@@ -267,7 +293,7 @@ mod tests {
         // 6 cm away: recomputed, not recycled, and the manifold is left as it was.
         let before = current;
         let far_b = Transform::new(xf_b.p + Vec2::new(0.06, 0.0), xf_b.q);
-        assert!(!cache.recycle(&mut current, xf_a, far_b, 0.75, 0.05));
+        assert!(!cache.recycle(&mut current, frame(xf_a), frame(far_b), 0.75, 0.05));
         assert_eq!(current, before);
     }
 }

@@ -186,6 +186,15 @@ impl Rot {
         }
     }
 
+    /// The inverse rotation (the same angle the other way).
+    #[inline]
+    pub fn inverse(self) -> Rot {
+        Rot {
+            c: self.c,
+            s: -self.s,
+        }
+    }
+
     /// The signed angle from `self` to `other`, in `(-pi, pi]`.
     pub fn relative_angle(self, other: Rot) -> f32 {
         let r = self.inv_mul(other);

@@ -94,8 +94,11 @@ fn a_sliding_box_recomputes_its_manifold_every_step() {
     }
 }
 
+/// Box2D v3's recycling: while a pair turns a little, the reused manifold keeps the normal and
+/// anchors it was computed with (only its separations follow the motion), and those
+/// separations stay those of a freshly computed manifold to well under the slop.
 #[test]
-fn a_recycled_manifold_turns_with_a_turning_pair() {
+fn a_recycled_manifold_keeps_its_normal_and_anchors_while_the_pair_turns() {
     let mut w = world(0.05);
     // A kinematic plank turning slowly about its centre, a box resting on it at the axis.
     let plank_shape: Shape = Polygon::new_box(3.0, 0.25).unwrap().into();
@@ -108,51 +111,79 @@ fn a_recycled_manifold_turns_with_a_turning_pair() {
         ..ShapeDef::default()
     };
     let b = add_box(&mut w, &BodyDef::dynamic(Vec2::new(0.0, 0.75)), &grippy);
-    // Settle, then turn at 0.5 rad/s for 0.3 s: 8.6 degrees, inside the 11 degree limit.
     for _ in 0..30 {
         w.step(DT).unwrap();
     }
-    w.set_angular_velocity(plank, 0.5).unwrap();
+    // Turn at 0.2 rad/s: the plank's 3 m reach moves 1 cm per step, so a computed manifold is
+    // reused for a few steps before the 5 cm tolerance forces a new one.
+    w.set_angular_velocity(plank, 0.2).unwrap();
+    let mut computed = w.contact_data()[0].manifold;
     let mut recycled_steps = 0;
-    for step in 0..18 {
+    for step in 0..60 {
         // The step's manifold belongs to the poses the step starts from.
         let (xf_plank, xf_box) = (
             w.body_transform(plank).unwrap(),
             w.body_transform(b).unwrap(),
         );
         w.step(DT).unwrap();
-        recycled_steps += w.counters().manifolds_recycled;
-        let data = w.contact_data();
-        assert_eq!(data.len(), 1);
-        let used = data[0].manifold;
-        let settings = CollideSettings::default();
-        let fresh = collide(&plank_shape, xf_plank, &box_shape, xf_box, &settings);
-        // The carried normal turns with the plank: it must match the recomputed one far more
-        // closely than the 8.6 degrees the pair turned.
-        let angle = used.normal.angle_to(fresh.normal).abs();
-        assert!(angle < 1e-3, "step {step}: normal off by {angle} rad");
+        let used = w.contact_data()[0].manifold;
+        if w.counters().manifolds_recycled == 0 {
+            computed = used;
+            continue;
+        }
+        recycled_steps += 1;
+        assert_eq!(used.normal, computed.normal, "step {step}");
+        for (p, c) in used.points().iter().zip(computed.points()) {
+            assert_eq!(
+                (p.anchor_a, p.anchor_b, p.id),
+                (c.anchor_a, c.anchor_b, c.id)
+            );
+        }
+        let fresh = collide(
+            &plank_shape,
+            xf_plank,
+            &box_shape,
+            xf_box,
+            &CollideSettings::default(),
+        );
         assert_eq!(used.point_count, fresh.point_count);
-        for p in used.points() {
-            let q = fresh
-                .points()
-                .iter()
-                .min_by(|x, y| {
-                    let dx = x.point.distance(p.point);
-                    dx.total_cmp(&y.point.distance(p.point))
-                })
-                .unwrap();
+        for (p, q) in used.points().iter().zip(fresh.points()) {
+            assert_eq!(p.id, q.id, "step {step}");
             assert!(
                 (p.separation - q.separation).abs() < 1e-3,
                 "step {step}: separation {} against {}",
                 p.separation,
                 q.separation
             );
-            assert!(p.point.distance(q.point) < 0.01, "step {step}");
         }
     }
     // The test means something only if recycling happened while the pair turned.
     assert!(
-        recycled_steps >= 9,
-        "recycled in {recycled_steps} of 18 steps"
+        recycled_steps >= 20,
+        "recycled in {recycled_steps} of 60 steps"
     );
+}
+
+/// Regression (issue 28): recycling used to turn a reused manifold's anchors (and normal) with
+/// the bodies. In an awake tower that feeds a lean back into itself: the tilt doubled about
+/// every 3 s and a 20-box tower toppled within 20 s (Box2D v3 holds it within 2 cm; with
+/// recycling off both engines topple alike). Kept anchors, as Box2D keeps them, hold it.
+#[test]
+fn regression_recycled_anchors_turned_with_the_bodies_and_toppled_awake_towers() {
+    let mut w = world(0.05);
+    add_ground(&mut w);
+    let boxes: Vec<BodyId> = (0..20)
+        .map(|i| {
+            let def = BodyDef::dynamic(Vec2::new(0.0, 0.5 + i as f32));
+            add_box(&mut w, &def, &ShapeDef::default())
+        })
+        .collect();
+    let top = *boxes.last().unwrap();
+    let mut worst = 0.0f32;
+    for _ in 0..30 * 60 {
+        w.step(DT).unwrap();
+        worst = worst.max(w.body_position(top).unwrap().x.abs());
+    }
+    // Box2D v3's drift on this tower is 1.6 cm (FINDINGS 1); the turned anchors gave metres.
+    assert!(worst < 0.05, "the top box strayed {worst} m sideways");
 }

@@ -14,7 +14,7 @@
 use crate::body::Body;
 use crate::collision::Manifold;
 use crate::contact::Contact;
-use crate::contact_recycle::RecycleCache;
+use crate::contact_recycle::{BodyFrame, RecycleCache};
 use crate::id::Slots;
 use crate::math::Transform;
 use crate::shape_def::ShapeRecord;
@@ -61,6 +61,15 @@ fn same_geometry(a: &Manifold, b: &Manifold) -> bool {
         })
 }
 
+/// A body as the last narrowphase saw it: its collide pose and its centre of mass.
+fn collide_frame(bodies: &Slots<Body>, slot: u32) -> BodyFrame {
+    let body = bodies.at(slot);
+    BodyFrame {
+        transform: body.collide_pose,
+        local_center: body.local_center,
+    }
+}
+
 /// Whether two poses are the same bits.
 fn same_pose(a: Transform, b: Transform) -> bool {
     [a.p.x, a.p.y, a.q.c, a.q.s].map(f32::to_bits) == [b.p.x, b.p.y, b.q.c, b.q.s].map(f32::to_bits)
@@ -77,8 +86,8 @@ pub(super) fn save_contacts(
     let saved = contacts.map(|_, c| {
         let carried = c.recycle.as_ref().filter(|_| c.recycled).map(|cache| {
             cache.carried(
-                bodies.at(c.body_a).collide_pose,
-                bodies.at(c.body_b).collide_pose,
+                collide_frame(bodies, c.body_a),
+                collide_frame(bodies, c.body_b),
             )
         });
         let points = match carried {
@@ -142,10 +151,8 @@ pub(super) fn read_contacts(
                     .recycle
                     .as_ref()
                     .ok_or("a carried manifold without its cache")?;
-                let mut m = cache.carried(
-                    bodies.at(body_a).collide_pose,
-                    bodies.at(body_b).collide_pose,
-                );
+                let mut m =
+                    cache.carried(collide_frame(bodies, body_a), collide_frame(bodies, body_b));
                 if impulses.len() != m.point_count {
                     return Err("a carried manifold's impulses do not match its points");
                 }

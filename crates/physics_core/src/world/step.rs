@@ -4,9 +4,10 @@
 use super::continuous::moved_fast;
 use super::shapes::broadphase_box;
 use super::{HitEvent, World, WorldError};
-use crate::body::BodyType;
 use crate::body::Finalized;
+use crate::body::{Body, BodyType};
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
+use crate::contact_recycle::BodyFrame;
 use crate::math::is_finite_vec;
 use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
@@ -188,14 +189,26 @@ impl World {
                 if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
                     return ([0; 4], Some(CollideOutcome::Separated));
                 }
-                let xf_a = bodies.at(ra.body.index).transform;
-                let xf_b = bodies.at(rb.body.index).transform;
+                let (body_a, body_b) = (bodies.at(ra.body.index), bodies.at(rb.body.index));
+                let frame = |body: &Body| BodyFrame {
+                    transform: body.transform,
+                    local_center: body.local_center,
+                };
+                // A static body never turns: only moving bodies' reach counts (as in Box2D).
+                let reach = |body: &Body| {
+                    if body.is_moving() {
+                        body.extents.max
+                    } else {
+                        0.0
+                    }
+                };
                 let recycling = Recycling {
                     distance: recycle_distance,
-                    reach: ra.reach.max(rb.reach),
+                    distance_apart: recycle_distance.min(settings.speculative_distance),
+                    reach: reach(body_a).max(reach(body_b)),
                 };
-                let (was, now) =
-                    contact.update(&ra.shape, xf_a, &rb.shape, xf_b, &settings, recycling);
+                let (a, b) = (frame(body_a), frame(body_b));
+                let (was, now) = contact.update(&ra.shape, a, &rb.shape, b, &settings, recycling);
                 // The hook may clear this again in the serial pass. A contact it cleared last
                 // step is noted: the solve set changes.
                 let enabled_again = !contact.enabled;
