@@ -20,7 +20,7 @@ pub struct PhysicsSettings {
     pub length_unit: f32,
     /// Solver substeps per step (4 by default).
     pub substeps: u32,
-    /// Contact stiffness in hertz (capped at a quarter of the substep rate).
+    /// Contact stiffness in hertz (capped at an eighth of the substep rate, as in Box2D v3).
     pub contact_hertz: f32,
     /// Contact damping ratio.
     pub contact_damping_ratio: f32,

@@ -76,11 +76,15 @@ pub(crate) fn solve_block(
             - sa.linear_velocity
             - cross_sv(sa.angular_velocity, cp.anchor_a);
         vn[i] = dv.dot(n);
-        b[i] = vn[i] + bias;
-        gamma[i] = if mass_scale > 0.0 {
-            k_diag[i] * impulse_scale / mass_scale
+        // The point update -m (mass_scale vn + bias) - impulse_scale a, divided by the mass
+        // scale, is the rigid form with compliance gamma and bias / mass_scale.
+        (b[i], gamma[i]) = if mass_scale > 0.0 {
+            (
+                vn[i] + bias / mass_scale,
+                k_diag[i] * impulse_scale / mass_scale,
+            )
         } else {
-            0.0
+            (vn[i] + bias, 0.0)
         };
     }
     let a = [c.points[0].normal_impulse, c.points[1].normal_impulse];

@@ -214,7 +214,11 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], states: &mut [BodySt
     }
 }
 
-/// Per-point bias and scales: speculative, soft with bias, or rigid without bias (relax).
+/// Per-point bias velocity and scales: speculative, soft with bias, or rigid without bias
+/// (relax). The update is `-m (mass_scale vn + bias) - impulse_scale accumulated`, so the
+/// returned bias already carries the mass scale; a soft point's push is clamped to the
+/// maximum push speed after that scaling, as Box2D v3 clamps it (the clamp limits how fast
+/// overlap is pushed apart, not the stiffness).
 #[inline]
 pub(crate) fn point_bias(
     separation: f32,
@@ -227,7 +231,7 @@ pub(crate) fn point_bias(
         (separation * inv_h, 1.0, 0.0)
     } else if use_bias {
         (
-            (softness.bias_rate * separation).max(-max_push_speed),
+            (softness.mass_scale * softness.bias_rate * separation).max(-max_push_speed),
             softness.mass_scale,
             softness.impulse_scale,
         )
@@ -276,7 +280,7 @@ pub(crate) fn solve_contacts(
                     point_bias(s, inv_h, use_bias, &c.softness, settings.max_push_speed);
                 let vn = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n);
                 let delta =
-                    -cp.normal_mass * mass_scale * (vn + bias) - impulse_scale * cp.normal_impulse;
+                    -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
                 let total = (cp.normal_impulse + delta).max(0.0);
                 let applied = total - cp.normal_impulse;
                 c.points[i].normal_impulse = total;

@@ -41,7 +41,7 @@ pub struct WorldDef {
     pub gravity: Vec2,
     /// Solver substeps per step. More substeps: stiffer stacks and joints, more cost.
     pub substep_count: u32,
-    /// Contact stiffness in hertz (capped at a quarter of the substep rate).
+    /// Contact stiffness in hertz (capped at an eighth of the substep rate, as in Box2D v3).
     pub contact_hertz: f32,
     /// Contact damping ratio (1 is critical; the default is heavily over-damped for rest).
     pub contact_damping_ratio: f32,
