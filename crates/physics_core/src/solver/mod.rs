@@ -112,6 +112,8 @@ pub(crate) struct StepSettings {
     pub contact: ContactSolveSettings,
     /// Bias rate of the joint softness, used by the exact island solve.
     pub joint_bias_rate: f32,
+    /// Position error (m, in world units) below which an exact island's projection stops.
+    pub projection_tolerance: f32,
 }
 
 impl SolverArrays {

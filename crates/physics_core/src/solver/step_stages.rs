@@ -304,7 +304,14 @@ pub(crate) fn run_substeps(
                 let (s, j) = unsafe { (states.all(), joints.all()) };
                 let scratch = unsafe { scratch.get(0) };
                 let rate = settings.joint_bias_rate;
-                project_exact_islands(exact_islands, j, s, scratch);
+                project_exact_islands(
+                    exact_islands,
+                    j,
+                    s,
+                    settings.projection_tolerance,
+                    h,
+                    scratch,
+                );
                 solve_exact_islands(exact_islands, j, s, rate, &relaxed, scratch);
                 solve_joints(j, s, &relaxed);
                 solve_contacts(overflow(), s, inv_h, false, contact);

@@ -69,6 +69,10 @@ impl StepProfile {
     }
 }
 
+/// Exact joint islands project their positions until no pin is open by more than this
+/// fraction of the linear slop (0.01 mm at the default slop).
+const PROJECTION_TOLERANCE: f32 = 0.002;
+
 /// Fewest contact slots in a block of the parallel narrowphase.
 const MIN_CONTACT_BLOCK: usize = 64;
 
@@ -440,6 +444,7 @@ impl World {
                 max_linear_speed: self.tolerances.max_linear_speed,
                 contact: contact_settings,
                 joint_bias_rate: joint_softness.bias_rate,
+                projection_tolerance: PROJECTION_TOLERANCE * self.tolerances.linear_slop,
             },
             &link,
             &*self.runner,
