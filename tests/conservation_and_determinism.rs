@@ -8,10 +8,10 @@ use physics2d_demos::scene;
 
 #[test]
 fn two_body_collision_conserves_linear_momentum() {
-    for (solver, block) in SOLVERS {
+    for (solver, config) in SOLVERS {
         let mut world = World::new(WorldDef {
             gravity: Vec2::ZERO,
-            ..def(block)
+            ..def(config)
         })
         .unwrap();
         let make = |world: &mut World, x: f32, v: f32, density: f32, shape: Shape| {
@@ -71,9 +71,9 @@ fn two_body_collision_conserves_linear_momentum() {
 #[test]
 fn rain_run_twice_is_bit_identical() {
     let s = scene("rain").unwrap();
-    for (solver, block) in SOLVERS {
+    for (solver, config) in SOLVERS {
         let run = || {
-            let mut built = s.build(def(block)).unwrap();
+            let mut built = s.build(def(config)).unwrap();
             for _ in 0..600 {
                 built.world.step(s.dt).unwrap();
             }
@@ -101,7 +101,7 @@ fn rain_on_two_and_three_threads_is_bit_identical_to_one() {
     use std::sync::Arc;
     let s = scene("rain").unwrap();
     let run = |runner: Arc<dyn TaskRunner>| {
-        let mut built = s.build(def(false)).unwrap();
+        let mut built = s.build(def(common::Solver::Sequential)).unwrap();
         built.world.set_task_runner(runner);
         for _ in 0..300 {
             built.world.step(s.dt).unwrap();

@@ -12,8 +12,8 @@ fn boxes_on_a_thirty_degree_ramp_stick_or_slide_as_coulomb_says() {
     let s = scene("friction_ramp").unwrap();
     let g = 10.0f32;
     let downhill = -Rot::from_angle(RAMP_ANGLE).x_axis();
-    for (solver, block) in SOLVERS {
-        let mut built = build(&s, block);
+    for (solver, config) in SOLVERS {
+        let mut built = build(&s, config);
         let boxes: Vec<BodyId> = built.bodies.iter().skip(1).step_by(2).copied().collect();
         let start: Vec<Vec2> = boxes
             .iter()
@@ -61,8 +61,8 @@ fn boxes_on_a_thirty_degree_ramp_stick_or_slide_as_coulomb_says() {
 #[test]
 fn balls_rebound_to_restitution_squared_times_the_drop_height() {
     let s = scene("restitution").unwrap();
-    for (solver, block) in SOLVERS {
-        let mut built = build(&s, block);
+    for (solver, config) in SOLVERS {
+        let mut built = build(&s, config);
         let balls = built.bodies[1..].to_vec();
         // Track each ball's highest bottom point after its first bounce.
         let mut bounced = vec![false; balls.len()];

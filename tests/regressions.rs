@@ -18,8 +18,8 @@ fn regression_reference_face_flip_loses_warm_start() {
     s.bodies.truncate(1);
     s.bodies
         .extend(physics2d_demos::scenes::pyramid_boxes(40, Vec2::ZERO));
-    for (solver, block) in common::SOLVERS {
-        let mut built = common::build(&s, block);
+    for (solver, config) in common::SOLVERS {
+        let mut built = common::build(&s, config);
         common::step_n(&mut built, s.dt, 120);
         let mut cold = 0;
         let mut warm = 0;
@@ -323,7 +323,7 @@ fn regression_spinning_capsule_passes_through_a_bowl_of_segments() {
             .velocity(velocity);
         body.angular_velocity = spin;
         scene.bodies.push(body);
-        let mut built = common::build(&scene, false);
+        let mut built = common::build(&scene, common::Solver::Sequential);
         let id = built.bodies[1];
         for step in 0..60 {
             built.world.step(scene.dt).unwrap();
@@ -359,7 +359,7 @@ fn widest_chain_gap(name: &str) -> f32 {
             )
         })
         .collect();
-    let mut built = common::build(&s, false);
+    let mut built = common::build(&s, common::Solver::Sequential);
     let mut widest = 0.0f32;
     for _ in 0..s.steps {
         built.world.step(s.dt).unwrap();

@@ -4,22 +4,46 @@
 use physics2d_demos::physics_core::prelude::*;
 use physics2d_demos::{BuiltScene, Scene};
 
-/// Both contact solver settings: one point at a time, and the 2-point block solver.
-pub const SOLVERS: [(&str, bool); 2] = [("sequential", false), ("block", true)];
+/// A contact solver configuration the behaviour tests run with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// Box2D v3's soft contacts, one point at a time (the default).
+    Sequential,
+    /// Two-point manifolds as a 2x2 block (seed 001).
+    Block,
+    /// Contact islands of up to `EXACT_ISLAND_BODIES` bodies solved exactly together
+    /// (`WorldDef::exact_contact_island_bodies`); larger islands stay sequential.
+    ExactIslands,
+}
 
-/// World settings with the block solver switched on or off. Sleep is off: these tests
-/// measure what the solver does with bodies at rest, which sleeping would hide.
-pub fn def(block: bool) -> WorldDef {
+/// The island size limit of [`Solver::ExactIslands`].
+pub const EXACT_ISLAND_BODIES: u32 = 64;
+
+/// Every contact solver configuration, named.
+pub const SOLVERS: [(&str, Solver); 3] = [
+    ("sequential", Solver::Sequential),
+    ("block", Solver::Block),
+    ("exact islands", Solver::ExactIslands),
+];
+
+/// World settings for a solver configuration. Sleep is off: these tests measure what the
+/// solver does with bodies at rest, which sleeping would hide.
+pub fn def(solver: Solver) -> WorldDef {
     WorldDef {
-        enable_block_solver: block,
+        enable_block_solver: solver == Solver::Block,
+        exact_contact_island_bodies: if solver == Solver::ExactIslands {
+            EXACT_ISLAND_BODIES
+        } else {
+            0
+        },
         enable_sleep: false,
         ..WorldDef::default()
     }
 }
 
-/// Builds a scene with the given solver setting.
-pub fn build(scene: &Scene, block: bool) -> BuiltScene {
-    scene.build(def(block)).expect("scene builds")
+/// Builds a scene with the given solver configuration.
+pub fn build(scene: &Scene, solver: Solver) -> BuiltScene {
+    scene.build(def(solver)).expect("scene builds")
 }
 
 /// Steps `n` times.

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `tower_15`, `tower_20`, `tower_30`, `tower_offset_20` | largest sideways drift of the top box over 30 s (m) |
 //! | `pyramid` | largest drift of any box from where it started after 10 s (m) |
-//! | `ball_pile` | deepest overlap of two balls, or a ball and the box, after 10 s, mean of 16 drops (m) |
+//! | `ball_pile` | deepest overlap of two balls, or a ball and the box, after 10 s, mean of 32 drops (m) |
 //! | `high_mass_ratio_1` | how far the heaviest top box sinks below its rigid stacked height (m) |
 //! | `high_mass_ratio_2`, `_3` | how far the big box sinks below its rigid rest height (m) |
 //! | `friction_ramp` | largest error of a box's travel down its ramp after 2 s against Coulomb's law (m) |
@@ -56,7 +56,7 @@ pub fn describe(name: &str) -> &'static str {
         n if n.starts_with("tower") => "largest sideways drift of the top box over 30 s (m)",
         "pyramid" => "largest drift of a box from where it started, after 10 s (m)",
         "ball_pile" => {
-            "deepest overlap of two balls or a ball and the box after 10 s, mean of 16 drops (m)"
+            "deepest overlap of two balls or a ball and the box after 10 s, mean of 32 drops (m)"
         }
         "high_mass_ratio_1" => {
             "how far the heaviest top box (300x) sinks below its rigid stacked height (m)"
@@ -269,22 +269,59 @@ fn deepest_pile_overlap(scene: &Scene, end: &[BodySample]) -> f32 {
     deepest
 }
 
+/// Contact islands of at most this many bodies are solved exactly in the table's last column
+/// (physics_core with `WorldDef::exact_contact_island_bodies`).
+pub const EXACT_ISLAND_BODIES: u32 = 64;
+
+/// The table's columns: every engine with its defaults, then physics_core with exact contact
+/// islands.
+fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
+    let mut out: Vec<_> = ENGINES
+        .iter()
+        .map(|(name, build)| (name.to_string(), *build, Settings::default()))
+        .collect();
+    let core = ENGINES
+        .iter()
+        .find(|(name, _)| *name == "physics_core")
+        .map(|(_, build)| *build);
+    if let Some(build) = core {
+        let exact = Settings {
+            exact_contact_island_bodies: EXACT_ISLAND_BODIES,
+            ..Settings::default()
+        };
+        out.push((
+            format!("physics_core, exact islands <= {EXACT_ISLAND_BODIES}"),
+            build,
+            exact,
+        ));
+    }
+    out
+}
+
 /// One engine's figure on one scene, or why there is none. The pile's is the mean over its
 /// drops.
-fn measure(build: crate::engines::Build, scene: &Scene) -> Result<f32, String> {
+fn measure(
+    build: crate::engines::Build,
+    settings: &Settings,
+    scene: &Scene,
+) -> Result<f32, String> {
     if scene.name == "ball_pile" {
         let mut sum = 0.0;
         for drop in 0..PILE_DROPS {
-            sum += measure_one(build, &ball_pile_drop(drop))?;
+            sum += measure_one(build, settings, &ball_pile_drop(drop))?;
         }
         return Ok(sum / PILE_DROPS as f32);
     }
-    measure_one(build, scene)
+    measure_one(build, settings, scene)
 }
 
 /// One engine's figure on one scene.
-fn measure_one(build: crate::engines::Build, scene: &Scene) -> Result<f32, String> {
-    let mut simulation: Box<dyn Simulation> = build(scene, &Settings::default())?;
+fn measure_one(
+    build: crate::engines::Build,
+    settings: &Settings,
+    scene: &Scene,
+) -> Result<f32, String> {
+    let mut simulation: Box<dyn Simulation> = build(scene, settings)?;
     let steps = steps_of(scene);
     // Every engine starts from the description.
     let start: Vec<BodySample> = scene
@@ -309,7 +346,8 @@ fn measure_one(build: crate::engines::Build, scene: &Scene) -> Result<f32, Strin
 
 /// Runs every fidelity scene (or those in `only`) in every engine and returns the report.
 pub fn run(only: &[String]) -> String {
-    let names: Vec<&str> = ENGINES.iter().map(|(n, _)| *n).collect();
+    let columns = columns();
+    let names: Vec<&str> = columns.iter().map(|(n, _, _)| n.as_str()).collect();
     let mut table = format!(
         "| scene | {} |\n|---|{}\n",
         names.join(" | "),
@@ -324,12 +362,13 @@ pub fn run(only: &[String]) -> String {
             continue;
         };
         eprintln!("fidelity {name}...");
-        let cells: Vec<String> = ENGINES
+        let cells: Vec<String> = columns
             .iter()
-            .map(|(engine, build)| {
-                let result =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| measure(*build, &s)))
-                        .unwrap_or_else(|_| Err("panicked".into()));
+            .map(|(engine, build, settings)| {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    measure(*build, settings, &s)
+                }))
+                .unwrap_or_else(|_| Err("panicked".into()));
                 match result {
                     Ok(f) => {
                         eprintln!("  {engine}: {f:.4}");

@@ -26,6 +26,10 @@
 //! physics_core side by side, with where they part (`--steps`, `--every`, `--tolerance`,
 //! `--substeps`, `--hertz`, `--recycle`, `--mirror`, `--contacts`).
 //!
+//! `--exact-islands N` turns on physics_core's exact contact islands of up to N bodies
+//! (`WorldDef::exact_contact_island_bodies`) in the race and the differential mode, to time
+//! and compare them.
+//!
 //! Ratios are against Box2D v3 measured in the same run; absolute times drift on a shared
 //! machine, ratios much less.
 
@@ -184,6 +188,10 @@ fn parse() -> Result<Options, String> {
                 options.settings.substeps = count_in(&value()?, 1..=64, "substep")? as u32
             }
             "--hertz" => options.settings.contact_hertz = Some(positive(&value()?, "hertz")?),
+            "--exact-islands" => {
+                options.settings.exact_contact_island_bodies =
+                    count_in(&value()?, 0..=1_000_000, "exact island body")? as u32
+            }
             "--recycle" => {
                 let text = value()?;
                 options.settings.recycle_distance = Some(
@@ -246,6 +254,12 @@ fn main() {
         }
         return;
     }
+    // The race keeps the benchmark's settings, but for exact contact islands (physics_core and
+    // bevy_physics2d only), to time them.
+    let race_settings = engines::Settings {
+        exact_contact_island_bodies: options.settings.exact_contact_island_bodies,
+        ..engines::Settings::default()
+    };
     let mut table = String::new();
     let names: Vec<&str> = ENGINES.iter().map(|(n, _)| *n).collect();
     table += &format!(
@@ -274,8 +288,15 @@ fn main() {
         let names: Vec<&str> = entered.iter().map(|(e, _)| *e).collect();
         eprintln!("{name}: {} taking turns...", names.join(", "));
         let builds: Vec<_> = entered.iter().map(|(_, b)| *b).collect();
-        let mut results =
-            race::race_repeated(&builds, &scene, steps, options.budget, options.repeat).into_iter();
+        let mut results = race::race_repeated(
+            &builds,
+            &scene,
+            &race_settings,
+            steps,
+            options.budget,
+            options.repeat,
+        )
+        .into_iter();
         // Ratios are to Box2D's time (the first engine when it runs), never another engine's.
         let mut reference = false;
         for (engine, _) in ENGINES {

@@ -50,6 +50,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
 pub fn race(
     builds: &[Build],
     scene: &Scene,
+    settings: &Settings,
     steps: usize,
     budget: f64,
 ) -> Vec<Result<Run, String>> {
@@ -57,7 +58,7 @@ pub fn race(
         .iter()
         .map(|build| {
             guarded(|| {
-                let mut simulation = build(scene, &Settings::default())?;
+                let mut simulation = build(scene, settings)?;
                 // One untimed step first: the plugin creates its bodies in its first step,
                 // the others when the scene is built.
                 simulation.step()?;
@@ -138,12 +139,13 @@ fn median(mut values: Vec<f64>) -> f64 {
 pub fn race_repeated(
     builds: &[Build],
     scene: &Scene,
+    settings: &Settings,
     steps: usize,
     budget: f64,
     repeat: usize,
 ) -> Vec<Result<Summary, String>> {
     let races: Vec<Vec<Result<Run, String>>> = (0..repeat.max(1))
-        .map(|_| race(builds, scene, steps, budget))
+        .map(|_| race(builds, scene, settings, steps, budget))
         .collect();
     (0..builds.len())
         .map(|e| {

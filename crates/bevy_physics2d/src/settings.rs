@@ -30,6 +30,11 @@ pub struct PhysicsSettings {
     pub joint_damping_ratio: f32,
     /// Solve two-point contacts as a 2x2 block instead of point by point.
     pub block_solver: bool,
+    /// Islands of touching bodies with at most this many bodies have their contacts solved
+    /// together, rigidly, so a heavy body resting on light ones does not sink into them (0,
+    /// the default, keeps Box2D v3's soft contacts everywhere). See
+    /// `WorldDef::exact_contact_island_bodies`.
+    pub exact_contact_island_bodies: u32,
     /// Lets bodies at rest fall asleep (they then cost nothing per step).
     pub enable_sleep: bool,
     /// Seconds a body must rest before it may sleep.
@@ -41,8 +46,9 @@ pub struct PhysicsSettings {
     /// Speed limit of any body (m/s).
     pub max_linear_speed: f32,
     /// Touching colliders that moved less than this (in metres) relative to each other since
-    /// their contact points were computed keep those points, moved with the bodies (contact
-    /// recycling, 5 cm by default). Zero recomputes every contact every step.
+    /// their contact points were computed keep those points and only update how deep they are
+    /// (contact recycling, as in Box2D v3, 5 cm by default). Zero recomputes every contact
+    /// every step.
     pub contact_recycle_distance: f32,
     /// Most threads the step runs on: 0 (the default) uses every thread of Bevy's
     /// `ComputeTaskPool`, 1 only the thread running the physics systems. The results are
@@ -85,6 +91,7 @@ impl PhysicsSettings {
             joint_hertz: def.joint_hertz,
             joint_damping_ratio: def.joint_damping_ratio,
             block_solver: def.enable_block_solver,
+            exact_contact_island_bodies: def.exact_contact_island_bodies,
             enable_sleep: def.enable_sleep,
             time_to_sleep: def.time_to_sleep,
             restitution_threshold: def.restitution_threshold,
@@ -108,6 +115,7 @@ impl PhysicsSettings {
             joint_hertz: self.joint_hertz,
             joint_damping_ratio: self.joint_damping_ratio,
             enable_block_solver: self.block_solver,
+            exact_contact_island_bodies: self.exact_contact_island_bodies,
             enable_sleep: self.enable_sleep,
             time_to_sleep: self.time_to_sleep,
             restitution_threshold: self.restitution_threshold,

@@ -24,6 +24,7 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         contact_recycle_distance: settings
             .recycle_distance
             .unwrap_or(defaults.contact_recycle_distance),
+        exact_contact_island_bodies: settings.exact_contact_island_bodies,
         ..defaults
     };
     let mut built = scene.build(def).map_err(|e| e.to_string())?;

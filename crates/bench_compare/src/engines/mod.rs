@@ -30,6 +30,9 @@ pub struct Settings {
     /// Contact recycling distance in metres (Box2D and physics_core; `None`: their default;
     /// zero turns recycling off).
     pub recycle_distance: Option<f32>,
+    /// physics_core and bevy_physics2d: solve contact islands of at most this many bodies
+    /// exactly (`WorldDef::exact_contact_island_bodies`; 0, the default, is off).
+    pub exact_contact_island_bodies: u32,
 }
 
 impl Default for Settings {
@@ -38,6 +41,7 @@ impl Default for Settings {
             substeps: SUBSTEPS,
             contact_hertz: None,
             recycle_distance: None,
+            exact_contact_island_bodies: 0,
         }
     }
 }

@@ -51,6 +51,7 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
     app.insert_resource(PhysicsSettings {
         gravity: scene.gravity,
         substeps: settings.substeps,
+        exact_contact_island_bodies: settings.exact_contact_island_bodies,
         enable_sleep: false,
         worker_threads: super::threads(),
         ..PhysicsSettings::default()

@@ -507,7 +507,8 @@ fn cholesky_solve(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
         for k in 0..j {
             d -= a[j * n + k] * a[j * n + k];
         }
-        if !(d > 1e-9 * diagonal) {
+        // NaN fails too.
+        if d.is_nan() || d <= 1e-9 * diagonal {
             return false;
         }
         let d = d.sqrt();

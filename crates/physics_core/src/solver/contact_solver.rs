@@ -298,21 +298,49 @@ pub(crate) fn solve_contacts(
         // a moment later. The warm start applies the accumulated friction impulse at the start
         // of every substep, so a resting contact holds from the first iteration.
         if !use_bias {
-            let t = right_perp(n);
-            for i in 0..c.point_count {
-                let cp = c.points[i];
-                let vt = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(t);
-                let limit = c.friction * cp.normal_impulse;
-                let total = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-limit, limit);
-                let applied = total - cp.tangent_impulse;
-                c.points[i].tangent_impulse = total;
-                apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, applied * t);
-            }
+            solve_point_friction(c, &mut sa, &mut sb);
         }
 
         write_state(states, c.index_a, sa);
         write_state(states, c.index_b, sb);
     }
+}
+
+/// Coulomb friction of each point of `c`, against its accumulated normal impulse. Returns the
+/// largest change of a friction impulse.
+#[inline]
+fn solve_point_friction(c: &mut ContactConstraint, sa: &mut BodyState, sb: &mut BodyState) -> f32 {
+    let t = right_perp(c.normal);
+    let mut largest = 0.0f32;
+    for i in 0..c.point_count {
+        let cp = c.points[i];
+        let vt = relative_velocity(sa, sb, cp.anchor_a, cp.anchor_b).dot(t);
+        let limit = c.friction * cp.normal_impulse;
+        let total = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-limit, limit);
+        let applied = total - cp.tangent_impulse;
+        c.points[i].tangent_impulse = total;
+        apply(c, sa, sb, cp.anchor_a, cp.anchor_b, applied * t);
+        largest = largest.max(applied.abs());
+    }
+    largest
+}
+
+/// One friction iteration over the constraints whose normal impulses were solved elsewhere
+/// (exact contact islands, `exact_contacts.rs`). Returns the largest change of a friction
+/// impulse.
+pub(crate) fn solve_friction(
+    constraints: &mut [ContactConstraint],
+    states: &mut [BodyState],
+) -> f32 {
+    let mut largest = 0.0f32;
+    for c in constraints.iter_mut() {
+        let mut sa = read_state(states, c.index_a);
+        let mut sb = read_state(states, c.index_b);
+        largest = largest.max(solve_point_friction(c, &mut sa, &mut sb));
+        write_state(states, c.index_a, sa);
+        write_state(states, c.index_b, sb);
+    }
+    largest
 }
 
 /// Bounces points that approached faster than the threshold and pushed this step:

@@ -90,6 +90,31 @@ impl GraphColoring {
     }
 }
 
+impl GraphColoring {
+    /// Moves the constraints of exact contact islands (`island[k]` for constraint k; they
+    /// were all sent to the overflow) to the end of the overflow, grouped by island in island
+    /// order and in constraint order within one, and returns each island's constraint count
+    /// in `sizes`.
+    pub fn gather_exact_islands(&mut self, island: &[Option<u32>], sizes: &mut Vec<usize>) {
+        let island_of = |k: u32| island[k as usize];
+        let count = island.iter().flatten().map(|&i| i as usize + 1).max();
+        sizes.clear();
+        sizes.resize(count.unwrap_or(0), 0);
+        let mut exact: Vec<u32> = self
+            .overflow
+            .iter()
+            .copied()
+            .filter(|&k| island_of(k).is_some())
+            .collect();
+        self.overflow.retain(|&k| island_of(k).is_none());
+        exact.sort_by_key(|&k| island_of(k));
+        for i in exact.iter().filter_map(|&k| island_of(k)) {
+            sizes[i as usize] += 1;
+        }
+        self.overflow.extend(exact);
+    }
+}
+
 /// The lowest colour whose bit is clear in `used`.
 fn lowest_free(used: u32) -> Option<usize> {
     let free = !used & ALL_COLORS;

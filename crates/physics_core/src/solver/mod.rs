@@ -40,6 +40,7 @@
 pub(crate) mod block_solver;
 pub(crate) mod body_state;
 pub(crate) mod contact_solver;
+pub(crate) mod exact_contacts;
 pub(crate) mod graph_coloring;
 pub(crate) mod island;
 pub(crate) mod joint_order;
@@ -51,6 +52,7 @@ use crate::joint::{ExactIsland, IslandScratch, JointConstraint};
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
 use contact_solver::{ConstraintBody, ContactConstraint, ContactSolveSettings, SolvedPoint};
+use exact_contacts::ExactContacts;
 use graph_coloring::GraphColoring;
 pub(crate) use step_stages::{ContactLink, run_substeps};
 use wide_contact_solver::{LANES, WideContacts};
@@ -101,6 +103,10 @@ pub(crate) struct SolverArrays {
     pub coloring: GraphColoring,
     /// The coloured contact constraints in SIMD groups.
     pub wide_contacts: WideContacts,
+    /// Exact contact islands (`exact_contacts.rs`): their constraints come last in the
+    /// overflow, in island order, from `exact_start` on.
+    pub exact_contacts: ExactContacts,
+    pub exact_start: usize,
 }
 
 /// Step-wide solver settings.
@@ -131,7 +137,9 @@ impl SolverArrays {
 
     /// Lays the `count` coloured constraints out in SIMD groups, the overflow after them,
     /// and gives each its position in the scalar array; the preparing stages fill both.
-    pub fn lay_out_contacts(&mut self, count: usize) {
+    /// `exact_sizes`: the constraint counts of the exact contact islands, whose constraints
+    /// end the overflow (`GraphColoring::gather_exact_islands`).
+    pub fn lay_out_contacts(&mut self, count: usize, exact_sizes: &[usize]) {
         self.positions.clear();
         self.positions.resize(count, u32::MAX);
         self.wide_contacts
@@ -143,6 +151,14 @@ impl SolverArrays {
         // Every position the stages read is written by the preparing stage first, so the
         // array is only resized, never cleared (that would write it all once more).
         let len = first_overflow + self.coloring.overflow.len();
+        let exact: usize = exact_sizes.iter().sum();
+        self.exact_start = len - exact;
+        self.exact_contacts.islands.clear();
+        let mut start = self.exact_start;
+        for &size in exact_sizes {
+            self.exact_contacts.islands.push(start..start + size);
+            start += size;
+        }
         self.contacts.resize(len, Default::default());
         // Likewise: every lane's results are written by the storing stage before being read.
         self.lane_results.resize(count, Default::default());

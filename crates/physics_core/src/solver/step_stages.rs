@@ -13,6 +13,7 @@
 //! contact order (storing the contacts reads them from there).
 #![allow(unsafe_code)]
 
+use super::body_state::BodyState;
 use super::contact_solver::{ContactConstraint, apply_restitution, solve_contacts, warm_start};
 use super::wide_contact_solver::{
     EMPTY_LANE, LANES, lane_results, pack_into, restitution_groups, solve_groups, warm_start_groups,
@@ -212,6 +213,8 @@ pub(crate) fn run_substeps(
     let max_push = contact.max_push_speed;
 
     let overflow_start = arrays.overflow_start();
+    let exact_start = arrays.exact_start;
+    arrays.exact_contacts.begin_step();
     let SolverArrays {
         states,
         params,
@@ -222,6 +225,7 @@ pub(crate) fn run_substeps(
         exact_islands,
         island_scratch,
         wide_contacts,
+        exact_contacts,
         ..
     } = arrays;
     let (params, exact_islands, positions) = (&*params, &*exact_islands, &*positions);
@@ -232,6 +236,7 @@ pub(crate) fn run_substeps(
     let groups = SharedMut::new(&mut wide_contacts.groups);
     let results = SharedMut::new(results);
     let scratch = SharedMut::new(std::slice::from_mut(island_scratch));
+    let exact_contacts = SharedMut::new(std::slice::from_mut(exact_contacts));
 
     let block = |stage: usize, b: u32| {
         let PlannedStage {
@@ -251,6 +256,16 @@ pub(crate) fn run_substeps(
         // only reads the contacts; storing writes each constraint's own contact (contacts are
         // distinct); storing lanes writes each constraint's own results (lanes are distinct).
         let overflow = || unsafe { constraints.range(overflow_start..constraints.len()) };
+        // The overflow solved point by point, before the exact contact islands.
+        let soft_overflow = || unsafe { constraints.range(overflow_start..exact_start) };
+        // Each exact contact island once, with bias or relaxing (then its friction).
+        let solve_exact = |s: &mut [BodyState], use_bias: bool| {
+            let exact = unsafe { exact_contacts.get(0) };
+            for i in 0..exact.islands.len() {
+                let island = unsafe { constraints.range(exact.islands[i].clone()) };
+                exact.solve(i, island, s, inv_h, use_bias, max_push);
+            }
+        };
         match stage {
             Stage::PrepareContacts => {
                 for k in range(positions.len()) {
@@ -288,7 +303,8 @@ pub(crate) fn run_substeps(
                 let rate = settings.joint_bias_rate;
                 solve_exact_islands(exact_islands, j, s, rate, &biased, scratch);
                 solve_joints(j, s, &biased);
-                solve_contacts(overflow(), s, inv_h, true, contact);
+                solve_contacts(soft_overflow(), s, inv_h, true, contact);
+                solve_exact(s, true);
             }
             Stage::SolveColor(c) | Stage::RelaxColor(c) => {
                 let use_bias = matches!(stage, Stage::SolveColor(_));
@@ -314,7 +330,8 @@ pub(crate) fn run_substeps(
                 );
                 solve_exact_islands(exact_islands, j, s, rate, &relaxed, scratch);
                 solve_joints(j, s, &relaxed);
-                solve_contacts(overflow(), s, inv_h, false, contact);
+                solve_contacts(soft_overflow(), s, inv_h, false, contact);
+                solve_exact(s, false);
             }
             Stage::RestitutionScalar => {
                 let threshold = contact.restitution_threshold;

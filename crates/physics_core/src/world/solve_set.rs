@@ -39,6 +39,10 @@ pub(super) struct SolveSetCache {
     joints_changed: bool,
     /// The block solver setting the set was built with.
     use_block_solver: bool,
+    /// The exact contact island limit the set was built with.
+    exact_island_bodies: u32,
+    /// Constraint counts of the exact contact islands, in island order.
+    exact_sizes: Vec<usize>,
     /// Some solved contact has restitution.
     any_restitution: bool,
 }
@@ -95,8 +99,11 @@ impl World {
         prepared: &mut Vec<u32>,
         arrays: &mut SolverArrays,
     ) -> bool {
+        let exact_bodies = self.def.exact_contact_island_bodies;
         let cache = &mut self.solve_set;
-        let reuse = !cache.contacts_changed && cache.use_block_solver == use_block_solver;
+        let reuse = !cache.contacts_changed
+            && cache.use_block_solver == use_block_solver
+            && cache.exact_island_bodies == exact_bodies;
         self.counters.solve_set_reused = reuse;
         if reuse {
             #[cfg(debug_assertions)]
@@ -105,15 +112,60 @@ impl World {
         }
         prepared.clear();
         arrays.begin_contacts();
-        let any_restitution = self.scan_solve_set(solver_index, prepared, |k, a, b| {
-            arrays.add_contact(k, a, b, use_block_solver)
-        });
-        arrays.lay_out_contacts(prepared.len());
+        let mut sizes = std::mem::take(&mut self.solve_set.exact_sizes);
+        let any_restitution = if exact_bodies == 0 {
+            sizes.clear();
+            self.scan_solve_set(solver_index, prepared, |k, a, b| {
+                arrays.add_contact(k, a, b, use_block_solver)
+            })
+        } else {
+            let params = &arrays.params;
+            let (restitution, island) =
+                self.exact_islands_of_solve_set(solver_index, prepared, params, exact_bodies);
+            for (k, &slot) in prepared.iter().enumerate() {
+                let c = self.contacts.at(slot);
+                let (a, b) = (
+                    solver_index[c.body_a as usize],
+                    solver_index[c.body_b as usize],
+                );
+                let scalar = use_block_solver || island[k].is_some();
+                arrays.add_contact(k as u32, a, b, scalar);
+            }
+            arrays.coloring.gather_exact_islands(&island, &mut sizes);
+            restitution
+        };
+        arrays.lay_out_contacts(prepared.len(), &sizes);
         let cache = &mut self.solve_set;
         cache.contacts_changed = false;
         cache.use_block_solver = use_block_solver;
+        cache.exact_island_bodies = exact_bodies;
         cache.any_restitution = any_restitution;
+        cache.exact_sizes = sizes;
         any_restitution
+    }
+
+    /// Scans the solve set into `prepared` and finds its exact contact islands of at most
+    /// `max_bodies` bodies: (any restitution, each constraint's island or `None`).
+    fn exact_islands_of_solve_set(
+        &self,
+        solver_index: &[u32],
+        prepared: &mut Vec<u32>,
+        params: &[crate::solver::body_state::BodyParams],
+        max_bodies: u32,
+    ) -> (bool, Vec<Option<u32>>) {
+        let mut pairs = Vec::new();
+        let restitution = self.scan_solve_set(solver_index, prepared, |_, a, b| pairs.push((a, b)));
+        let movable = |b: u32| {
+            let p = &params[b as usize];
+            p.inv_mass > 0.0 || p.inv_inertia > 0.0
+        };
+        let island = crate::solver::exact_contacts::find_exact_contact_islands(
+            &pairs,
+            params.len(),
+            movable,
+            max_bodies as usize,
+        );
+        (restitution, island)
     }
 
     /// The contacts to solve in slot order, each handed to `color(constraint index, solver
@@ -152,9 +204,34 @@ impl World {
         let mut fresh = Vec::new();
         let mut coloring = crate::solver::graph_coloring::GraphColoring::default();
         coloring.reset(arrays.states.len());
-        let any_restitution = self.scan_solve_set(solver_index, &mut fresh, |k, a, b| {
-            coloring.add_or_overflow(k, a, b, use_block_solver)
-        });
+        let exact_bodies = self.def.exact_contact_island_bodies;
+        let any_restitution = if exact_bodies == 0 {
+            self.scan_solve_set(solver_index, &mut fresh, |k, a, b| {
+                coloring.add_or_overflow(k, a, b, use_block_solver)
+            })
+        } else {
+            let (restitution, island) = self.exact_islands_of_solve_set(
+                solver_index,
+                &mut fresh,
+                &arrays.params,
+                exact_bodies,
+            );
+            for (k, &slot) in fresh.iter().enumerate() {
+                let c = self.contacts.at(slot);
+                let (a, b) = (
+                    solver_index[c.body_a as usize],
+                    solver_index[c.body_b as usize],
+                );
+                coloring.add_or_overflow(k as u32, a, b, use_block_solver || island[k].is_some());
+            }
+            let mut sizes = Vec::new();
+            coloring.gather_exact_islands(&island, &mut sizes);
+            assert_eq!(
+                sizes, self.solve_set.exact_sizes,
+                "reused exact islands differ"
+            );
+            restitution
+        };
         assert_eq!(fresh, prepared, "reused solve set: contacts differ");
         assert_eq!(any_restitution, self.solve_set.any_restitution);
         assert_eq!(
