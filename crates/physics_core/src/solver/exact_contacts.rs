@@ -380,13 +380,15 @@ fn build(cache: &mut IslandCache, constraints: &[ContactConstraint]) {
         cache.matrix[r * n + r] *= 1.0 + REGULARISATION;
     }
     Sparse::of(&cache.matrix, n, &mut cache.sparse);
-    // Keep the last step's active sets where the rows line up (same count): a resting island
-    // keeps its manifolds and points.
+    // Both sets start from the rows the warm start pushes with: what a snapshot holds, so a
+    // restored world solves its first step as the original did (a set kept from the last step
+    // would take another path through the factorisations, and round differently).
     for set in &mut cache.modes {
-        if set.active.len() != n {
-            set.active.clear();
-            set.active.resize(n, false);
-        }
+        set.active.clear();
+        set.active.extend(
+            rows.iter()
+                .map(|row| constraints[row.constraint].points[row.point].normal_impulse > 0.0),
+        );
         set.factored = None;
     }
     cache.built = true;
