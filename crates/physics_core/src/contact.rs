@@ -110,6 +110,7 @@ impl Contact {
     /// Recomputes the manifold, carrying impulses over by feature id, or keeps the last one
     /// with updated separations when the bodies barely moved relative to each other
     /// (`recycling`). Returns whether the contact touched before and touches now.
+    #[inline]
     pub fn update(
         &mut self,
         shape_a: &Shape,

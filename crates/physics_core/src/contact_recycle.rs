@@ -98,6 +98,7 @@ impl RecycleCache {
     /// alone, when the shapes moved relative to each other by `tolerance` or more (`reach`:
     /// the farthest any point of either moving body lies from its centre of mass), or either
     /// body turned too far.
+    #[inline]
     pub fn recycle(
         &self,
         current: &mut Manifold,
@@ -107,9 +108,10 @@ impl RecycleCache {
         tolerance: f32,
     ) -> bool {
         let (xf_a, xf_b) = (a.transform, b.transform);
-        let cos_a = self.rotation_a.c * xf_a.q.c + self.rotation_a.s * xf_a.q.s;
-        let cos_b = self.rotation_b.c * xf_b.q.c + self.rotation_b.s * xf_b.q.s;
-        if cos_a.min(cos_b) <= RECYCLE_MIN_COS {
+        // Each body's turn since the manifold was computed; its cosine bounds the turn.
+        let turn_a = xf_a.q * self.rotation_a.inverse();
+        let turn_b = xf_b.q * self.rotation_b.inverse();
+        if turn_a.c.min(turn_b.c) <= RECYCLE_MIN_COS {
             return false;
         }
         let relative = xf_a.inv_mul(xf_b);
@@ -119,7 +121,7 @@ impl RecycleCache {
         if motion.is_nan() || motion >= tolerance {
             return false;
         }
-        self.carry_into(current, a, b);
+        self.carry_into(current, a, b, turn_a, turn_b);
         true
     }
 
@@ -128,24 +130,32 @@ impl RecycleCache {
     /// a recycled manifold from its cache and the bodies it was recycled at.
     pub fn carried(&self, a: BodyFrame, b: BodyFrame) -> Manifold {
         let mut m = self.manifold;
-        self.carry_into(&mut m, a, b);
+        let turn_a = a.transform.q * self.rotation_a.inverse();
+        let turn_b = b.transform.q * self.rotation_b.inverse();
+        self.carry_into(&mut m, a, b, turn_a, turn_b);
         m
     }
 
-    /// Writes the cached geometry carried to frames `a` and `b` into `m`, leaving its
-    /// impulses. The normal stays; each anchor stays the same vector from its body's centre
+    /// Writes the cached geometry carried to frames `a` and `b` (each body turned by `turn_a`
+    /// and `turn_b` since) into `m`, leaving its impulses. The normal stays; each anchor stays the same vector from its body's centre
     /// of mass (stored from the body origin, it moves by how far the centre's offset turned);
     /// each separation grows by how far the two material points drifted apart along the
     /// normal.
-    #[inline]
-    fn carry_into(&self, m: &mut Manifold, a: BodyFrame, b: BodyFrame) {
+    #[inline(always)]
+    fn carry_into(&self, m: &mut Manifold, a: BodyFrame, b: BodyFrame, turn_a: Rot, turn_b: Rot) {
         let (xf_a, xf_b) = (a.transform, b.transform);
-        let turn_a = xf_a.q * self.rotation_a.inverse();
-        let turn_b = xf_b.q * self.rotation_b.inverse();
         // How far each centre's offset from the origin turned since: added to an anchor taken
-        // from the origin then, it keeps the anchor's vector from the centre unchanged.
-        let shift_a = xf_a.q.rotate(a.local_center) - self.rotation_a.rotate(a.local_center);
-        let shift_b = xf_b.q.rotate(b.local_center) - self.rotation_b.rotate(b.local_center);
+        // from the origin then, it keeps the anchor's vector from the centre unchanged. Most
+        // bodies have their centre at the origin, and nothing to shift.
+        let shift = |c: Vec2, now: Rot, then: Rot| {
+            if c == Vec2::ZERO {
+                Vec2::ZERO
+            } else {
+                now.rotate(c) - then.rotate(c)
+            }
+        };
+        let shift_a = shift(a.local_center, xf_a.q, self.rotation_a);
+        let shift_b = shift(b.local_center, xf_b.q, self.rotation_b);
         let kept = &self.manifold;
         let normal = kept.normal;
         m.normal = normal;

@@ -178,6 +178,7 @@ impl World {
         let settings = self.collide_settings();
         let (shapes, bodies) = (&self.shapes, &self.bodies);
         let recycle_distance = self.tolerances.contact_recycle_distance;
+        let recycle_apart = recycle_distance.min(settings.speculative_distance);
         let has_hook = self.pre_solve.is_some();
         let simulated = |slot: u32| bodies.at(slot).is_simulated();
         let (counts, noted) = self.contacts.par_for_each_mut_noting(
@@ -198,18 +199,16 @@ impl World {
                     transform: body.transform,
                     local_center: body.local_center,
                 };
-                // A static body never turns: only moving bodies' reach counts (as in Box2D).
-                let reach = |body: &Body| {
-                    if body.is_moving() {
-                        body.extents.max
-                    } else {
-                        0.0
-                    }
+                // A static body never turns: only moving bodies' shapes' reach counts (as in
+                // Box2D, whose bound also leaves static bodies out). The reach is the shape's,
+                // kept beside its box, so no other part of the body record is read.
+                let reach = |body: &Body, shape_reach: f32| {
+                    if body.is_moving() { shape_reach } else { 0.0 }
                 };
                 let recycling = Recycling {
                     distance: recycle_distance,
-                    distance_apart: recycle_distance.min(settings.speculative_distance),
-                    reach: reach(body_a).max(reach(body_b)),
+                    distance_apart: recycle_apart,
+                    reach: reach(body_a, ra.reach).max(reach(body_b, rb.reach)),
                 };
                 let (a, b) = (frame(body_a), frame(body_b));
                 let (was, now) = contact.update(&ra.shape, a, &rb.shape, b, &settings, recycling);
