@@ -76,6 +76,7 @@ fn shape_def(u: &mut Unstructured) -> ShapeDef {
         friction: magnitude(u, 2.0),
         restitution: magnitude(u, 2.0),
         is_sensor: count(u, 7) == 0,
+        enable_kinematic_contacts: count(u, 3) == 0,
         ..ShapeDef::default()
     }
 }

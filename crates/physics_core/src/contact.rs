@@ -32,6 +32,9 @@ pub(crate) struct Contact {
     pub enabled: bool,
     /// Either shape asked for hit events.
     pub hit_events: bool,
+    /// Neither body is dynamic (a kinematic body against a static or kinematic one): the
+    /// contact is tracked for events and contact data, never solved, and links no islands.
+    pub passive: bool,
     /// Mixed coefficients.
     pub friction: f32,
     pub restitution: f32,
@@ -140,8 +143,9 @@ impl Contact {
         self.manifold = manifold;
         let recyclable = !self.sensor && recycling.distance > 0.0;
         self.recycle = recyclable.then(|| RecycleCache::new(&manifold, xf_a, xf_b));
-        // A sensor reports real overlap, not speculative points.
-        self.touching = if self.sensor {
+        // A sensor reports real overlap, not speculative points, and so does a contact no
+        // solver acts on.
+        self.touching = if self.sensor || self.passive {
             manifold.points().iter().any(|p| p.separation <= 0.0)
         } else {
             manifold.point_count > 0

@@ -21,6 +21,12 @@ pub struct ShapeDef {
     pub filter: Filter,
     /// Report hit events when this shape is struck faster than the world's hit threshold.
     pub enable_hit_events: bool,
+    /// Find contacts between this shape and the shapes of other bodies that are not dynamic
+    /// either (a kinematic body against a static or kinematic one), for their begin and end
+    /// events and contact data. Such contacts are never solved: neither body answers to
+    /// forces. Off by default (Box2D never pairs two non-dynamic bodies); sensors always see
+    /// kinematic and static shapes without it.
+    pub enable_kinematic_contacts: bool,
 }
 
 impl Default for ShapeDef {
@@ -32,6 +38,7 @@ impl Default for ShapeDef {
             is_sensor: false,
             filter: Filter::default(),
             enable_hit_events: false,
+            enable_kinematic_contacts: false,
         }
     }
 }

@@ -90,6 +90,7 @@ fn random_calls_never_panic_or_spread_nan() {
                     let def = ShapeDef {
                         is_sensor: rng.next_u64().is_multiple_of(9),
                         density: rng.range(0.0, 3.0),
+                        enable_kinematic_contacts: rng.next_u64().is_multiple_of(3),
                         ..Default::default()
                     };
                     if let Ok(s) = w.create_shape(b, &def, rng.shape()) {
@@ -162,6 +163,31 @@ fn random_calls_never_panic_or_spread_nan() {
                         w.set_mass_data(b, Some(MassData { mass: -1.0, ..mass }))
                             .is_err()
                     );
+                }
+                13 if !shapes.is_empty() => {
+                    // Edit a shape in place, possibly a destroyed one (refused).
+                    let s = shapes[pick(&mut rng, shapes.len())];
+                    match rng.next_u64() % 4 {
+                        0 => {
+                            let _ = w.set_shape_geometry(s, rng.shape());
+                        }
+                        1 => {
+                            let _ = w.set_shape_density(s, rng.range(0.0, 3.0));
+                            assert!(w.set_shape_density(s, f32::NAN).is_err());
+                        }
+                        2 => {
+                            let filter = Filter {
+                                category_bits: 1 << (rng.next_u64() % 3),
+                                mask_bits: rng.next_u64(),
+                                group_index: (rng.next_u64() % 3) as i32 - 1,
+                            };
+                            let _ = w.set_shape_filter(s, filter);
+                        }
+                        _ => {
+                            let _ =
+                                w.set_shape_kinematic_contacts(s, rng.next_u64().is_multiple_of(2));
+                        }
+                    }
                 }
                 _ => {
                     w.step(1.0 / 60.0).unwrap();

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of an angle (gear) joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct AngleJoint {
     /// How many turns of A make one turn of B (sign: direction).
     pub ratio: f32,

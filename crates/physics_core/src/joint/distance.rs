@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a distance joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct DistanceJoint {
     /// Rest length.
     pub length: f32,

@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 
 /// The type of a joint with its own parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub enum JointKind {
     /// A pin: the anchors coincide, rotation is free (optionally limited, motorised, sprung).
     Revolute(RevoluteJoint),

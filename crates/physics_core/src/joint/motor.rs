@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a motor joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct MotorJoint {
     /// Target position of B's centre relative to A's, in A's frame.
     pub linear_offset: Vec2,

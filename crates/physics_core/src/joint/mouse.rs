@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a mouse joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct MouseJoint {
     /// World point the anchor is pulled to.
     pub target: Vec2,

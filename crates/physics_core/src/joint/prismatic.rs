@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a prismatic joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct PrismaticJoint {
     /// Slide axis in body A's frame (unit length).
     pub local_axis_a: Vec2,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a pulley joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct PulleyJoint {
     /// World point body A's rope runs over.
     pub ground_a: Vec2,

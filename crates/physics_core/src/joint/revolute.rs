@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a revolute joint.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct RevoluteJoint {
     /// B's angle relative to A at which the joint angle is zero.
     pub reference_angle: f32,

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a weld joint.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct WeldJoint {
     /// B's angle relative to A to keep.
     pub reference_angle: f32,

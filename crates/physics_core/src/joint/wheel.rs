@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of a wheel joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct WheelJoint {
     /// Suspension axis in body A's frame (unit length).
     pub local_axis_a: Vec2,

@@ -160,6 +160,14 @@ impl World {
         })
     }
 
+    /// The mass properties the body's shapes give it (mass, centre in the body's frame,
+    /// inertia about that centre), whatever override [`World::set_mass_data`] gave it: what a
+    /// caller overriding only part of them starts from.
+    pub fn body_shapes_mass_data(&self, id: BodyId) -> Result<MassData, WorldError> {
+        self.body(id)?;
+        Ok(self.shapes_mass_data(id.index))
+    }
+
     /// Teleports the body (no velocity change); contacts update next step.
     pub fn set_transform(
         &mut self,
@@ -397,46 +405,54 @@ impl World {
         body.only_shape = only_shape;
     }
 
+    /// Mass, centre and inertia (about that centre) that a body's shapes give it.
+    fn shapes_mass_data(&self, body_index: u32) -> MassData {
+        let shape_ids = &self.bodies.at(body_index).shapes;
+        let parts: Vec<MassData> = shape_ids
+            .iter()
+            .map(|s| {
+                let r = self.shapes.at(s.index);
+                r.shape.mass_data(r.def.density)
+            })
+            .collect();
+        let mass: f32 = parts.iter().map(|p| p.mass).sum();
+        let (mut center, mut inertia) = (Vec2::ZERO, 0.0);
+        if mass > 0.0 {
+            center = parts.iter().map(|p| p.mass * p.center).sum::<Vec2>() / mass;
+            // A centre within a millionth of the body's size from its origin is the
+            // origin: the mass sums of a centred box round to about 1e-8 m, and an exact
+            // zero lets recycled contacts skip carrying a centre offset (on the pyramid
+            // benchmarks, half of the recycling's rotations).
+            let reach = shape_ids
+                .iter()
+                .map(|s| self.shapes.at(s.index).reach)
+                .fold(0.0f32, f32::max);
+            if center.length() <= 1e-6 * reach {
+                center = Vec2::ZERO;
+            }
+            // Parallel axis: each part's inertia moved to the common centre.
+            inertia = parts
+                .iter()
+                .map(|p| p.rotational_inertia + p.mass * (p.center - center).length_squared())
+                .sum();
+        }
+        MassData {
+            mass,
+            center,
+            rotational_inertia: inertia,
+        }
+    }
+
     /// Mass, centre and inertia from the shapes (or the override).
     fn update_mass_data(&mut self, body_index: u32) {
         let body = self.bodies.at(body_index);
-        let shape_ids = body.shapes.clone();
         let dynamic = body.body_type == BodyType::Dynamic;
         let (mut mass, mut inertia, mut center) = (0.0f32, 0.0f32, Vec2::ZERO);
         if dynamic {
-            if let Some(m) = body.mass_override {
-                (mass, inertia, center) = (m.mass, m.rotational_inertia, m.center);
-            } else {
-                let parts: Vec<MassData> = shape_ids
-                    .iter()
-                    .map(|s| {
-                        let r = self.shapes.at(s.index);
-                        r.shape.mass_data(r.def.density)
-                    })
-                    .collect();
-                mass = parts.iter().map(|p| p.mass).sum();
-                if mass > 0.0 {
-                    center = parts.iter().map(|p| p.mass * p.center).sum::<Vec2>() / mass;
-                    // A centre within a millionth of the body's size from its origin is the
-                    // origin: the mass sums of a centred box round to about 1e-8 m, and an
-                    // exact zero lets recycled contacts skip carrying a centre offset (on the
-                    // pyramid benchmarks, half of the recycling's rotations).
-                    let reach = shape_ids
-                        .iter()
-                        .map(|s| self.shapes.at(s.index).reach)
-                        .fold(0.0f32, f32::max);
-                    if center.length() <= 1e-6 * reach {
-                        center = Vec2::ZERO;
-                    }
-                    // Parallel axis: each part's inertia moved to the common centre.
-                    inertia = parts
-                        .iter()
-                        .map(|p| {
-                            p.rotational_inertia + p.mass * (p.center - center).length_squared()
-                        })
-                        .sum();
-                }
-            }
+            let m = body
+                .mass_override
+                .unwrap_or_else(|| self.shapes_mass_data(body_index));
+            (mass, inertia, center) = (m.mass, m.rotational_inertia, m.center);
         }
         let body = self.bodies.at_mut(body_index);
         if !dynamic {

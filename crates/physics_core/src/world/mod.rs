@@ -13,6 +13,7 @@ mod joint_results;
 mod joints;
 mod pair_filters;
 mod queries;
+mod shape_edits;
 mod shapes;
 mod sleep;
 mod snapshot;

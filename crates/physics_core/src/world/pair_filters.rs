@@ -5,9 +5,9 @@
 //! cache misses per candidate pair (a record spans several lines and a body type lives in the
 //! body record); in a crowd whose shapes never collide with each other (joint_grid's pins),
 //! those misses were most of the pair stage's own time. The same facts sit here in 32 bytes
-//! per shape. None of them changes while a shape lives (a body's type is fixed, filters and
-//! the sensor flag are set at creation), so the array is written when a shape is created and
-//! rebuilt from the records after a restore, never stored.
+//! per shape. They change only where a shape is created or its filter is set (a body's type
+//! is fixed, the sensor flag is set at creation), so the array is written there and rebuilt
+//! from the records after a restore, never stored.
 
 use super::World;
 use crate::body::BodyType;
@@ -20,18 +20,30 @@ pub(super) struct PairFilter {
     /// Slot index of the shape's body.
     body: u32,
     sensor: bool,
-    /// The body is dynamic (pairs need at least one dynamic body).
+    /// The body is dynamic (solved pairs need at least one dynamic body).
     dynamic: bool,
+    /// The body is not static (kinematic or dynamic).
+    moving: bool,
+    /// The shape asked for contacts with other non-dynamic bodies.
+    kinematic_contacts: bool,
 }
 
 impl PairFilter {
     /// True when shapes with these facts may get a contact: different bodies, filters that
-    /// agree, not both sensors, at least one dynamic body.
+    /// agree, not both sensors, and either a dynamic body or, between two bodies that are not
+    /// dynamic, at least one moving body and a sensor or a shape that asked for such
+    /// contacts (`ShapeDef::enable_kinematic_contacts`). Two static bodies never pair.
     pub(super) fn may_touch(&self, other: &PairFilter) -> bool {
         self.body != other.body
             && self.filter.should_collide(&other.filter)
             && !(self.sensor && other.sensor)
-            && (self.dynamic || other.dynamic)
+            && (self.dynamic
+                || other.dynamic
+                || ((self.moving || other.moving)
+                    && (self.sensor
+                        || other.sensor
+                        || self.kinematic_contacts
+                        || other.kinematic_contacts)))
     }
 
     /// The collision categories this shape's moved proxy looks for in the trees: its mask,
@@ -50,11 +62,14 @@ impl World {
     /// Records the pair-finding facts of the live shape in slot `index`.
     pub(super) fn note_pair_filter(&mut self, index: u32) {
         let record = self.shapes.at(index);
+        let body_type = self.bodies.at(record.body.index).body_type;
         let entry = PairFilter {
             filter: record.def.filter,
             body: record.body.index,
             sensor: record.def.is_sensor,
-            dynamic: self.bodies.at(record.body.index).body_type == BodyType::Dynamic,
+            dynamic: body_type == BodyType::Dynamic,
+            moving: body_type != BodyType::Static,
+            kinematic_contacts: record.def.enable_kinematic_contacts,
         };
         let i = index as usize;
         if self.pair_filters.len() <= i {

@@ -18,13 +18,7 @@ impl World {
     ) -> Result<ShapeId, WorldError> {
         def.validate()?;
         shape.validate()?;
-        let mass = shape.mass_data(def.density);
-        if !(mass.mass <= crate::constants::MAX_SHAPE_MASS && mass.rotational_inertia.is_finite()) {
-            return Err(WorldError::ShapeMassTooLarge {
-                density: def.density,
-                mass: mass.mass,
-            });
-        }
+        super::shape_edits::check_shape_mass(&shape, def.density)?;
         let b = self.body(body)?;
         let kind = if b.is_moving() {
             TreeKind::Moving
@@ -146,7 +140,7 @@ impl World {
         Ok(())
     }
 
-    fn shape_record(&self, id: ShapeId) -> Result<&ShapeRecord, WorldError> {
+    pub(super) fn shape_record(&self, id: ShapeId) -> Result<&ShapeRecord, WorldError> {
         self.shapes
             .get(id.index, id.generation)
             .ok_or(WorldError::StaleShape(id))
@@ -154,7 +148,7 @@ impl World {
 
     /// The box stored in the broadphase: static shapes exactly, moving shapes with a margin
     /// so small motions do not touch the tree.
-    fn fat_aabb(&self, shape: &Shape, xf: Transform, kind: TreeKind) -> Aabb {
+    pub(super) fn fat_aabb(&self, shape: &Shape, xf: Transform, kind: TreeKind) -> Aabb {
         broadphase_box(shape.compute_aabb(xf), kind, self.tolerances.aabb_margin)
     }
 

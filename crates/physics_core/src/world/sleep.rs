@@ -32,7 +32,11 @@ impl World {
         }
         let mut islands = UnionFind::new(self.bodies.capacity());
         for (_, c) in self.contacts.iter() {
-            if c.touching && !c.sensor && self.is_simulated(c.body_a) && self.is_simulated(c.body_b)
+            if c.touching
+                && !c.sensor
+                && !c.passive
+                && self.is_simulated(c.body_a)
+                && self.is_simulated(c.body_b)
             {
                 islands.union(c.body_a, c.body_b);
             }
@@ -80,7 +84,7 @@ impl World {
             let body = self.bodies.at(i);
             let contacts = body.contacts.iter().filter_map(|c| {
                 let c = self.contacts.at(*c);
-                (c.touching && !c.sensor).then_some(c.other_body(i))
+                (c.touching && !c.sensor && !c.passive).then_some(c.other_body(i))
             });
             let joints = body.joints.iter().filter_map(|j| {
                 let joint = self.joints.at(*j);

@@ -144,6 +144,9 @@ pub(super) fn read_contacts(
                 .ok_or("a contact's body is not live")
         };
         let (body_a, body_b) = (body_of(s.shape_a)?, body_of(s.shape_b)?);
+        // A body's type never changes, so whether a contact is solved is read off them.
+        let dynamic = |slot: u32| bodies.at(slot).body_type == crate::body::BodyType::Dynamic;
+        let passive = !dynamic(body_a) && !dynamic(body_b);
         let manifold = match &s.points {
             SavedPoints::Whole(m) => *m,
             SavedPoints::Carried(impulses) => {
@@ -173,6 +176,7 @@ pub(super) fn read_contacts(
             touching: s.touching,
             sensor: s.sensor,
             hit_events: s.hit_events,
+            passive,
             enabled: s.enabled,
             recycle: s.recycle,
             recycled: s.recycled,

@@ -183,7 +183,7 @@ impl World {
                 solver_index[c.body_b as usize],
             );
             let moves = a != STATIC_BODY || b != STATIC_BODY;
-            if c.touching && !c.sensor && c.enabled && moves {
+            if c.touching && !c.sensor && !c.passive && c.enabled && moves {
                 color(prepared.len() as u32, a, b);
                 prepared.push(slot);
                 any_restitution |= c.restitution != 0.0;

@@ -134,6 +134,8 @@ impl World {
                 continue;
             }
             let (body_a, body_b) = (ra.body.index, rb.body.index);
+            let dynamic = |slot: u32| self.bodies.at(slot).body_type == BodyType::Dynamic;
+            let passive = !dynamic(body_a) && !dynamic(body_b);
             let key = pair_key(a, b);
             let contact = Contact {
                 shape_a: a,
@@ -152,6 +154,7 @@ impl World {
                 touching: false,
                 sensor: ra.def.is_sensor || rb.def.is_sensor,
                 hit_events: ra.def.enable_hit_events || rb.def.enable_hit_events,
+                passive,
                 enabled: true,
                 recycle: None,
                 recycled: false,
@@ -270,7 +273,7 @@ impl World {
             };
             let (body_a, body_b) = (contact.body_a, contact.body_b);
             let (sim_a, sim_b) = (self.is_simulated(body_a), self.is_simulated(body_b));
-            if now && sim_a != sim_b && !sensor {
+            if now && sim_a != sim_b && !sensor && !contact.passive {
                 // An awake body touches a sleeping one: its island wakes.
                 let sleeping = if sim_a { body_b } else { body_a };
                 if self.bodies.at(sleeping).is_moving() {
