@@ -125,7 +125,9 @@ fn drive(keys: Res<ButtonInput<KeyCode>>, mut axle: Single<&mut Joint, With<Rear
         // No key: the motor holds the wheel still, a brake.
         _ => 0.0,
     };
-    axle.set_motor_speed(speed);
+    if let Err(error) = axle.set_motor_speed(speed) {
+        warn!("{error}");
+    }
 }
 
 fn follow_car(

@@ -243,9 +243,13 @@ fn reverse_slider_motor(carriages: Query<(&Showcase, &Transform)>, mut joints: Q
             continue;
         };
         if x >= SLIDER_LIMITS.1 - 0.05 && p.motor_speed > 0.0 {
-            joint.set_motor_speed(-2.0);
+            joint
+                .set_motor_speed(-2.0)
+                .expect("the slider is a prismatic joint");
         } else if x <= SLIDER_LIMITS.0 + 0.05 && p.motor_speed < 0.0 {
-            joint.set_motor_speed(2.0);
+            joint
+                .set_motor_speed(2.0)
+                .expect("the slider is a prismatic joint");
         }
     }
 }

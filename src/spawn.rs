@@ -104,9 +104,8 @@ fn spawn_joint(commands: &mut Commands, desc: &JointDesc, bodies: &[Entity]) -> 
         JointKind::Weld(j) => Some(j.reference_angle),
         _ => None,
     };
-    let mut joint = Joint::revolute(bodies[desc.body_a], bodies[desc.body_b])
-        .with_collide_connected(desc.collide_connected);
-    joint.kind = desc.kind;
+    let mut joint = Joint::from_kind(bodies[desc.body_a], bodies[desc.body_b], desc.kind);
+    joint.collide_connected = desc.collide_connected;
     joint.reference_angle = reference_angle;
     joint.anchor = JointAnchor::WorldPair {
         a: desc.anchor_a,

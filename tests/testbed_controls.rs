@@ -25,7 +25,7 @@ use bevy::time::{TimePlugin, TimeUpdateStrategy};
 use bevy::transform::TransformPlugin;
 use bevy::window::PrimaryWindow;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{PhysicsDebugPlugin, PhysicsGizmos, PhysicsSettings, PhysicsSystems};
+use bevy_physics2d::{PhysicsDebugPlugin, PhysicsGizmos, PhysicsSettings};
 use physics2d_demos::{SCENE_NAMES, SceneEntity, scene};
 use scene_switching::Testbed;
 use std::time::Duration;
@@ -55,11 +55,6 @@ fn testbed_app(first_scene: &str) -> App {
     .add_systems(
         Update,
         (sim_controls::keyboard_controls, scene_switching::load_scene).chain(),
-    )
-    .add_systems(FixedPreUpdate, sim_controls::begin_single_step)
-    .add_systems(
-        FixedPostUpdate,
-        sim_controls::end_single_step.after(PhysicsSystems::Writeback),
     );
     app.world_mut().spawn((Window::default(), PrimaryWindow));
     app.world_mut().spawn(Camera2d);

@@ -29,8 +29,8 @@ mod sim_controls;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
+use bevy_physics2d::PhysicsDebugPlugin;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{PhysicsDebugPlugin, PhysicsSystems};
 use options::{Options, display_available};
 use physics2d_demos::{SCENE_NAMES, scene};
 
@@ -105,11 +105,6 @@ fn windowed(options: Options) -> App {
             panels::update_stats,
         )
             .chain(),
-    )
-    .add_systems(FixedPreUpdate, sim_controls::begin_single_step)
-    .add_systems(
-        FixedPostUpdate,
-        sim_controls::end_single_step.after(PhysicsSystems::Writeback),
     );
     if options.frames.is_some() || options.screenshot.is_some() {
         app.insert_resource(screenshot::FrameBudget {

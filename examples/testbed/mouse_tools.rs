@@ -44,7 +44,7 @@ pub fn drag_bodies(
     };
     if buttons.pressed(MouseButton::Left) {
         for (_, mut joint) in &mut grabs {
-            joint.set_target(point);
+            joint.set_target(point).expect("grabs are mouse joints");
         }
     }
     if !buttons.just_pressed(MouseButton::Left) || over_panel.0 || !grabs.is_empty() {

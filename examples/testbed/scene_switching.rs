@@ -14,10 +14,6 @@ pub struct Testbed {
     pub scene: usize,
     /// Load [`Testbed::scene`] again at the next frame (reset or scene change).
     pub reload: bool,
-    /// Take one step while paused.
-    pub step_once: bool,
-    /// A single step is running; pause again after it.
-    pub stepping: bool,
     /// Time runs at a fifth of real time.
     pub slow_motion: bool,
     /// Use the 2-point block solver.
@@ -30,8 +26,6 @@ impl Testbed {
         Testbed {
             scene: SCENE_NAMES.iter().position(|n| *n == name).unwrap_or(0),
             reload: true,
-            step_once: false,
-            stepping: false,
             slow_motion: false,
             block_solver,
         }

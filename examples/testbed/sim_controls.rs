@@ -23,8 +23,8 @@ pub fn keyboard_controls(
     if keys.just_pressed(KeyCode::Space) {
         settings.paused = !settings.paused;
     }
-    if keys.just_pressed(KeyCode::KeyN) {
-        testbed.step_once = true;
+    if keys.just_pressed(KeyCode::KeyN) && settings.paused {
+        settings.step_once();
     }
     if keys.just_pressed(KeyCode::KeyR) {
         testbed.reload = true;
@@ -60,24 +60,6 @@ pub fn keyboard_controls(
         if keys.just_pressed(key) {
             *part = !*part;
         }
-    }
-}
-
-/// Unpauses for exactly one fixed step when a single step was asked for (runs in
-/// `FixedPreUpdate`, before the physics systems).
-pub fn begin_single_step(mut testbed: ResMut<Testbed>, mut settings: ResMut<PhysicsSettings>) {
-    if testbed.step_once && settings.paused {
-        settings.paused = false;
-        testbed.stepping = true;
-    }
-    testbed.step_once = false;
-}
-
-/// Pauses again after the single step (runs after the physics systems).
-pub fn end_single_step(mut testbed: ResMut<Testbed>, mut settings: ResMut<PhysicsSettings>) {
-    if testbed.stepping {
-        settings.paused = true;
-        testbed.stepping = false;
     }
 }
 

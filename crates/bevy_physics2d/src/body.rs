@@ -8,9 +8,15 @@ use bevy_reflect::prelude::*;
 use bevy_transform::components::Transform;
 use serde::{Deserialize, Serialize};
 
-/// Makes an entity a rigid body. Its `Transform` is the body's pose in world space (bodies
-/// should not be children of moving entities); its colliders are on the entity itself and on
-/// its descendants, which together form one compound body.
+/// Makes an entity a rigid body. Its colliders are on the entity itself and on its
+/// descendants, which together form one compound body.
+///
+/// A body may sit anywhere in a hierarchy: its `Transform` is local to its parent, as for any
+/// Bevy entity, and the physics works with the world pose the parent chain gives it. When the
+/// parent moves, a static body moves with it, a kinematic body follows it as a velocity (so
+/// what it pushes answers), and a dynamic body keeps its own world motion (its local
+/// `Transform` is rewritten under the moved parent). A body without a parent has its world
+/// pose in its `Transform`.
 ///
 /// ```
 /// use bevy_physics2d::prelude::*;
@@ -144,16 +150,82 @@ pub struct AngularDamping(pub f32);
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct LockedRotation;
 
-/// Overrides the mass properties computed from the colliders.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect, Serialize, Deserialize)]
-#[reflect(Component, Debug, PartialEq, Serialize, Deserialize)]
+/// Overrides the mass properties the colliders give a body, each part on its own: a part
+/// left `None` keeps what the colliders give. A mass alone scales the colliders' rotational
+/// inertia with it (the same shape, heavier), as in Avian.
+///
+/// ```
+/// use bevy_physics2d::prelude::*;
+/// // A 70 kg character whatever its collider's size, turning as its shape says.
+/// let character = Mass::new(70.0);
+/// // A wheel with its centre of mass low and a given inertia.
+/// let wheel = Mass::default().with_center(Vec2::new(0.0, -0.1)).with_inertia(0.5);
+/// assert_eq!(character.inertia, None);
+/// assert_eq!(wheel.mass, None);
+/// ```
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct Mass {
-    /// Mass.
-    pub mass: f32,
-    /// Rotational inertia about the centre of mass.
-    pub inertia: f32,
-    /// Centre of mass in the body's frame.
-    pub center: Vec2,
+    /// Mass, or `None` for the colliders' mass.
+    pub mass: Option<f32>,
+    /// Rotational inertia about the centre of mass, or `None` for the colliders' inertia
+    /// (scaled by the given mass over theirs when a mass is given).
+    pub inertia: Option<f32>,
+    /// Centre of mass in the body's frame, or `None` for the colliders' centre.
+    pub center: Option<Vec2>,
+}
+
+impl Mass {
+    /// Overrides the mass only.
+    pub fn new(mass: f32) -> Self {
+        Mass {
+            mass: Some(mass),
+            ..Default::default()
+        }
+    }
+
+    /// Overrides every part.
+    pub fn full(mass: f32, inertia: f32, center: Vec2) -> Self {
+        Mass {
+            mass: Some(mass),
+            inertia: Some(inertia),
+            center: Some(center),
+        }
+    }
+
+    /// Also overrides the rotational inertia (about the centre of mass).
+    pub fn with_inertia(mut self, inertia: f32) -> Self {
+        self.inertia = Some(inertia);
+        self
+    }
+
+    /// Also overrides the centre of mass (in the body's frame).
+    pub fn with_center(mut self, center: Vec2) -> Self {
+        self.center = Some(center);
+        self
+    }
+
+    /// The mass properties with this override applied to `computed`, the colliders' own;
+    /// `None` when nothing is overridden.
+    pub fn applied_to(
+        &self,
+        computed: physics_core::shape::MassData,
+    ) -> Option<physics_core::shape::MassData> {
+        if *self == Mass::default() {
+            return None;
+        }
+        let mass = self.mass.unwrap_or(computed.mass);
+        let scaled = if computed.mass > 0.0 {
+            computed.rotational_inertia * (mass / computed.mass)
+        } else {
+            0.0
+        };
+        Some(physics_core::shape::MassData {
+            mass,
+            center: self.center.unwrap_or(computed.center),
+            rotational_inertia: self.inertia.unwrap_or(scaled),
+        })
+    }
 }
 
 /// Marks a body that is asleep. Written by the engine when the body's island falls asleep or

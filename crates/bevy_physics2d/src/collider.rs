@@ -4,7 +4,8 @@
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
-use physics_core::math::Transform as CoreTransform;
+use physics_core::constants::MAX_POLYGON_VERTICES;
+use physics_core::math::{Rot, Transform as CoreTransform};
 use physics_core::shape::{Capsule, Circle, Polygon, Segment, Shape, ShapeError};
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +15,9 @@ use serde::{Deserialize, Serialize};
 ///
 /// Constructors never fail; the shape is checked when it reaches the physics world, and an
 /// invalid one (a degenerate polygon, a negative radius, NaN) is skipped with a warning that
-/// names the entity, while everything else steps on.
+/// names the entity, while everything else steps on. Shapes the engine holds as several
+/// (a regular polygon of more than eight sides, [`Collider::compound`]) are one collider
+/// made of parts: one entity, one set of events.
 ///
 /// ```
 /// use bevy_physics2d::prelude::*;
@@ -22,8 +25,10 @@ use serde::{Deserialize, Serialize};
 /// let wheel = Collider::circle(0.5);
 /// let limb = Collider::capsule(0.2, 1.0);
 /// let rock = Collider::convex_hull(vec![Vec2::ZERO, Vec2::X, Vec2::new(0.3, 0.8)]);
-/// assert!(rock.to_shape(Default::default()).is_ok());
-/// assert!(Collider::circle(-1.0).to_shape(Default::default()).is_err());
+/// assert_eq!(rock.to_shapes(Default::default()).unwrap().len(), 1);
+/// assert!(Collider::circle(-1.0).to_shapes(Default::default()).is_err());
+/// // Sixteen sides: two parts of eight vertices or fewer, one collider.
+/// assert!(Collider::regular_polygon(1.0, 16).to_shapes(Default::default()).unwrap().len() > 1);
 /// ```
 #[derive(Component, Clone, Debug, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Component, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,6 +70,23 @@ pub enum Collider {
         /// Corner rounding (0 for sharp corners).
         radius: f32,
     },
+    /// Several colliders as one, each placed in this collider's frame.
+    Compound {
+        /// The parts.
+        parts: Vec<CompoundPart>,
+    },
+}
+
+/// One part of a [`Collider::Compound`]: a collider placed in the compound's frame.
+#[derive(Clone, Debug, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompoundPart {
+    /// Where the part's origin sits in the compound's frame.
+    pub position: Vec2,
+    /// The part's rotation in the compound's frame (radians, counter-clockwise).
+    pub angle: f32,
+    /// The part itself.
+    pub collider: Collider,
 }
 
 impl Collider {
@@ -113,22 +135,67 @@ impl Collider {
         Collider::ConvexHull { points, radius }
     }
 
-    /// A regular polygon with `sides` corners on a circle of `circumradius`.
+    /// A regular polygon with `sides` corners on a circle of `circumradius`, any number of
+    /// sides from 3: beyond the eight vertices a core polygon holds, it is a compound of
+    /// convex pieces fanned from its first corner (one collider all the same).
     pub fn regular_polygon(circumradius: f32, sides: usize) -> Self {
-        let points = (0..sides)
+        let corners: Vec<Vec2> = (0..sides)
             .map(|i| {
                 let angle = std::f32::consts::TAU * i as f32 / sides.max(1) as f32;
                 circumradius * Vec2::from_angle(angle)
             })
             .collect();
-        Collider::convex_hull(points)
+        if sides <= MAX_POLYGON_VERTICES {
+            return Collider::convex_hull(corners);
+        }
+        // Runs of up to seven consecutive corners after the first, each overlapping the next
+        // by one corner, each closed by the first corner: convex pieces of at most eight.
+        let run = MAX_POLYGON_VERTICES - 1;
+        let mut parts = Vec::new();
+        let mut start = 1;
+        while start < sides - 1 {
+            let end = (start + run - 1).min(sides - 1);
+            let mut points = vec![corners[0]];
+            points.extend_from_slice(&corners[start..=end]);
+            parts.push(CompoundPart {
+                position: Vec2::ZERO,
+                angle: 0.0,
+                collider: Collider::convex_hull(points),
+            });
+            start = end;
+        }
+        Collider::Compound { parts }
+    }
+
+    /// Several colliders as one, each given as (position, angle, collider) in this
+    /// collider's frame.
+    ///
+    /// ```
+    /// use bevy_physics2d::prelude::*;
+    /// // A hammer: a handle and a head.
+    /// let hammer = Collider::compound([
+    ///     (Vec2::ZERO, 0.0, Collider::rectangle(0.1, 1.0)),
+    ///     (Vec2::new(0.0, 0.5), 0.0, Collider::rectangle(0.4, 0.2)),
+    /// ]);
+    /// assert_eq!(hammer.to_shapes(Default::default()).unwrap().len(), 2);
+    /// ```
+    pub fn compound(parts: impl IntoIterator<Item = (Vec2, f32, Collider)>) -> Self {
+        Collider::Compound {
+            parts: parts
+                .into_iter()
+                .map(|(position, angle, collider)| CompoundPart {
+                    position,
+                    angle,
+                    collider,
+                })
+                .collect(),
+        }
     }
 
     /// The collider describing a core shape, and where it sits in its body (the identity for
     /// shapes around the origin; circles, capsules off the origin are placed by it). Put the
     /// collider on a child entity with that placement when it is not the identity.
     pub fn from_core_shape(shape: &Shape) -> (Collider, CoreTransform) {
-        use physics_core::math::Rot;
         match shape {
             Shape::Circle(c) => (
                 Collider::circle(c.radius),
@@ -160,11 +227,18 @@ impl Collider {
         }
     }
 
-    /// The core shape, placed by `offset` in the body's frame (the identity for a collider on
-    /// the body entity itself). Errors say what is wrong with the description.
-    pub fn to_shape(&self, offset: CoreTransform) -> Result<Shape, ShapeError> {
+    /// The core shapes, placed by `offset` in the body's frame (the identity for a collider
+    /// on the body entity itself): one, or a compound's parts in order. Errors say what is
+    /// wrong with the description (with the part's place in the compound).
+    pub fn to_shapes(&self, offset: CoreTransform) -> Result<Vec<Shape>, ShapeError> {
+        let mut shapes = Vec::new();
+        self.push_shapes(offset, &mut shapes)?;
+        Ok(shapes)
+    }
+
+    fn push_shapes(&self, offset: CoreTransform, out: &mut Vec<Shape>) -> Result<(), ShapeError> {
         let at = |p: Vec2| offset.apply(p);
-        Ok(match self {
+        let shape = match self {
             Collider::Circle { radius } => Shape::Circle(Circle::new(at(Vec2::ZERO), *radius)?),
             Collider::Rectangle { half_size, radius } => Shape::Polygon(
                 Polygon::new_offset_box(half_size.x, half_size.y, offset.p, offset.q)?
@@ -179,6 +253,24 @@ impl Collider {
                 let moved: Vec<Vec2> = points.iter().map(|&p| at(p)).collect();
                 Shape::Polygon(Polygon::from_points(&moved, *radius)?)
             }
-        })
+            Collider::Compound { parts } => {
+                if parts.is_empty() {
+                    return Err(ShapeError::EmptyCompound);
+                }
+                for part in parts {
+                    if !(part.position.is_finite() && part.angle.is_finite()) {
+                        return Err(ShapeError::NonFinite {
+                            what: "a compound part's position or angle",
+                        });
+                    }
+                    let place = CoreTransform::new(part.position, Rot::from_angle(part.angle));
+                    let placed = CoreTransform::new(offset.apply(place.p), offset.q * place.q);
+                    part.collider.push_shapes(placed, out)?;
+                }
+                return Ok(());
+            }
+        };
+        out.push(shape);
+        Ok(())
     }
 }

@@ -6,9 +6,9 @@ use crate::physics_world::PhysicsWorld;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 
-/// Two colliders began touching. Triggered on each collider that has
-/// [`CollisionEventsEnabled`] (with `collider1` being that collider) and sent once per pair as
-/// a message.
+/// Two colliders began touching. Sent once per pair as a message when either collider has
+/// [`CollisionEventsEnabled`], and triggered on each collider that has it (with `collider1`
+/// being that collider).
 #[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CollisionStart {
     /// The collider the event is about (the observed entity).
@@ -110,6 +110,10 @@ pub(crate) fn send_events(
             else {
                 continue;
             };
+            let (on1, on2) = (enabled.contains(c1), enabled.contains(c2));
+            if !(on1 || on2) {
+                continue;
+            }
             let (b1, b2) = (body_of(c1), body_of(c2));
             if begin {
                 starts.write(CollisionStart {
@@ -126,8 +130,10 @@ pub(crate) fn send_events(
                     body2: b2,
                 });
             }
-            for (me, other, my_body, other_body) in [(c1, c2, b1, b2), (c2, c1, b2, b1)] {
-                if !enabled.contains(me) {
+            for (on, me, other, my_body, other_body) in
+                [(on1, c1, c2, b1, b2), (on2, c2, c1, b2, b1)]
+            {
+                if !on {
                     continue;
                 }
                 if begin {
@@ -183,7 +189,7 @@ pub(crate) fn send_events(
                 torque: e.torque,
             },
         };
-        bevy_log::warn!(
+        bevy_log::debug!(
             "physics: joint {joint} broke under force {} and torque {}",
             e.force,
             e.torque

@@ -4,6 +4,7 @@
 //! itself (then that move is a teleport, as always).
 
 use crate::body::RigidBody;
+use crate::settings::PhysicsSettings;
 use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec3};
@@ -113,13 +114,19 @@ fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transf
 }
 
 /// Shows the blend of the last two physics poses by how far time has run into the next step.
+/// While paused nothing is blended: the last step's poses (put back before the fixed steps)
+/// stay on screen, and a step taken while paused is shown as it ended.
 fn interpolate_poses(
     time: Res<Time<Fixed>>,
+    settings: Option<Res<PhysicsSettings>>,
     mut bodies: Query<
         (&RigidBody, &mut InterpolationPoses, &mut Transform),
         Without<NoInterpolation>,
     >,
 ) {
+    if settings.is_some_and(|s| s.paused) {
+        return;
+    }
     let alpha = time.overstep_fraction();
     for (body, mut poses, mut transform) in &mut bodies {
         if *body == RigidBody::Static || poses.previous == poses.current || poses.held {

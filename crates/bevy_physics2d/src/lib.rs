@@ -39,8 +39,10 @@ mod events;
 #[cfg(feature = "ggrs")]
 mod ggrs_rollback;
 mod handle;
+mod hierarchy;
 mod interpolation;
 mod joint;
+mod joint_builder;
 mod lifecycle;
 mod material;
 mod physics_world;
@@ -71,7 +73,10 @@ pub use events::{
 pub use ggrs_rollback::{PhysicsRollbackPlugin, PhysicsWorldStrategy};
 pub use handle::PhysicsBody;
 pub use interpolation::{InterpolationPoses, NoInterpolation, PhysicsInterpolationPlugin};
-pub use joint::{Joint, JointAnchor};
+pub use joint::{Joint, JointAnchor, JointTypeError};
+pub use joint_builder::{
+    HasLimits, HasMotor, HasReferenceAngle, HasSpring, JointBuilder, JointType, joint_types,
+};
 pub use material::{
     ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
 };

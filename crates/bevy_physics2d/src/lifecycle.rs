@@ -11,7 +11,9 @@ use crate::body::{
 use crate::collider::Collider;
 use crate::events::{JointBreakReason, JointBroken};
 use crate::joint::Joint;
-use crate::material::{ColliderDensity, CollisionLayers, Friction, Restitution, Sensor};
+use crate::material::{
+    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
+};
 use crate::physics_world::PhysicsWorld;
 use bevy_app::App;
 use bevy_ecs::lifecycle::{Insert, Remove};
@@ -32,7 +34,14 @@ pub(crate) fn add_observers(app: &mut App) {
     )
     .add_observer(
         |on: On<Remove, Collider>, mut physics: ResMut<PhysicsWorld>| {
-            if let Some(shape) = physics.unmap_shape(on.entity) {
+            for shape in physics.unmap_shapes(on.entity) {
+                // The body's mass settings are redone without the shape (a partial `Mass`
+                // override starts from what the shapes give).
+                if let Some(body) = physics.world.shape_body(shape).ok()
+                    && let Some(body_entity) = physics.body_entity(body)
+                {
+                    physics.pending.props.push(body_entity);
+                }
                 let _ = physics.world.destroy_shape(shape);
             }
         },
@@ -74,6 +83,7 @@ pub(crate) fn add_observers(app: &mut App) {
     add_material_observers::<Sensor>(app);
     add_material_observers::<Friction>(app);
     add_material_observers::<Restitution>(app);
+    add_material_observers::<CollisionEventsEnabled>(app);
 }
 
 /// Body settings: queued on arrival and departure (mutations are found by change detection).
@@ -160,7 +170,7 @@ fn on_body_removed(
             continue;
         };
         physics.unmap_joint(joint_entity);
-        bevy_log::warn!(
+        bevy_log::debug!(
             "physics: joint {joint_entity} destroyed because its body {entity} was removed"
         );
         let event = JointBroken {
@@ -186,8 +196,11 @@ fn unmap_body_shapes(physics: &mut PhysicsWorld, body: physics_core::id::BodyId)
         .unwrap_or_default();
     let mut entities = Vec::new();
     for shape in shapes {
-        if let Some(e) = physics.collider_entity(shape) {
-            physics.unmap_shape(e);
+        // A compound's parts share an entity: unmapped with its first part found.
+        if let Some(e) = physics.collider_entity(shape)
+            && physics.shape(e).is_some()
+        {
+            physics.unmap_shapes(e);
             entities.push(e);
         }
     }

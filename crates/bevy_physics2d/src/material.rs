@@ -42,8 +42,22 @@ pub struct Restitution(pub f32);
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct Sensor;
 
-/// Sends [`CollisionStart`](crate::CollisionStart) and [`CollisionEnd`](crate::CollisionEnd)
-/// to observers of this collider entity (messages are sent for every pair regardless).
+/// Turns on collision events for this collider, as in Avian: [`CollisionStart`] and
+/// [`CollisionEnd`] are sent as messages for every pair where either collider has it, and
+/// triggered on each collider of the pair that has it (for observers). Pairs where neither
+/// has it send nothing, which keeps busy worlds quiet.
+///
+/// It also lets a collider of a kinematic body find contacts with static and other kinematic
+/// colliders (a kinematic player against a wall), which are otherwise never paired: they are
+/// reported as events and contact data, never solved.
+///
+/// Sensor events ([`SensorEntered`], [`SensorExited`]) are always sent as messages; the
+/// marker on the sensor also triggers them on it.
+///
+/// [`CollisionStart`]: crate::CollisionStart
+/// [`CollisionEnd`]: crate::CollisionEnd
+/// [`SensorEntered`]: crate::SensorEntered
+/// [`SensorExited`]: crate::SensorExited
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct CollisionEventsEnabled;

@@ -20,7 +20,10 @@ pub struct PhysicsWorld {
     pub(crate) ground: Option<BodyId>,
     pub(crate) body_of: EntityHashMap<BodyId>,
     pub(crate) body_entity: Vec<Option<(BodyId, Entity)>>,
+    /// The first (for most colliders the only) core shape of each collider entity.
     pub(crate) shape_of: EntityHashMap<ShapeId>,
+    /// The other shapes of compound colliders, in part order.
+    pub(crate) compound_parts: EntityHashMap<Vec<ShapeId>>,
     pub(crate) shape_entity: Vec<Option<(ShapeId, Entity)>>,
     /// Shapes destroyed since the last events were sent, so their end events still name them.
     pub(crate) retired_shapes: Vec<(ShapeId, Entity)>,
@@ -87,6 +90,7 @@ impl PhysicsWorld {
             body_of: EntityHashMap::default(),
             body_entity: Vec::new(),
             shape_of: EntityHashMap::default(),
+            compound_parts: EntityHashMap::default(),
             shape_entity: Vec::new(),
             retired_shapes: Vec::new(),
             joint_of: EntityHashMap::default(),
@@ -117,9 +121,21 @@ impl PhysicsWorld {
         self.body_of.get(&entity).copied()
     }
 
-    /// The core shape of a collider entity.
+    /// The core shape of a collider entity (for a compound collider, its first part's).
     pub fn shape(&self, entity: Entity) -> Option<ShapeId> {
         self.shape_of.get(&entity).copied()
+    }
+
+    /// Every core shape of a collider entity: one, or a compound collider's parts in order.
+    pub fn shapes(&self, entity: Entity) -> Vec<ShapeId> {
+        let Some(first) = self.shape(entity) else {
+            return Vec::new();
+        };
+        let mut shapes = vec![first];
+        if let Some(rest) = self.compound_parts.get(&entity) {
+            shapes.extend_from_slice(rest);
+        }
+        shapes
     }
 
     /// The core joint of a joint entity.
@@ -177,12 +193,13 @@ impl PhysicsWorld {
     ///
     /// Cost: this gathers the data of every touching pair and picks one, O(touching pairs)
     /// per call. To look at many pairs in a frame, call [`PhysicsWorld::contact_pairs`] once.
+    /// For compound colliders, the first touching pair of their parts.
     pub fn contact_pair(&self, a: Entity, b: Entity) -> Option<ContactData> {
-        let (sa, sb) = (self.shape(a)?, self.shape(b)?);
+        let (sa, sb) = (self.shapes(a), self.shapes(b));
         self.world.contact_data().into_iter().find_map(|mut c| {
-            if c.shape_a == sa && c.shape_b == sb {
+            if sa.contains(&c.shape_a) && sb.contains(&c.shape_b) {
                 Some(c)
-            } else if c.shape_a == sb && c.shape_b == sa {
+            } else if sb.contains(&c.shape_a) && sa.contains(&c.shape_b) {
                 std::mem::swap(&mut c.shape_a, &mut c.shape_b);
                 c.manifold.normal = -c.manifold.normal;
                 Some(c)
@@ -203,16 +220,33 @@ impl PhysicsWorld {
         Some(id)
     }
 
-    pub(crate) fn map_shape(&mut self, entity: Entity, id: ShapeId) {
-        self.shape_of.insert(entity, id);
-        set_slot(&mut self.shape_entity, id.index, Some((id, entity)));
+    /// Records the core shapes of a collider entity (several for a compound collider).
+    pub(crate) fn map_shapes(&mut self, entity: Entity, ids: &[ShapeId]) {
+        let Some((&first, rest)) = ids.split_first() else {
+            return;
+        };
+        self.shape_of.insert(entity, first);
+        if !rest.is_empty() {
+            self.compound_parts.insert(entity, rest.to_vec());
+        }
+        for &id in ids {
+            set_slot(&mut self.shape_entity, id.index, Some((id, entity)));
+        }
     }
 
-    pub(crate) fn unmap_shape(&mut self, entity: Entity) -> Option<ShapeId> {
-        let id = self.shape_of.remove(&entity)?;
-        set_slot(&mut self.shape_entity, id.index, None);
-        self.retired_shapes.push((id, entity));
-        Some(id)
+    /// Forgets the core shapes of a collider entity and returns them (to be destroyed); their
+    /// end events still name the entity.
+    pub(crate) fn unmap_shapes(&mut self, entity: Entity) -> Vec<ShapeId> {
+        let Some(first) = self.shape_of.remove(&entity) else {
+            return Vec::new();
+        };
+        let mut ids = vec![first];
+        ids.extend(self.compound_parts.remove(&entity).unwrap_or_default());
+        for &id in &ids {
+            set_slot(&mut self.shape_entity, id.index, None);
+            self.retired_shapes.push((id, entity));
+        }
+        ids
     }
 
     pub(crate) fn map_joint(&mut self, entity: Entity, id: JointId) {

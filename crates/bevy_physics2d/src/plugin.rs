@@ -17,8 +17,8 @@ use crate::settings::PhysicsSettings;
 use crate::stages::{PhysicsDiagnostics, StageClock};
 use crate::warnings::PhysicsWarning;
 use crate::{
-    events, interpolation, lifecycle, prepare_bodies, prepare_colliders, prepare_joints, stages,
-    sync, writeback,
+    events, hierarchy, interpolation, lifecycle, prepare_bodies, prepare_colliders, prepare_joints,
+    stages, sync, writeback,
 };
 use bevy_app::{App, FixedPostUpdate, Plugin};
 use bevy_ecs::prelude::*;
@@ -93,6 +93,7 @@ impl Plugin for PhysicsCorePlugin {
                     queue_changed_props,
                     prepare_bodies::apply_body_props,
                     sync::apply_user_motion,
+                    hierarchy::apply_hierarchy_motion,
                     sync::apply_forces,
                     stages::end_prepare,
                 )
@@ -105,8 +106,10 @@ impl Plugin for PhysicsCorePlugin {
                 (
                     stages::begin_writeback,
                     writeback::write_back_bodies,
+                    hierarchy::write_back_child_bodies,
                     events::send_events,
                     stages::end_writeback,
+                    stages::take_queued_step,
                 )
                     .chain()
                     .in_set(PhysicsSystems::Writeback),

@@ -7,13 +7,16 @@ use crate::body::{
 };
 use crate::collider::Collider;
 use crate::handle::PhysicsBody;
+use crate::hierarchy::world_frame;
 use crate::interpolation::{InterpolationEnabled, InterpolationPoses};
 use crate::physics_world::{PhysicsWorld, pose_from_transform};
 use crate::warnings::{PhysicsWarning, warn_skipped};
+use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::query::QueryData;
 use bevy_transform::components::Transform;
 use physics_core::body::BodyDef;
+use physics_core::math::Transform as CoreTransform;
 use physics_core::shape::MassData;
 
 /// Everything a body is built from.
@@ -33,9 +36,10 @@ pub(crate) struct BodyComponents {
 }
 
 impl BodyComponentsItem<'_, '_> {
-    fn def(&self) -> BodyDef {
-        let (position, rotation) =
-            pose_from_transform(self.transform.translation, self.transform.rotation);
+    /// The body's def at the world pose `world` (its `Transform` composed with its
+    /// parents').
+    fn def_at(&self, world: CoreTransform) -> BodyDef {
+        let (position, rotation) = (world.p, world.q);
         BodyDef {
             body_type: self.body.to_core(),
             position,
@@ -52,12 +56,16 @@ impl BodyComponentsItem<'_, '_> {
         }
     }
 
-    fn mass_data(&self) -> Option<MassData> {
-        self.mass.map(|m| MassData {
-            mass: m.mass,
-            center: m.center,
-            rotational_inertia: m.inertia,
-        })
+    /// The body's def at the pose its own `Transform` says (its world pose for a body
+    /// without a parent; only the settings are read from it otherwise).
+    fn def(&self) -> BodyDef {
+        let (p, q) = pose_from_transform(self.transform.translation, self.transform.rotation);
+        self.def_at(CoreTransform::new(p, q))
+    }
+
+    /// The mass override applied to what the colliders give (`computed`).
+    fn mass_data(&self, computed: MassData) -> Option<MassData> {
+        self.mass.and_then(|m| m.applied_to(computed))
     }
 }
 
@@ -89,6 +97,7 @@ pub(crate) fn create_bodies(
     bodies: Query<BodyComponents>,
     children: Query<&bevy_ecs::hierarchy::Children>,
     colliders: Query<(), With<Collider>>,
+    frames: Query<(&Transform, Option<&ChildOf>)>,
     interpolation: Option<Res<InterpolationEnabled>>,
 ) {
     if physics.pending.bodies.is_empty() {
@@ -99,7 +108,8 @@ pub(crate) fn create_bodies(
         let Ok(components) = bodies.get(entity) else {
             continue; // despawned or no longer a body
         };
-        let mut def = components.def();
+        // A child's world pose comes from its parents' frames (see `hierarchy.rs`).
+        let mut def = components.def_at(world_frame(entity, &frames).pose());
         if let Some(old) = physics.body_of.get(&entity).copied() {
             if physics.world.body_type(old).ok() == Some(components.body.to_core()) {
                 continue; // re-inserted with the same type: nothing to rebuild
@@ -195,7 +205,8 @@ pub(crate) fn apply_body_props(
             .and_then(|_| world.set_damping(id, def.linear_damping, def.angular_damping))
             .and_then(|_| world.set_fixed_rotation(id, def.fixed_rotation))
             .and_then(|_| world.set_bullet(id, def.bullet))
-            .and_then(|_| world.set_mass_data(id, c.mass_data()));
+            .and_then(|_| world.body_shapes_mass_data(id))
+            .and_then(|computed| world.set_mass_data(id, c.mass_data(computed)));
         if let Err(error) = result {
             warn_skipped(&mut warnings, entity, format_args!("body setting: {error}"));
         }

@@ -2,7 +2,9 @@
 //! on its entity or nearest ancestor, placed by the transforms in between.
 
 use crate::collider::Collider;
-use crate::material::{ColliderDensity, CollisionLayers, Friction, Restitution, Sensor};
+use crate::material::{
+    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
+};
 use crate::physics_world::{PhysicsWorld, pose_from_transform};
 use crate::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::hierarchy::ChildOf;
@@ -20,6 +22,7 @@ pub(crate) struct MaterialComponents {
     restitution: Option<&'static Restitution>,
     layers: Option<&'static CollisionLayers>,
     sensor: Has<Sensor>,
+    events: Has<CollisionEventsEnabled>,
 }
 
 /// The shape def of a collider: each material from the collider's entity, else from its
@@ -42,10 +45,17 @@ pub(crate) fn shape_def(
             .or_else(|| body.and_then(|b| b.layers))
             .map_or(base.filter, |l| l.to_filter()),
         enable_hit_events: false,
+        // A collider that asked for collision events also meets static and kinematic
+        // colliders when its body is kinematic (see `CollisionEventsEnabled`).
+        enable_kinematic_contacts: own.events,
     }
 }
 
-/// Creates the core shape of every queued collider (replacing the old one if any).
+/// Creates the core shape of every queued collider, or brings an existing one up to date:
+/// a collider whose shape, material and filter come out as the core already holds them
+/// costs nothing and sends nothing (Bevy marks components changed on any mutable access);
+/// one that changed on the same body is updated in place, keeping its contacts and their
+/// warm start; only a new body or a sensor switch rebuilds the shape.
 pub(crate) fn create_colliders(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
@@ -53,16 +63,21 @@ pub(crate) fn create_colliders(
     materials: Query<MaterialComponents>,
     placement: Query<(&Transform, Option<&ChildOf>)>,
     body_components: Query<(), With<crate::body::RigidBody>>,
+    overridden: Query<(), With<crate::body::Mass>>,
 ) {
     if physics.pending.colliders.is_empty() {
         return;
     }
     for entity in physics.pending.colliders.take() {
-        if let Some(old) = physics.unmap_shape(entity) {
-            let _ = physics.world.destroy_shape(old);
-        }
+        let old = physics.shapes(entity);
+        let drop_old = |physics: &mut PhysicsWorld| {
+            for old in physics.unmap_shapes(entity) {
+                let _ = physics.world.destroy_shape(old);
+            }
+        };
         let Ok(collider) = colliders.get(entity) else {
-            continue; // the collider was removed or the entity despawned
+            drop_old(&mut physics); // the collider was removed or the entity despawned
+            continue;
         };
         // Walk up to the nearest body, composing the transforms in between.
         let mut offset = CoreTransform::IDENTITY;
@@ -82,6 +97,7 @@ pub(crate) fn create_colliders(
             }
         };
         let Some((body_entity, body)) = body else {
+            drop_old(&mut physics);
             // A body that is waiting or was rejected (with its own warning) queues its
             // colliders again when it is created.
             if !has_body_ancestor(entity, &placement, &body_components) {
@@ -93,9 +109,10 @@ pub(crate) fn create_colliders(
             }
             continue;
         };
-        let shape = match collider.to_shape(offset) {
-            Ok(shape) => shape,
+        let shapes = match collider.to_shapes(offset) {
+            Ok(shapes) => shapes,
             Err(error) => {
+                drop_old(&mut physics);
                 warn_skipped(&mut warnings, entity, format_args!("collider: {error}"));
                 continue;
             }
@@ -107,11 +124,84 @@ pub(crate) fn create_colliders(
             .then(|| materials.get(body_entity).ok())
             .flatten();
         let def = shape_def(&own, body_materials.as_ref());
-        match physics.world.create_shape(body, &def, shape) {
-            Ok(id) => physics.map_shape(entity, id),
-            Err(error) => warn_skipped(&mut warnings, entity, format_args!("collider: {error}")),
+        // A partial mass override is taken over what the shapes give: redone when they change.
+        if overridden.contains(body_entity) {
+            physics.pending.props.push(body_entity);
         }
+        // The same number of parts on the same body: each part updated in place.
+        if old.len() == shapes.len()
+            && let Some(updates) = old
+                .iter()
+                .zip(&shapes)
+                .map(|(&id, shape)| update_in_place(&mut physics.world, id, body, shape, &def))
+                .collect::<Option<Vec<_>>>()
+        {
+            if let Some(Err(error)) = updates.into_iter().find(Result::is_err) {
+                warn_skipped(&mut warnings, entity, format_args!("collider: {error}"));
+            }
+            continue;
+        }
+        drop_old(&mut physics);
+        let mut created = Vec::with_capacity(shapes.len());
+        for shape in shapes {
+            match physics.world.create_shape(body, &def, shape) {
+                Ok(id) => created.push(id),
+                Err(error) => {
+                    // All parts or none: a compound missing a part would be another shape.
+                    for id in created.drain(..) {
+                        let _ = physics.world.destroy_shape(id);
+                    }
+                    warn_skipped(&mut warnings, entity, format_args!("collider: {error}"));
+                    break;
+                }
+            }
+        }
+        physics.map_shapes(entity, &created);
     }
+}
+
+/// Brings the live shape `old` to `shape` and `def` without destroying it, when it is on
+/// `body` and stays a sensor or not as it was; `None` when it must be rebuilt. Only what
+/// differs is handed to the core, so an unchanged collider costs a comparison.
+fn update_in_place(
+    world: &mut physics_core::world::World,
+    old: physics_core::id::ShapeId,
+    body: physics_core::id::BodyId,
+    shape: &physics_core::shape::Shape,
+    def: &ShapeDef,
+) -> Option<Result<(), physics_core::world::WorldError>> {
+    let (Ok(old_body), Ok(old_def), Ok(old_shape)) = (
+        world.shape_body(old),
+        world.shape_def(old),
+        world.shape(old),
+    ) else {
+        return None;
+    };
+    let (old_def, old_shape) = (*old_def, *old_shape);
+    if old_body != body
+        || old_def.is_sensor != def.is_sensor
+        || old_def.enable_hit_events != def.enable_hit_events
+    {
+        return None;
+    }
+    let mut result = Ok(());
+    if old_shape != *shape {
+        result = world.set_shape_geometry(old, *shape);
+    }
+    if old_def.density != def.density {
+        result = result.and_then(|_| world.set_shape_density(old, def.density));
+    }
+    if (old_def.friction, old_def.restitution) != (def.friction, def.restitution) {
+        result = result.and_then(|_| world.set_shape_material(old, def.friction, def.restitution));
+    }
+    if old_def.filter != def.filter {
+        result = result.and_then(|_| world.set_shape_filter(old, def.filter));
+    }
+    if old_def.enable_kinematic_contacts != def.enable_kinematic_contacts {
+        result = result
+            .and_then(|_| world.set_shape_kinematic_contacts(old, def.enable_kinematic_contacts));
+    }
+    Some(result)
 }
 
 /// True when the entity or an ancestor has a `RigidBody` component (whose core body does not
@@ -153,13 +243,14 @@ pub(crate) fn update_materials(
             for &shape in physics.world.body_shapes(body).unwrap_or(&[]) {
                 if let Some(e) = physics.collider_entity(shape)
                     && e != entity
+                    && !targets.iter().any(|(t, _)| *t == e)
                 {
                     targets.push((e, Some(entity)));
                 }
             }
         }
         for (collider, body_entity) in targets {
-            let (Some(shape), Ok(own)) = (physics.shape(collider), materials.get(collider)) else {
+            let Ok(own) = materials.get(collider) else {
                 continue;
             };
             if !colliders.contains(collider) {
@@ -167,12 +258,15 @@ pub(crate) fn update_materials(
             }
             let body_m = body_entity.and_then(|b| materials.get(b).ok());
             let def = shape_def(&own, body_m.as_ref());
-            if let Err(error) =
-                physics
-                    .world
-                    .set_shape_material(shape, def.friction, def.restitution)
-            {
-                warn_skipped(&mut warnings, collider, format_args!("material: {error}"));
+            for shape in physics.shapes(collider) {
+                if let Err(error) =
+                    physics
+                        .world
+                        .set_shape_material(shape, def.friction, def.restitution)
+                {
+                    warn_skipped(&mut warnings, collider, format_args!("material: {error}"));
+                    break;
+                }
             }
         }
     }

@@ -110,7 +110,7 @@ impl SpatialQuery<'_> {
             .next()
     }
 
-    /// Every collider along the ray, nearest first.
+    /// Every collider along the ray, nearest first, each once.
     pub fn ray_hits(
         &self,
         origin: Vec2,
@@ -138,6 +138,9 @@ impl SpatialQuery<'_> {
             })
             .collect();
         hits.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+        // A compound collider is one collider: its nearest part's hit, once.
+        let mut seen = bevy_ecs::entity::EntityHashSet::default();
+        hits.retain(|h| seen.insert(h.entity));
         hits
     }
 
@@ -152,29 +155,33 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Result<Option<QueryHit>, ShapeError> {
-        let core_shape = shape.to_shape(CoreTransform::IDENTITY)?;
+        let core_shapes = shape.to_shapes(CoreTransform::IDENTITY)?;
         let dir = direction.normalize_or_zero();
         let xf = CoreTransform::new(origin, rot_from_quat(rotation));
         let mut core_filter = filter.core();
         // Excluded entities are skipped by casting again past them; few casts exclude many.
         let mut excluded_shapes = Vec::new();
         for e in &filter.excluded {
-            if let Some(s) = self.physics.shape(*e) {
-                excluded_shapes.push(s);
-            }
+            excluded_shapes.extend(self.physics.shapes(*e));
             if let Some(b) = self.physics.body(*e) {
                 excluded_shapes
                     .extend_from_slice(self.physics.core().body_shapes(b).unwrap_or(&[]));
             }
         }
         core_filter.include_sensors = filter.include_sensors;
-        let hit = self.physics.core().shape_cast_excluding(
-            &core_shape,
-            xf,
-            dir * max_distance,
-            &core_filter,
-            &excluded_shapes,
-        );
+        // A compound casts each part; the first hit of any part is the compound's.
+        let hit = core_shapes
+            .iter()
+            .filter_map(|core_shape| {
+                self.physics.core().shape_cast_excluding(
+                    core_shape,
+                    xf,
+                    dir * max_distance,
+                    &core_filter,
+                    &excluded_shapes,
+                )
+            })
+            .min_by(|a, b| a.fraction.total_cmp(&b.fraction));
         Ok(hit.and_then(|h| {
             let (entity, body) = self.accept(self.physics.collider_entity(h.shape)?, filter)?;
             Some(QueryHit {
@@ -217,14 +224,22 @@ impl SpatialQuery<'_> {
         rotation: Quat,
         filter: &SpatialQueryFilter,
     ) -> Result<Vec<Entity>, ShapeError> {
-        let core_shape = shape.to_shape(CoreTransform::IDENTITY)?;
+        let core_shapes = shape.to_shapes(CoreTransform::IDENTITY)?;
         let xf = CoreTransform::new(position, rot_from_quat(rotation));
-        Ok(self.entities(
-            self.physics
+        // A compound overlaps what any of its parts overlaps, each shape once.
+        let mut found = Vec::new();
+        for core_shape in &core_shapes {
+            for s in self
+                .physics
                 .core()
-                .query_overlap(&core_shape, xf, &filter.core()),
-            filter,
-        ))
+                .query_overlap(core_shape, xf, &filter.core())
+            {
+                if !found.contains(&s) {
+                    found.push(s);
+                }
+            }
+        }
+        Ok(self.entities(found, filter))
     }
 
     fn entities(
@@ -232,9 +247,12 @@ impl SpatialQuery<'_> {
         shapes: Vec<physics_core::id::ShapeId>,
         filter: &SpatialQueryFilter,
     ) -> Vec<Entity> {
+        // A compound collider's parts name one entity: each entity once, first seen first.
+        let mut seen = bevy_ecs::entity::EntityHashSet::default();
         shapes
             .into_iter()
             .filter_map(|s| Some(self.accept(self.physics.collider_entity(s)?, filter)?.0))
+            .filter(|e| seen.insert(*e))
             .collect()
     }
 }

@@ -38,6 +38,7 @@ pub struct PhysicsWorldSnapshot {
     body_of: EntityHashMap<BodyId>,
     body_entity: Vec<Option<(BodyId, Entity)>>,
     shape_of: EntityHashMap<ShapeId>,
+    compound_parts: EntityHashMap<Vec<ShapeId>>,
     shape_entity: Vec<Option<(ShapeId, Entity)>>,
     retired_shapes: Vec<(ShapeId, Entity)>,
     joint_of: EntityHashMap<JointId>,
@@ -64,6 +65,7 @@ impl PhysicsWorld {
             body_of: self.body_of.clone(),
             body_entity: self.body_entity.clone(),
             shape_of: self.shape_of.clone(),
+            compound_parts: self.compound_parts.clone(),
             shape_entity: self.shape_entity.clone(),
             retired_shapes: self.retired_shapes.clone(),
             joint_of: self.joint_of.clone(),
@@ -85,6 +87,7 @@ impl PhysicsWorld {
         self.body_of.clone_from(&snapshot.body_of);
         self.body_entity.clone_from(&snapshot.body_entity);
         self.shape_of.clone_from(&snapshot.shape_of);
+        self.compound_parts.clone_from(&snapshot.compound_parts);
         self.shape_entity.clone_from(&snapshot.shape_entity);
         self.retired_shapes.clone_from(&snapshot.retired_shapes);
         self.joint_of.clone_from(&snapshot.joint_of);

@@ -45,9 +45,16 @@ impl PhysicsDiagnostics {
     }
 }
 
-/// When the stages run: not while paused.
+/// When the stages run: not while paused, unless a step is queued.
 pub(crate) fn physics_running(settings: Res<PhysicsSettings>) -> bool {
-    !settings.paused
+    !settings.paused || settings.queued_steps > 0
+}
+
+/// A queued step taken while paused is used up (run last in the Writeback stage).
+pub(crate) fn take_queued_step(mut settings: ResMut<PhysicsSettings>) {
+    if settings.paused && settings.queued_steps > 0 {
+        settings.queued_steps -= 1;
+    }
 }
 
 fn ms_since(t: Instant) -> f32 {

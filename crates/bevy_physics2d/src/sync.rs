@@ -9,6 +9,7 @@ use crate::settings::PhysicsSettings;
 use crate::threads::ComputeTaskPoolRunner;
 use crate::warnings::{PhysicsWarning, warn_skipped};
 use crate::writeback::LastWriteback;
+use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::Transform;
@@ -20,10 +21,18 @@ pub(crate) fn apply_settings(
     settings: Res<PhysicsSettings>,
     mut physics: ResMut<PhysicsWorld>,
     mut last_error: Local<Option<String>>,
+    mut applied: Local<Option<(physics_core::world::WorldDef, usize)>>,
 ) {
     if !settings.is_changed() {
         return;
     }
+    // Pausing and stepping change the resource every step while paused; only the world's
+    // settings and the thread count concern the core.
+    let wanted = (settings.to_world_def(), settings.worker_threads);
+    if applied.as_ref() == Some(&wanted) {
+        return;
+    }
+    *applied = Some(wanted);
     let runner = ComputeTaskPoolRunner::new(settings.worker_threads);
     physics.world.set_task_runner(Arc::new(runner));
     match physics.world.set_def(settings.to_world_def()) {
@@ -59,11 +68,15 @@ pub(crate) fn apply_user_motion(
             Ref<AngularVelocity>,
             Option<&mut InterpolationPoses>,
         ),
-        Or<(
-            Changed<Transform>,
-            Changed<LinearVelocity>,
-            Changed<AngularVelocity>,
-        )>,
+        (
+            Or<(
+                Changed<Transform>,
+                Changed<LinearVelocity>,
+                Changed<AngularVelocity>,
+            )>,
+            // Bodies with a parent: `hierarchy.rs`.
+            Without<ChildOf>,
+        ),
     >,
 ) {
     for (entity, handle, mut transform, linear, angular, mut poses) in &mut bodies {

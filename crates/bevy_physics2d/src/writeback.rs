@@ -6,6 +6,7 @@ use crate::handle::PhysicsBody;
 use crate::interpolation::InterpolationPoses;
 use crate::physics_world::{PhysicsWorld, quat_from_rot};
 use bevy_ecs::change_detection::{DetectChanges, Tick};
+use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
 use bevy_transform::components::Transform;
@@ -15,7 +16,10 @@ use bevy_transform::components::Transform;
 /// reading the values (see `LastWriteback::wrote_only`).
 #[derive(Resource, Default)]
 pub(crate) struct LastWriteback {
+    /// The run of `write_back_bodies` (bodies without a parent).
     tick: Option<Tick>,
+    /// The run of `hierarchy::write_back_child_bodies` (bodies with a parent).
+    pub(crate) child_tick: Option<Tick>,
 }
 
 impl LastWriteback {
@@ -23,7 +27,8 @@ impl LastWriteback {
     /// last changed by the last writeback itself (no other system run shares that run's tick),
     /// so it holds what the engine wrote.
     pub(crate) fn wrote_only(&self, component: &impl DetectChanges) -> bool {
-        !component.is_changed() || Some(component.last_changed()) == self.tick
+        let last = Some(component.last_changed());
+        !component.is_changed() || last == self.tick || last == self.child_tick
     }
 }
 
@@ -35,15 +40,19 @@ pub(crate) fn write_back_bodies(
     physics: Res<PhysicsWorld>,
     ticks: SystemChangeTick,
     mut last: ResMut<LastWriteback>,
-    mut bodies: Query<(
-        Entity,
-        &PhysicsBody,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-        Option<&mut InterpolationPoses>,
-        Has<Sleeping>,
-    )>,
+    mut bodies: Query<
+        (
+            Entity,
+            &PhysicsBody,
+            &mut Transform,
+            &mut LinearVelocity,
+            &mut AngularVelocity,
+            Option<&mut InterpolationPoses>,
+            Has<Sleeping>,
+        ),
+        // Bodies with a parent: `hierarchy.rs`.
+        Without<ChildOf>,
+    >,
 ) {
     last.tick = Some(ticks.this_run());
     let world = &physics.world;

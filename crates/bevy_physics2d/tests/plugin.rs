@@ -53,7 +53,7 @@ fn a_falling_box_follows_the_bare_core_world_bit_for_bit() {
     let ground = core
         .create_body(&BodyDef::fixed(bevy_math::Vec2::new(0.0, -0.5)))
         .unwrap();
-    let shape = |c: Collider| c.to_shape(CoreTransform::IDENTITY).unwrap();
+    let shape = |c: Collider| c.to_shapes(CoreTransform::IDENTITY).unwrap()[0];
     core.create_shape(
         ground,
         &ShapeDef::default(),

@@ -57,6 +57,8 @@ pub enum ShapeError {
         /// Sides asked for.
         sides: usize,
     },
+    /// A compound shape description (several shapes as one) has no parts.
+    EmptyCompound,
 }
 
 impl fmt::Display for ShapeError {
@@ -98,6 +100,7 @@ impl fmt::Display for ShapeError {
             ShapeError::InvalidSideCount { sides } => {
                 write!(f, "a regular polygon needs 3 to 8 sides, got {sides}")
             }
+            ShapeError::EmptyCompound => write!(f, "a compound needs at least one part"),
         }
     }
 }

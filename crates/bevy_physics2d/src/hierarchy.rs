@@ -1,0 +1,373 @@
+//! Rigid bodies that are children of other entities.
+//!
+//! A body's `Transform` is local to its parent, as everywhere in Bevy; the physics world works
+//! in world space. The world pose of a body is its parent's world frame (the parent chain's
+//! `Transform`s composed, computed here before each step, since Bevy's `GlobalTransform` is
+//! only propagated later in the frame) applied to its local `Transform`, and the writeback
+//! turns the simulated world pose back into a local `Transform` under the current parent, so
+//! sprite and physics agree.
+//!
+//! What a moving parent does to each body type:
+//! - **static**: follows the parent, moved to its new pose before the step (a teleport);
+//! - **kinematic**: follows the parent as a velocity, reaching its new pose at the end of the
+//!   step, so what it pushes answers as to any kinematic motion; its own `LinearVelocity` and
+//!   `AngularVelocity` add to that motion and keep the values the game gave them;
+//! - **dynamic**: keeps its world motion; the parent only changes the frame its `Transform`
+//!   is written in. Setting its own `Transform` teleports it, as for a body without a parent.
+//!
+//! Bodies without a parent never run through this module: their `Transform` is their world
+//! pose, handled by `sync.rs` and `writeback.rs`.
+
+use crate::body::{AngularVelocity, LinearVelocity, RigidBody, Sleeping};
+use crate::handle::PhysicsBody;
+use crate::interpolation::InterpolationPoses;
+use crate::physics_world::{PhysicsWorld, quat_from_rot, rot_from_quat};
+use crate::warnings::{PhysicsWarning, warn_skipped};
+use crate::writeback::LastWriteback;
+use bevy_ecs::hierarchy::ChildOf;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemChangeTick;
+use bevy_math::Vec2;
+use bevy_time::Time;
+use bevy_transform::components::Transform;
+use physics_core::math::{Rot, Transform as CoreTransform};
+
+/// A 2D frame with scale: where an entity's local coordinates land in the world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Frame {
+    /// Origin.
+    pub p: Vec2,
+    /// Rotation about z.
+    pub q: Rot,
+    /// Scale along the local x and y axes.
+    pub scale: Vec2,
+}
+
+impl Frame {
+    /// The world frame itself.
+    pub const IDENTITY: Frame = Frame {
+        p: Vec2::ZERO,
+        q: Rot::IDENTITY,
+        scale: Vec2::ONE,
+    };
+
+    /// The frame a `Transform` makes in its parent's space (its x, y, rotation about z and
+    /// x, y scale).
+    pub fn of(transform: &Transform) -> Frame {
+        Frame {
+            p: transform.translation.truncate(),
+            q: rot_from_quat(transform.rotation),
+            scale: transform.scale.truncate(),
+        }
+    }
+
+    /// The frame of a child whose local frame is `local`, in this frame's parent space:
+    /// p = P + Q (S * p_local), q = Q q_local, scale = S * scale_local. (Under a parent of
+    /// unequal x and y scale a rotated child is sheared in Bevy; physics keeps it rigid.)
+    pub fn then(self, local: Frame) -> Frame {
+        Frame {
+            p: self.p + self.q.rotate(self.scale * local.p),
+            q: (self.q * local.q).normalize(),
+            scale: self.scale * local.scale,
+        }
+    }
+
+    /// The rigid pose of this frame (without its scale).
+    pub fn pose(self) -> CoreTransform {
+        CoreTransform::new(self.p, self.q)
+    }
+
+    /// The local translation and rotation, in this frame, of the world pose `world`: the
+    /// inverse of [`Frame::then`].
+    pub fn local_pose(self, world: CoreTransform) -> (Vec2, Rot) {
+        let p = self.q.inv_rotate(world.p - self.p) / self.scale;
+        (p, self.q.inv_mul(world.q).normalize())
+    }
+}
+
+/// The world frame of `entity` from the `Transform`s of it and its ancestors (an ancestor
+/// without a `Transform` counts as the identity).
+pub(crate) fn world_frame(entity: Entity, frames: &Query<(&Transform, Option<&ChildOf>)>) -> Frame {
+    let mut frame = Frame::IDENTITY;
+    let mut current = Some(entity);
+    while let Some(e) = current {
+        let Ok((transform, parent)) = frames.get(e) else {
+            break;
+        };
+        frame = Frame::of(transform).then(frame);
+        current = parent.map(ChildOf::parent);
+    }
+    frame
+}
+
+/// Whether two poses differ by more than rounding: composing a parent frame with a local
+/// pose written from the world pose rounds each coordinate by a few ulps.
+fn differs(a: CoreTransform, b: CoreTransform) -> bool {
+    let tolerance = 8.0 * f32::EPSILON * (1.0 + a.p.abs().max_element());
+    (a.p - b.p).abs().max_element() > tolerance
+        || (a.q.c - b.q.c).abs() > 8.0 * f32::EPSILON
+        || (a.q.s - b.q.s).abs() > 8.0 * f32::EPSILON
+}
+
+/// Prepare stage, bodies with a parent: each one's world pose from its parent's frame and
+/// its local `Transform`. Static bodies are moved there, kinematic bodies given the velocity
+/// that takes them there in this step, dynamic bodies moved only when the game set their
+/// own `Transform` (see the module docs).
+pub(crate) fn apply_hierarchy_motion(
+    mut physics: ResMut<PhysicsWorld>,
+    time: Res<Time>,
+    last_writeback: Res<LastWriteback>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+    bodies: Query<(
+        Entity,
+        &PhysicsBody,
+        &RigidBody,
+        &ChildOf,
+        Ref<Transform>,
+        Ref<LinearVelocity>,
+        Ref<AngularVelocity>,
+        Option<&InterpolationPoses>,
+    )>,
+    frames: Query<(&Transform, Option<&ChildOf>)>,
+) {
+    let dt = time.delta_secs();
+    for (entity, handle, body, child_of, transform, linear, angular, poses) in &bodies {
+        let id = handle.id;
+        let Ok(core) = physics.world.body_motion(id) else {
+            continue;
+        };
+        let moved = !last_writeback.wrote_only(&transform);
+        // The pose interpolation put there, or the one the last step ended with, is not the
+        // game's move.
+        let own_move = moved
+            && poses.is_none_or(|p| {
+                let pose = (transform.translation, transform.rotation);
+                let same = |other: (bevy_math::Vec3, bevy_math::Quat)| {
+                    pose.0.truncate() == other.0.truncate() && pose.1 == other.1
+                };
+                !same(p.physics_pose()) && !p.shown.is_some_and(same)
+            });
+        let parent = world_frame(child_of.parent(), &frames);
+        let target = parent.then(Frame::of(&transform)).pose();
+        let result = match body {
+            RigidBody::Static => {
+                if differs(target, core.transform) {
+                    physics.world.set_transform(id, target.p, target.q)
+                } else {
+                    Ok(())
+                }
+            }
+            RigidBody::Kinematic => {
+                let world = &mut physics.world;
+                let mut follow = (Vec2::ZERO, 0.0);
+                let result = if own_move && differs(target, core.transform) {
+                    world.set_transform(id, target.p, target.q)
+                } else {
+                    if differs(target, core.transform) && dt > 0.0 {
+                        follow = (
+                            (target.p - core.transform.p) / dt,
+                            core.transform.q.relative_angle(target.q) / dt,
+                        );
+                    }
+                    Ok(())
+                };
+                let (v, w) = (linear.0 + follow.0, angular.0 + follow.1);
+                result
+                    .and_then(|_| {
+                        if v != core.linear_velocity {
+                            world.set_linear_velocity(id, v)
+                        } else {
+                            Ok(())
+                        }
+                    })
+                    .and_then(|_| {
+                        if w != core.angular_velocity {
+                            world.set_angular_velocity(id, w)
+                        } else {
+                            Ok(())
+                        }
+                    })
+            }
+            RigidBody::Dynamic => {
+                let world = &mut physics.world;
+                let mut result = Ok(());
+                if own_move && differs(target, core.transform) {
+                    result = world.set_transform(id, target.p, target.q);
+                }
+                if !last_writeback.wrote_only(&linear) && linear.0 != core.linear_velocity {
+                    result = result.and_then(|_| world.set_linear_velocity(id, linear.0));
+                }
+                if !last_writeback.wrote_only(&angular) && angular.0 != core.angular_velocity {
+                    result = result.and_then(|_| world.set_angular_velocity(id, angular.0));
+                }
+                result
+            }
+        };
+        if let Err(error) = result {
+            warn_skipped(
+                &mut warnings,
+                entity,
+                format_args!(
+                    "child body at local {} under parent {}: {error}",
+                    transform.translation,
+                    child_of.parent()
+                ),
+            );
+        }
+    }
+}
+
+/// A body with a parent as the writeback found it: the local pose to write and, for dynamic
+/// bodies, the velocities.
+pub(crate) struct ChildResult {
+    entity: Entity,
+    local: (Vec2, Rot),
+    velocities: Option<(Vec2, f32)>,
+    awake: bool,
+}
+
+/// Writeback stage, bodies with a parent: the simulated world pose becomes a local
+/// `Transform` under the parent's frame after the step (a parent that is itself a body is
+/// where its core body is now). Static bodies are driven by their parent and skipped;
+/// kinematic bodies keep the velocities the game gave them.
+pub(crate) fn write_back_child_bodies(
+    mut commands: Commands,
+    physics: Res<PhysicsWorld>,
+    mut queries: ParamSet<(
+        Query<(&Transform, Option<&ChildOf>)>,
+        Query<
+            (
+                Entity,
+                &PhysicsBody,
+                &RigidBody,
+                &ChildOf,
+                &mut Transform,
+                &mut LinearVelocity,
+                &mut AngularVelocity,
+                Option<&mut InterpolationPoses>,
+                Has<Sleeping>,
+            ),
+            With<ChildOf>,
+        >,
+    )>,
+    mut found: Local<Vec<ChildResult>>,
+    ticks: SystemChangeTick,
+    mut last: ResMut<LastWriteback>,
+) {
+    last.child_tick = Some(ticks.this_run());
+    found.clear();
+    let world = &physics.world;
+    let moving: Vec<(Entity, PhysicsBody, RigidBody, Entity)> = queries
+        .p1()
+        .iter()
+        .filter_map(|(e, handle, body, child_of, ..)| {
+            (*body != RigidBody::Static).then_some((e, *handle, *body, child_of.parent()))
+        })
+        .collect();
+    {
+        let frames = queries.p0();
+        for (entity, handle, body, parent) in moving {
+            let Ok(motion) = world.body_motion(handle.id) else {
+                continue;
+            };
+            let frame = frame_after_step(parent, &frames, &physics);
+            found.push(ChildResult {
+                entity,
+                local: frame.local_pose(motion.transform),
+                velocities: (body == RigidBody::Dynamic)
+                    .then_some((motion.linear_velocity, motion.angular_velocity)),
+                awake: motion.awake,
+            });
+        }
+    }
+    let mut bodies = queries.p1();
+    for result in found.drain(..) {
+        let Ok((entity, _, _, _, mut transform, mut linear, mut angular, poses, sleeping)) =
+            bodies.get_mut(result.entity)
+        else {
+            continue;
+        };
+        let (p, q) = result.local;
+        let rotation = quat_from_rot(q);
+        if transform.translation.truncate() != p || transform.rotation != rotation {
+            transform.translation = p.extend(transform.translation.z);
+            transform.rotation = rotation;
+        }
+        if let Some(mut poses) = poses {
+            let pose = (transform.translation, transform.rotation);
+            poses.bypass_change_detection().advance(pose);
+        }
+        if let Some((v, w)) = result.velocities {
+            if v != linear.0 {
+                linear.0 = v;
+            }
+            if w != angular.0 {
+                angular.0 = w;
+            }
+        }
+        if result.awake == sleeping {
+            if result.awake {
+                commands.entity(entity).remove::<Sleeping>();
+            } else {
+                commands.entity(entity).insert(Sleeping);
+            }
+        }
+    }
+}
+
+/// The world frame of `entity` after the step: up to the nearest ancestor that is a rigid
+/// body, whose frame is its core body's pose (with its `Transform`'s scale, and its own
+/// ancestors' scale), then the `Transform`s in between.
+fn frame_after_step(
+    entity: Entity,
+    frames: &Query<(&Transform, Option<&ChildOf>)>,
+    physics: &PhysicsWorld,
+) -> Frame {
+    let mut local = Frame::IDENTITY;
+    let mut current = Some(entity);
+    while let Some(e) = current {
+        let Ok((transform, parent)) = frames.get(e) else {
+            break;
+        };
+        if let Some(body) = physics.body(e)
+            && let Ok(pose) = physics.world.body_transform(body)
+        {
+            let scale = world_frame(e, frames).scale;
+            let frame = Frame {
+                p: pose.p,
+                q: pose.q,
+                scale,
+            };
+            return frame.then(local);
+        }
+        local = Frame::of(transform).then(local);
+        current = parent.map(ChildOf::parent);
+    }
+    local
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_pose_taken_from_a_composed_frame_is_the_local_frame() {
+        let parent = Frame {
+            p: Vec2::new(10.0, 20.0),
+            q: Rot::from_angle(0.7),
+            scale: Vec2::new(2.0, 0.5),
+        };
+        let local = Frame {
+            p: Vec2::new(1.5, -3.0),
+            q: Rot::from_angle(-1.2),
+            scale: Vec2::ONE,
+        };
+        let world = parent.then(local).pose();
+        let (p, q) = parent.local_pose(world);
+        assert!((p - local.p).length() < 1e-5, "{p} against {}", local.p);
+        assert!(q.relative_angle(local.q).abs() < 1e-6);
+        // The world point of the local origin: 10 + R(0.7) (3, -1.5).
+        let expected = Vec2::new(10.0, 20.0) + Rot::from_angle(0.7).rotate(Vec2::new(3.0, -1.5));
+        assert!((world.p - expected).length() < 1e-5);
+    }
+}
