@@ -6,9 +6,8 @@ mod support;
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
+use bevy_physics2d::PhysicsBody;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{PhysicsBody, PhysicsInterpolationPlugin};
-use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::GlobalTransform;
 use std::time::Duration;
 use support::{HZ, step};
@@ -22,22 +21,8 @@ fn app() -> App {
 /// An App whose updates each advance time by `1 / updates_per_step` of a fixed step, with or
 /// without interpolation.
 fn app_with(interpolate: bool, updates_per_step: u32) -> App {
-    let mut app = App::new();
-    let mut physics = PhysicsPlugins::default().build();
-    if !interpolate {
-        physics = physics.disable::<PhysicsInterpolationPlugin>();
-    }
-    app.add_plugins((
-        bevy_app::TaskPoolPlugin::default(),
-        TimePlugin,
-        bevy_transform::TransformPlugin,
-        physics,
-    ));
-    app.insert_resource(Time::<Fixed>::from_hz(HZ));
-    let update = Duration::from_secs_f64(1.0 / HZ / f64::from(updates_per_step));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(update));
-    app.update();
-    app
+    let frame = Duration::from_secs_f64(1.0 / HZ / f64::from(updates_per_step));
+    support::app_with(interpolate, frame)
 }
 
 fn core_position(app: &App, entity: Entity) -> Vec2 {

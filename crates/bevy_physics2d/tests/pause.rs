@@ -8,24 +8,11 @@ use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{InterpolationPoses, PhysicsBody};
-use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use std::time::Duration;
-use support::HZ;
 
 /// Frames at 144 Hz over a 60 Hz physics step, interpolation on: a ball thrown sideways.
 fn app_at_144_hz() -> (App, Entity) {
-    let mut app = App::new();
-    app.add_plugins((
-        bevy_app::TaskPoolPlugin::default(),
-        TimePlugin,
-        bevy_transform::TransformPlugin,
-        PhysicsPlugins::default(),
-    ));
-    app.insert_resource(Time::<Fixed>::from_hz(HZ));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / 144.0,
-    )));
-    app.update();
+    let mut app = support::app_with(true, Duration::from_secs_f64(1.0 / 144.0));
     let ball = app
         .world_mut()
         .spawn((

@@ -7,10 +7,7 @@ use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2};
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{
-    InterpolationPoses, PhysicsBody, PhysicsInterpolationPlugin, quat_from_rot, rot_from_quat,
-};
-use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
+use bevy_physics2d::{InterpolationPoses, PhysicsBody, quat_from_rot, rot_from_quat};
 use std::time::Duration;
 use support::{HZ, app, step};
 
@@ -84,22 +81,8 @@ fn a_sleeping_body_stays_asleep_when_the_game_only_moves_it_in_z_or_rewrites_its
 /// advance time by a `1 / updates_per_step` of a fixed step (the first update only starts
 /// the clock).
 fn custom_app(interpolate: bool, updates_per_step: u32) -> App {
-    let mut app = App::new();
-    let mut physics = PhysicsPlugins::default().build();
-    if !interpolate {
-        physics = physics.disable::<PhysicsInterpolationPlugin>();
-    }
-    app.add_plugins((
-        bevy_app::TaskPoolPlugin::default(),
-        TimePlugin,
-        bevy_transform::TransformPlugin,
-        physics,
-    ));
-    app.insert_resource(Time::<Fixed>::from_hz(HZ));
-    let update = Duration::from_secs_f64(1.0 / HZ / f64::from(updates_per_step));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(update));
-    app.update();
-    app
+    let frame = Duration::from_secs_f64(1.0 / HZ / f64::from(updates_per_step));
+    support::app_with(interpolate, frame)
 }
 
 fn app_without_interpolation() -> App {

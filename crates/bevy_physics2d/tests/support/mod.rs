@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use bevy_app::PluginGroup;
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_physics2d::prelude::*;
@@ -14,17 +15,25 @@ pub const HZ: f64 = 60.0;
 /// An App with time, transforms and physics, where each `update` advances time by exactly one
 /// fixed step (the first update only starts the clock).
 pub fn app() -> App {
+    app_with(true, Duration::from_secs_f64(1.0 / HZ))
+}
+
+/// An App like [`app`], with or without transform interpolation, whose updates each advance
+/// time by `frame` (the first update only starts the clock).
+pub fn app_with(interpolate: bool, frame: Duration) -> App {
     let mut app = App::new();
+    let mut physics = PhysicsPlugins::default().build();
+    if !interpolate {
+        physics = physics.disable::<bevy_physics2d::PhysicsInterpolationPlugin>();
+    }
     app.add_plugins((
         bevy_app::TaskPoolPlugin::default(),
         TimePlugin,
         bevy_transform::TransformPlugin,
-        PhysicsPlugins::default(),
+        physics,
     ));
     app.insert_resource(Time::<Fixed>::from_hz(HZ));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / HZ,
-    )));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(frame));
     app.update();
     app
 }
