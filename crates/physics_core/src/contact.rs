@@ -38,6 +38,13 @@ pub(crate) struct Contact {
     /// Mixed coefficients.
     pub friction: f32,
     pub restitution: f32,
+    /// Summed surface speed of the two shapes (conveyor belts), and the rolling resistance
+    /// torque per unit of normal impulse (coefficient times radius). A contact with either
+    /// is solved by the scalar solver (see `world/solve_set.rs`).
+    pub tangent_speed: f32,
+    pub rolling_resistance: f32,
+    /// Accumulated rolling resistance impulse, for next step's warm start.
+    pub rolling_impulse: f32,
     /// Shape slot indices, lower first.
     pub shape_a: u32,
     pub shape_b: u32,
@@ -83,6 +90,12 @@ impl Contact {
         } else {
             self.body_a
         }
+    }
+
+    /// True when the contact moves its surface or resists rolling: the SIMD lanes solve
+    /// neither, so the scalar solver takes it (such contacts are few: belts, rolling balls).
+    pub fn needs_scalar_solver(&self) -> bool {
+        self.tangent_speed != 0.0 || self.rolling_resistance != 0.0
     }
 
     /// Keeps the solver's impulses for next step's warm start. A non-finite impulse is never

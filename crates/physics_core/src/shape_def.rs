@@ -15,6 +15,15 @@ pub struct ShapeDef {
     pub friction: f32,
     /// Bounciness: 0 keeps no speed, 1 returns all of it.
     pub restitution: f32,
+    /// Speed of the surface along itself (m/s), as a conveyor belt: what touches it is
+    /// carried clockwise around the shape (to the right on top of it) at this speed, as far
+    /// as friction allows. Two touching shapes add theirs.
+    pub tangent_speed: f32,
+    /// Rolling resistance coefficient (no unit): a round shape rolling on another meets a
+    /// torque of this times its radius times the normal force, so a ball rolling at speed v
+    /// on flat ground stops after v^2 / (2 c g) when its inertia is negligible (more with
+    /// it). The larger of two touching shapes' coefficients applies.
+    pub rolling_resistance: f32,
     /// Detects overlap without collision response.
     pub is_sensor: bool,
     /// Which shapes this one collides with.
@@ -35,6 +44,8 @@ impl Default for ShapeDef {
             density: 1.0,
             friction: 0.6,
             restitution: 0.0,
+            tangent_speed: 0.0,
+            rolling_resistance: 0.0,
             is_sensor: false,
             filter: Filter::default(),
             enable_hit_events: false,
@@ -47,18 +58,22 @@ impl ShapeDef {
     /// Checks the numbers: finite, density and friction and restitution not negative.
     pub fn validate(&self) -> Result<(), crate::world::WorldError> {
         use crate::world::WorldError;
-        if !self.density.is_finite() || !self.friction.is_finite() || !self.restitution.is_finite()
+        if !self.density.is_finite()
+            || !self.friction.is_finite()
+            || !self.restitution.is_finite()
+            || !self.tangent_speed.is_finite()
+            || !self.rolling_resistance.is_finite()
         {
             return Err(WorldError::NonFinite(
-                "shape density, friction or restitution",
+                "shape density, friction, restitution, tangent speed or rolling resistance",
             ));
         }
         if self.density < 0.0 {
             return Err(WorldError::NegativeDensity(self.density));
         }
-        if self.friction < 0.0 || self.restitution < 0.0 {
+        if self.friction < 0.0 || self.restitution < 0.0 || self.rolling_resistance < 0.0 {
             return Err(WorldError::InvalidSetting(
-                "friction and restitution must not be negative",
+                "friction, restitution and rolling resistance must not be negative",
             ));
         }
         Ok(())

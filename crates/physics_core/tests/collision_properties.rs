@@ -211,7 +211,8 @@ fn core_outline(s: &Shape, xf: Transform) -> Option<(Vec<Vec2>, Vec<Vec2>)> {
         Shape::Polygon(p) => (p.vertices().to_vec(), p.normals().to_vec()),
         Shape::Capsule(c) => two_gon(c.center1, c.center2),
         Shape::Segment(g) => two_gon(g.point1, g.point2),
-        Shape::Circle(_) => return None,
+        // Chains are not among the random shapes (they are one-sided, tested on their own).
+        Shape::Circle(_) | Shape::ChainSegment(_) => return None,
     };
     Some((
         vertices.iter().map(|v| xf.apply(*v)).collect(),

@@ -135,6 +135,8 @@ fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<ShapeI
             let polygon = shapes::polygon_from_points(points, p.radius()).map_err(err)?;
             body.create_polygon(&def, &polygon)
         }
+        // No benchmark scene has chains; a lone chain segment has no Box2D counterpart.
+        CoreShape::ChainSegment(_) => return Err("chain segments are not mapped".into()),
     }
     .map_err(err)
 }

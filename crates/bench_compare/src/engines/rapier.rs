@@ -88,6 +88,8 @@ fn collider(desc: &ShapeDesc) -> Result<ColliderBuilder, String> {
         Shape::Capsule(c) => {
             ColliderBuilder::new(SharedShape::capsule(v(c.center1), v(c.center2), c.radius))
         }
+        // No benchmark scene has chains; refused rather than built two-sided.
+        Shape::ChainSegment(_) => return Err("chain segments are not mapped".into()),
         Shape::Segment(s) => ColliderBuilder::segment(v(s.point1), v(s.point2)),
         // Boxes centred on the body become rapier cuboids, its fast and stable special case.
         Shape::Polygon(p) if p.radius() == 0.0 && centred_box(p.vertices()).is_some() => {

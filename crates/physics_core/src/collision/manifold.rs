@@ -5,7 +5,7 @@
 //! relative to each body's origin. Pairs with a circle second-class (circle first, other shape
 //! second) are computed the other way round and flipped, so each geometric case is written once.
 
-use super::{capsules, circles, polygons};
+use super::{capsules, chains, circles, polygons};
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::math::Transform;
 use crate::shape::{Polygon, Shape};
@@ -203,6 +203,20 @@ pub fn collide(
 ) -> Manifold {
     use Shape::*;
     match (a, b) {
+        // Chains are terrain: they meet solid shapes, never segments or other chains.
+        (ChainSegment(_), Segment(_) | ChainSegment(_)) | (Segment(_), ChainSegment(_)) => {
+            Manifold::default()
+        }
+        (ChainSegment(sa), Circle(cb)) => {
+            chains::collide_chain_segment_and_circle(sa, xf_a, cb, xf_b, settings)
+        }
+        (ChainSegment(sa), Polygon(pb)) => {
+            chains::collide_chain_segment_and_polygon(sa, xf_a, pb, xf_b, settings)
+        }
+        (ChainSegment(sa), Capsule(_)) => {
+            chains::collide_chain_segment_and_polygon(sa, xf_a, &as_polygon(b), xf_b, settings)
+        }
+        (_, ChainSegment(_)) => collide(b, xf_b, a, xf_a, settings).flipped(),
         (Circle(ca), Circle(cb)) => circles::collide_circles(ca, xf_a, cb, xf_b, settings),
         (Capsule(ca), Circle(cb)) => circles::collide_rounded_segment_and_circle(
             (ca.center1, ca.center2, ca.radius),
@@ -244,6 +258,7 @@ fn rounded_segment(shape: &Shape) -> (Vec2, Vec2, f32) {
         Shape::Segment(s) => (s.point1, s.point2, 0.0),
         Shape::Circle(c) => (c.center, c.center, c.radius),
         Shape::Polygon(p) => (p.vertices()[0], p.vertices()[1], p.radius()),
+        Shape::ChainSegment(s) => (s.point1, s.point2, 0.0),
     }
 }
 

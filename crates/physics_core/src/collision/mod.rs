@@ -2,6 +2,7 @@
 //! manifold of every shape pair.
 
 mod capsules;
+mod chains;
 mod circles;
 mod clip;
 mod distance;
@@ -13,6 +14,7 @@ mod sat;
 mod toi;
 
 pub use capsules::collide_rounded_segments;
+pub use chains::{collide_chain_segment_and_circle, collide_chain_segment_and_polygon};
 pub use circles::{
     collide_circles, collide_polygon_and_circle, collide_rounded_segment_and_circle,
 };

@@ -34,6 +34,7 @@ impl ShapeProxy {
             Shape::Circle(c) => Self::from_points(&[c.center], c.radius),
             Shape::Capsule(c) => Self::from_points(&[c.center1, c.center2], c.radius),
             Shape::Segment(s) => Self::from_points(&[s.point1, s.point2], 0.0),
+            Shape::ChainSegment(s) => Self::from_points(&[s.point1, s.point2], 0.0),
             Shape::Polygon(p) => Self::from_points(p.vertices(), p.radius()),
         }
     }

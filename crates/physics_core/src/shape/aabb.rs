@@ -90,6 +90,7 @@ impl Shape {
                 Aabb::from_points(&[xf.apply(c.center1), xf.apply(c.center2)]).expanded(c.radius)
             }
             Shape::Segment(s) => Aabb::from_points(&[xf.apply(s.point1), xf.apply(s.point2)]),
+            Shape::ChainSegment(s) => Aabb::from_points(&[xf.apply(s.point1), xf.apply(s.point2)]),
             Shape::Polygon(p) => {
                 let mut b = Aabb::new(xf.apply(p.vertices()[0]), xf.apply(p.vertices()[0]));
                 for v in &p.vertices()[1..] {

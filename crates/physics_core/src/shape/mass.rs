@@ -134,7 +134,7 @@ impl Shape {
                 &Polygon::from_segment(c.center1, c.center2, c.radius),
                 density,
             ),
-            Shape::Segment(_) => MassData::default(),
+            Shape::Segment(_) | Shape::ChainSegment(_) => MassData::default(),
             Shape::Polygon(p) => polygon_mass(p, density),
         }
     }

@@ -2,6 +2,7 @@
 
 mod aabb;
 mod capsule;
+mod chain;
 mod circle;
 mod error;
 mod hull;
@@ -12,6 +13,7 @@ mod segment;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;
+pub use chain::{ChainSegment, chain_segments};
 pub use circle::Circle;
 pub use error::ShapeError;
 pub use hull::{MIN_POLYGON_SIZE, convex_hull};
@@ -37,6 +39,8 @@ pub enum Shape {
     Segment(Segment),
     /// A convex polygon, optionally rounded.
     Polygon(Polygon),
+    /// One one-sided segment of a chain (terrain without ghost collisions).
+    ChainSegment(ChainSegment),
 }
 
 /// The kind of a shape, for dispatch tables and debug output.
@@ -50,6 +54,8 @@ pub enum ShapeKind {
     Segment,
     /// [`Shape::Polygon`]
     Polygon,
+    /// [`Shape::ChainSegment`]
+    ChainSegment,
 }
 
 impl Shape {
@@ -60,6 +66,7 @@ impl Shape {
             Shape::Capsule(_) => ShapeKind::Capsule,
             Shape::Segment(_) => ShapeKind::Segment,
             Shape::Polygon(_) => ShapeKind::Polygon,
+            Shape::ChainSegment(_) => ShapeKind::ChainSegment,
         }
     }
 
@@ -76,6 +83,7 @@ impl Shape {
             Shape::Segment(s) => s.validate(),
             // The constructors (and deserialisation) validate the geometry.
             Shape::Polygon(_) => Ok(()),
+            Shape::ChainSegment(s) => s.validate(),
         }?;
         let extent = self.reach();
         let max = crate::constants::MAX_SHAPE_EXTENT;
@@ -93,6 +101,20 @@ impl Shape {
             Shape::Capsule(c) => c.contains_point(local),
             Shape::Segment(s) => s.contains_point(local),
             Shape::Polygon(p) => p.contains_point(local),
+            // No interior, like a segment.
+            Shape::ChainSegment(_) => false,
+        }
+    }
+
+    /// The radius the shape's core is rounded by: a circle's or capsule's radius, a rounded
+    /// polygon's rounding, zero for sharp shapes and segments (what rolling resistance
+    /// scales with).
+    pub fn rounding_radius(&self) -> f32 {
+        match self {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(c) => c.radius,
+            Shape::Polygon(p) => p.radius(),
+            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
         }
     }
 
@@ -104,6 +126,7 @@ impl Shape {
             Shape::Capsule(c) => 0.5 * (c.center1 + c.center2),
             Shape::Segment(s) => 0.5 * (s.point1 + s.point2),
             Shape::Polygon(p) => p.centroid(),
+            Shape::ChainSegment(s) => 0.5 * (s.point1 + s.point2),
         }
     }
 }
@@ -123,6 +146,12 @@ impl From<Capsule> for Shape {
 impl From<Segment> for Shape {
     fn from(value: Segment) -> Self {
         Shape::Segment(value)
+    }
+}
+
+impl From<ChainSegment> for Shape {
+    fn from(value: ChainSegment) -> Self {
+        Shape::ChainSegment(value)
     }
 }
 

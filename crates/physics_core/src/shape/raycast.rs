@@ -43,6 +43,18 @@ impl Shape {
                 &local,
             ),
             Shape::Segment(s) => ray_cast_segment(s, &local),
+            // One-sided: a ray from behind passes through.
+            Shape::ChainSegment(s) if local.translation.dot(s.normal()) < 0.0 => {
+                let segment = Segment {
+                    point1: s.point1,
+                    point2: s.point2,
+                };
+                ray_cast_segment(&segment, &local).map(|hit| RayHit {
+                    normal: s.normal(),
+                    ..hit
+                })
+            }
+            Shape::ChainSegment(_) => None,
             Shape::Polygon(p) => ray_cast_polygon(p, &local),
         }?;
         Some(RayHit {

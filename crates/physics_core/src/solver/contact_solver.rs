@@ -66,6 +66,13 @@ pub(crate) struct ContactConstraint {
     pub normal: Vec2,
     pub friction: f32,
     pub restitution: f32,
+    /// Surface speed along the tangent the friction drives towards (conveyor belts).
+    pub tangent_speed: f32,
+    /// Largest rolling resistance torque impulse per unit of normal impulse, the effective
+    /// mass of relative spin, and the accumulated rolling impulse.
+    pub rolling_resistance: f32,
+    pub rolling_mass: f32,
+    pub rolling_impulse: f32,
     pub softness: Softness,
     pub points: [ConstraintPoint; 2],
     pub point_count: usize,
@@ -112,18 +119,27 @@ impl ContactConstraint {
     }
 }
 
+/// A contact's surface: its mixed coefficients and the rolling impulse to warm start with.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ContactSurface {
+    pub friction: f32,
+    pub restitution: f32,
+    pub tangent_speed: f32,
+    pub rolling_resistance: f32,
+    pub rolling_impulse: f32,
+}
+
 /// Builds the constraint of a touching manifold in `out` (in place: the constraint array is
 /// large and written once per step). Points past the manifold's count are left as they were.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contact(
     out: &mut ContactConstraint,
     manifold: &Manifold,
-    friction: f32,
-    restitution: f32,
+    surface: &ContactSurface,
     a: &ConstraintBody,
     b: &ConstraintBody,
     settings: &ContactSolveSettings,
 ) {
+    let (friction, restitution) = (surface.friction, surface.restitution);
     let n = manifold.normal;
     let t = right_perp(n);
     let (ma, ia, mb, ib) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
@@ -142,6 +158,16 @@ pub(crate) fn prepare_contact(
     out.normal = n;
     out.friction = friction;
     out.restitution = restitution;
+    // Rolling resistance (Box2D v3.1's): C is the relative spin wB - wA, J = [0, -1, 0, 1],
+    // K = iA + iB, its impulse bounded by the resistance times the total normal impulse.
+    out.tangent_speed = surface.tangent_speed;
+    out.rolling_resistance = surface.rolling_resistance;
+    out.rolling_mass = if ia + ib > 0.0 { 1.0 / (ia + ib) } else { 0.0 };
+    out.rolling_impulse = if surface.rolling_resistance > 0.0 {
+        surface.rolling_impulse
+    } else {
+        0.0
+    };
     out.point_count = manifold.point_count;
     out.block = None;
     for (cp, mp) in out.points.iter_mut().zip(manifold.points()) {
@@ -209,6 +235,8 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], states: &mut [BodySt
             let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
             apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, p);
         }
+        sa.angular_velocity -= c.inv_inertia_a * c.rolling_impulse;
+        sb.angular_velocity += c.inv_inertia_b * c.rolling_impulse;
         write_state(states, c.index_a, sa);
         write_state(states, c.index_b, sb);
     }
@@ -298,6 +326,9 @@ pub(crate) fn solve_contacts(
         // a moment later. The warm start applies the accumulated friction impulse at the start
         // of every substep, so a resting contact holds from the first iteration.
         if !use_bias {
+            if c.rolling_resistance > 0.0 {
+                solve_rolling_resistance(c, &mut sa, &mut sb);
+            }
             solve_point_friction(c, &mut sa, &mut sb);
         }
 
@@ -306,15 +337,37 @@ pub(crate) fn solve_contacts(
     }
 }
 
-/// Coulomb friction of each point of `c`, against its accumulated normal impulse. Returns the
-/// largest change of a friction impulse.
+/// Rolling resistance: the relative spin is resisted by an impulse of at most the
+/// resistance times the contact's total normal impulse (solved before friction, in the relax
+/// iterations, as Box2D v3.1 does).
+#[inline]
+fn solve_rolling_resistance(c: &mut ContactConstraint, sa: &mut BodyState, sb: &mut BodyState) {
+    let normal_total: f32 = c.points[..c.point_count]
+        .iter()
+        .map(|p| p.normal_impulse)
+        .sum();
+    let limit = c.rolling_resistance * normal_total;
+    let spin = sa.angular_velocity - sb.angular_velocity;
+    // max then min rather than clamp: a bound that is not a number must not panic.
+    let total = (c.rolling_impulse + c.rolling_mass * spin)
+        .max(-limit)
+        .min(limit);
+    let applied = total - c.rolling_impulse;
+    c.rolling_impulse = total;
+    sa.angular_velocity -= c.inv_inertia_a * applied;
+    sb.angular_velocity += c.inv_inertia_b * applied;
+}
+
+/// Coulomb friction of each point of `c`, against its accumulated normal impulse, driving
+/// the relative tangent velocity towards the contact's tangent speed (zero but on conveyor
+/// belts). Returns the largest change of a friction impulse.
 #[inline]
 fn solve_point_friction(c: &mut ContactConstraint, sa: &mut BodyState, sb: &mut BodyState) -> f32 {
     let t = right_perp(c.normal);
     let mut largest = 0.0f32;
     for i in 0..c.point_count {
         let cp = c.points[i];
-        let vt = relative_velocity(sa, sb, cp.anchor_a, cp.anchor_b).dot(t);
+        let vt = relative_velocity(sa, sb, cp.anchor_a, cp.anchor_b).dot(t) - c.tangent_speed;
         let limit = c.friction * cp.normal_impulse;
         let total = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-limit, limit);
         let applied = total - cp.tangent_impulse;

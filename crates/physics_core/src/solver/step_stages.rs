@@ -69,12 +69,24 @@ impl ContactLink<'_> {
     ///
     /// # Safety
     /// No other worker touches this contact during the stage.
-    unsafe fn store(&self, k: u32, solved: &[super::contact_solver::SolvedPoint; 2]) {
+    unsafe fn store(
+        &self,
+        k: u32,
+        solved: &[super::contact_solver::SolvedPoint; 2],
+        rolling_impulse: f32,
+    ) {
         let slot = self.slots[k as usize] as usize;
         let contact = unsafe { self.contacts.get(slot) }
             .value_mut()
             .expect("a solved contact is live");
         contact.store_solved(solved);
+        // Contacts with rolling resistance are solved by the scalar solver only (lanes have
+        // none to store).
+        contact.rolling_impulse = if rolling_impulse.is_finite() {
+            rolling_impulse
+        } else {
+            0.0
+        };
         let hit = contact.hit_events;
         if let Some((speed, point)) = hit
             .then(|| contact.fastest_hit(solved, self.hit_threshold))
@@ -358,12 +370,13 @@ pub(crate) fn run_substeps(
                 let in_lanes = unsafe { results.all_shared() };
                 for k in range(positions.len()) {
                     let position = positions[k] as usize;
-                    let solved = if position < overflow_start {
-                        in_lanes[k]
+                    let (solved, rolling) = if position < overflow_start {
+                        (in_lanes[k], 0.0)
                     } else {
-                        built[position].solved_points()
+                        let c = &built[position];
+                        (c.solved_points(), c.rolling_impulse)
                     };
-                    unsafe { link.store(k as u32, &solved) };
+                    unsafe { link.store(k as u32, &solved, rolling) };
                 }
             }
         }

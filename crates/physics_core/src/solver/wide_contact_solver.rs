@@ -600,6 +600,7 @@ mod tests {
             points: points_made,
             point_count: points,
             block: None,
+            ..ContactConstraint::default()
         }
     }
 

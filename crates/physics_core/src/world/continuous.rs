@@ -47,6 +47,12 @@ pub(crate) fn shape_extents(shape: &Shape, local_center: Vec2, linear_slop: f32)
                 .distance(local_center)
                 .max(s.point2.distance(local_center)),
         ),
+        Shape::ChainSegment(s) => (
+            linear_slop,
+            s.point1
+                .distance(local_center)
+                .max(s.point2.distance(local_center)),
+        ),
         Shape::Polygon(p) => {
             let centroid = p.centroid();
             let inner = p
@@ -107,6 +113,7 @@ impl World {
         }
 
         self.counters.bodies_swept += 1;
+        let min_extent = body.extents.min;
         let target = self.tolerances.linear_slop;
         let mut first = 1.0f32;
         let start = sweep.transform_at(0.0);
@@ -135,7 +142,22 @@ impl World {
                 // first); other fast bodies only meet static geometry.
                 let fixed = other_body.body_type == BodyType::Static
                     || (bullet && other_body.body_type == BodyType::Dynamic && !other_body.bullet);
-                if blocks && fixed {
+                // A chain is swept against only by a body heading into it from its front:
+                // one behind it passes through (it is one-sided), and one moving along it
+                // (its centre closing in by less than its core and staying clear by more)
+                // would otherwise be pulled back at every joint ahead, as Box2D v3 notes.
+                let along_chain = match &other.shape {
+                    Shape::ChainSegment(segment) => {
+                        let normal = other_body.transform.q.rotate(segment.normal());
+                        let on_line = other_body.transform.apply(segment.point1);
+                        let d1 = normal.dot(c1 - on_line);
+                        let d2 = normal.dot(c2 - on_line);
+                        let core = FAST_FRACTION * min_extent;
+                        d1 < 0.0 || (d1 - d2 < core && d2 > core)
+                    }
+                    _ => false,
+                };
+                if blocks && fixed && !along_chain {
                     let wall = ShapeProxy::from_shape(&other.shape);
                     let wall_sweep = Sweep::fixed(other_body.transform);
                     let mut out = time_of_impact(&proxy, &sweep, &wall, &wall_sweep, target);

@@ -163,6 +163,14 @@ fn draw_shape(draw: &mut impl DebugDraw, shape: &Shape, xf: Transform, color: De
             draw.capsule(xf.apply(c.center1), xf.apply(c.center2), c.radius, color)
         }
         Shape::Segment(s) => draw.segment(xf.apply(s.point1), xf.apply(s.point2), color),
+        Shape::ChainSegment(s) => {
+            // The segment and a short tick on its colliding side.
+            let (a, b) = (xf.apply(s.point1), xf.apply(s.point2));
+            draw.segment(a, b, color);
+            let mid = 0.5 * (a + b);
+            let tick = 0.1 * a.distance(b).min(1.0);
+            draw.segment(mid, mid + tick * xf.q.rotate(s.normal()), color);
+        }
         Shape::Polygon(p) => {
             let mut world = [Vec2::ZERO; crate::constants::MAX_POLYGON_VERTICES];
             for (w, v) in world.iter_mut().zip(p.vertices()) {

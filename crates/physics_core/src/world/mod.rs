@@ -9,6 +9,7 @@ mod debug_draw;
 mod def;
 mod error;
 mod events;
+mod explosion;
 mod joint_results;
 mod joints;
 mod pair_filters;

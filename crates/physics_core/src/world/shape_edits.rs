@@ -30,6 +30,8 @@ impl World {
         // The new box goes into the tree now and its proxy looks for new pairs next step.
         self.broadphase.move_proxy(proxy, fat);
         self.update_mass(body.index);
+        // Rolling resistance scales with the rounding radius.
+        self.refresh_contact_materials(body.index);
         // A kept manifold would be the old geometry's: every contact on the shape computes
         // its manifold at the next narrowphase.
         for slot in self.shape_contacts(id) {
@@ -127,12 +129,17 @@ impl World {
 
     /// Wakes the shape's island and the islands of every body it has a contact with.
     fn wake_shape_neighbours(&mut self, id: ShapeId) {
-        let body = self.shapes.at(id.index).body.index;
-        self.wake_island(body);
-        for slot in self.shape_contacts(id) {
-            let other = self.contacts.at(slot).other_body(body);
-            self.wake_island(other);
-        }
+        wake_touching(self, id);
+    }
+}
+
+/// Wakes a live shape's island and the islands of every body it has a contact with.
+pub(super) fn wake_touching(world: &mut World, id: ShapeId) {
+    let body = world.shapes.at(id.index).body.index;
+    world.wake_island(body);
+    for slot in world.shape_contacts(id) {
+        let other = world.contacts.at(slot).other_body(body);
+        world.wake_island(other);
     }
 }
 

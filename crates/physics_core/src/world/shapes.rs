@@ -51,6 +51,34 @@ impl World {
         Ok(id)
     }
 
+    /// Attaches a chain through `points` (in the body's frame) to a body: one
+    /// [`ChainSegment`](crate::shape::ChainSegment) shape per segment, each its own
+    /// broadphase proxy, colliding on the right of the chain's direction (see
+    /// [`chain_segments`](crate::shape::chain_segments)). All segments or none: a refused
+    /// point or setting leaves the body as it was.
+    pub fn create_chain(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        points: &[bevy_math::Vec2],
+        closed: bool,
+    ) -> Result<Vec<ShapeId>, WorldError> {
+        let segments = crate::shape::chain_segments(points, closed)?;
+        let mut created = Vec::with_capacity(segments.len());
+        for segment in segments {
+            match self.create_shape(body, def, Shape::ChainSegment(segment)) {
+                Ok(id) => created.push(id),
+                Err(error) => {
+                    for id in created {
+                        let _ = self.destroy_shape(id);
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        Ok(created)
+    }
+
     /// Detaches and destroys a shape with its contacts; the body's mass is updated.
     pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), WorldError> {
         let record = self
@@ -119,25 +147,78 @@ impl World {
         let mut def = self.shape_record(id)?.def;
         def.friction = friction;
         def.restitution = restitution;
+        self.set_shape_surface(id, def)
+    }
+
+    /// Changes the surface speed of a shape (a conveyor belt, `ShapeDef::tangent_speed`)
+    /// and its rolling resistance (`ShapeDef::rolling_resistance`); existing contacts are
+    /// refreshed now and what touches the shape is woken.
+    pub fn set_shape_surface_motion(
+        &mut self,
+        id: ShapeId,
+        tangent_speed: f32,
+        rolling_resistance: f32,
+    ) -> Result<(), WorldError> {
+        let mut def = self.shape_record(id)?.def;
+        def.tangent_speed = tangent_speed;
+        def.rolling_resistance = rolling_resistance;
+        self.set_shape_surface(id, def)?;
+        super::shape_edits::wake_touching(self, id);
+        Ok(())
+    }
+
+    /// Takes `def`'s surface values (friction, restitution, tangent speed, rolling
+    /// resistance) for a shape and refreshes its contacts.
+    fn set_shape_surface(&mut self, id: ShapeId, def: ShapeDef) -> Result<(), WorldError> {
         def.validate()?;
         self.shapes.at_mut(id.index).def = def;
         let body = self.shapes.at(id.index).body;
-        // Whether any solved contact has restitution may change.
+        self.refresh_contact_materials(body.index);
+        Ok(())
+    }
+
+    /// Mixes again the materials of every contact of a body, after one of its shapes
+    /// changed.
+    pub(super) fn refresh_contact_materials(&mut self, body_index: u32) {
+        // Whether any solved contact has restitution, and which contacts the scalar solver
+        // takes, may change.
         self.solve_set.note_contact_change();
-        for slot in self.bodies.at(body.index).contacts.clone() {
+        for slot in self.bodies.at(body_index).contacts.clone() {
             let (a, b) = {
                 let c = self.contacts.at(slot);
                 (c.shape_a, c.shape_b)
             };
-            let (fa, fb) = (self.shapes.at(a).def, self.shapes.at(b).def);
+            let mixed = self.mix_materials(a, b);
             let c = self.contacts.at_mut(slot);
-            c.friction = self.def.friction_mixing.mix(fa.friction, fb.friction);
-            c.restitution = self
-                .def
-                .restitution_mixing
-                .mix(fa.restitution, fb.restitution);
+            (
+                c.friction,
+                c.restitution,
+                c.tangent_speed,
+                c.rolling_resistance,
+            ) = mixed;
         }
-        Ok(())
+    }
+
+    /// The materials of a contact between the shapes in slots `a` and `b`: friction and
+    /// restitution by the world's mixing rules, tangent speeds summed, and the larger rolling
+    /// resistance coefficient times the larger rounding radius (a torque arm).
+    pub(super) fn mix_materials(&self, a: u32, b: u32) -> (f32, f32, f32, f32) {
+        let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
+        let (da, db) = (ra.def, rb.def);
+        let rolling = if da.rolling_resistance > 0.0 || db.rolling_resistance > 0.0 {
+            let arm = ra.shape.rounding_radius().max(rb.shape.rounding_radius());
+            da.rolling_resistance.max(db.rolling_resistance) * arm
+        } else {
+            0.0
+        };
+        (
+            self.def.friction_mixing.mix(da.friction, db.friction),
+            self.def
+                .restitution_mixing
+                .mix(da.restitution, db.restitution),
+            da.tangent_speed + db.tangent_speed,
+            rolling,
+        )
     }
 
     pub(super) fn shape_record(&self, id: ShapeId) -> Result<&ShapeRecord, WorldError> {

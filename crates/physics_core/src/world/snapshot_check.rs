@@ -148,7 +148,13 @@ impl WorldSnapshot {
                 contact.manifold.is_sound()
                     && contact.recycle.as_ref().is_none_or(|r| r.is_sound())
                     && contact.friction.is_finite()
-                    && contact.restitution.is_finite(),
+                    && contact.friction >= 0.0
+                    && contact.restitution.is_finite()
+                    && contact.restitution >= 0.0
+                    && contact.tangent_speed.is_finite()
+                    && contact.rolling_resistance.is_finite()
+                    && contact.rolling_resistance >= 0.0
+                    && contact.rolling_impulse.is_finite(),
                 "a contact's manifold or material is invalid",
             )?;
         }

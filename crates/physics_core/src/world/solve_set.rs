@@ -115,8 +115,8 @@ impl World {
         let mut sizes = std::mem::take(&mut self.solve_set.exact_sizes);
         let any_restitution = if exact_bodies == 0 {
             sizes.clear();
-            self.scan_solve_set(solver_index, prepared, |k, a, b| {
-                arrays.add_contact(k, a, b, use_block_solver)
+            self.scan_solve_set(solver_index, prepared, |k, a, b, scalar| {
+                arrays.add_contact(k, a, b, use_block_solver || scalar)
             })
         } else {
             let params = &arrays.params;
@@ -128,7 +128,7 @@ impl World {
                     solver_index[c.body_a as usize],
                     solver_index[c.body_b as usize],
                 );
-                let scalar = use_block_solver || island[k].is_some();
+                let scalar = use_block_solver || island[k].is_some() || c.needs_scalar_solver();
                 arrays.add_contact(k as u32, a, b, scalar);
             }
             arrays.coloring.gather_exact_islands(&island, &mut sizes);
@@ -154,7 +154,8 @@ impl World {
         max_bodies: u32,
     ) -> (bool, Vec<Option<u32>>) {
         let mut pairs = Vec::new();
-        let restitution = self.scan_solve_set(solver_index, prepared, |_, a, b| pairs.push((a, b)));
+        let restitution =
+            self.scan_solve_set(solver_index, prepared, |_, a, b, _| pairs.push((a, b)));
         let movable = |b: u32| {
             let p = &params[b as usize];
             p.inv_mass > 0.0 || p.inv_inertia > 0.0
@@ -169,12 +170,13 @@ impl World {
     }
 
     /// The contacts to solve in slot order, each handed to `color(constraint index, solver
-    /// body a, solver body b)` as it is found; returns whether any has restitution.
+    /// body a, solver body b, needs the scalar solver)` as it is found; returns whether any
+    /// has restitution.
     fn scan_solve_set(
         &self,
         solver_index: &[u32],
         prepared: &mut Vec<u32>,
-        mut color: impl FnMut(u32, u32, u32),
+        mut color: impl FnMut(u32, u32, u32, bool),
     ) -> bool {
         let mut any_restitution = false;
         for (slot, c) in self.contacts.iter() {
@@ -184,7 +186,7 @@ impl World {
             );
             let moves = a != STATIC_BODY || b != STATIC_BODY;
             if c.touching && !c.sensor && !c.passive && c.enabled && moves {
-                color(prepared.len() as u32, a, b);
+                color(prepared.len() as u32, a, b, c.needs_scalar_solver());
                 prepared.push(slot);
                 any_restitution |= c.restitution != 0.0;
             }
@@ -206,8 +208,8 @@ impl World {
         coloring.reset(arrays.states.len());
         let exact_bodies = self.def.exact_contact_island_bodies;
         let any_restitution = if exact_bodies == 0 {
-            self.scan_solve_set(solver_index, &mut fresh, |k, a, b| {
-                coloring.add_or_overflow(k, a, b, use_block_solver)
+            self.scan_solve_set(solver_index, &mut fresh, |k, a, b, scalar| {
+                coloring.add_or_overflow(k, a, b, use_block_solver || scalar)
             })
         } else {
             let (restitution, island) = self.exact_islands_of_solve_set(
@@ -222,7 +224,8 @@ impl World {
                     solver_index[c.body_a as usize],
                     solver_index[c.body_b as usize],
                 );
-                coloring.add_or_overflow(k as u32, a, b, use_block_solver || island[k].is_some());
+                let scalar = use_block_solver || island[k].is_some() || c.needs_scalar_solver();
+                coloring.add_or_overflow(k as u32, a, b, scalar);
             }
             let mut sizes = Vec::new();
             coloring.gather_exact_islands(&island, &mut sizes);

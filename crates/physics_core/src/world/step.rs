@@ -12,7 +12,7 @@ use crate::math::is_finite_vec;
 use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
 use crate::solver::contact_solver::{
-    ConstraintBody, ContactConstraint, ContactSolveSettings, prepare_contact,
+    ConstraintBody, ContactConstraint, ContactSolveSettings, ContactSurface, prepare_contact,
 };
 use crate::solver::softness::Softness;
 use crate::solver::{ContactLink, StepSettings, run_substeps};
@@ -134,6 +134,8 @@ impl World {
                 continue;
             }
             let (body_a, body_b) = (ra.body.index, rb.body.index);
+            let (friction, restitution, tangent_speed, rolling_resistance) =
+                self.mix_materials(a, b);
             let dynamic = |slot: u32| self.bodies.at(slot).body_type == BodyType::Dynamic;
             let passive = !dynamic(body_a) && !dynamic(body_b);
             let key = pair_key(a, b);
@@ -143,14 +145,11 @@ impl World {
                 body_a,
                 body_b,
                 manifold: Default::default(),
-                friction: self
-                    .def
-                    .friction_mixing
-                    .mix(ra.def.friction, rb.def.friction),
-                restitution: self
-                    .def
-                    .restitution_mixing
-                    .mix(ra.def.restitution, rb.def.restitution),
+                friction,
+                restitution,
+                tangent_speed,
+                rolling_resistance,
+                rolling_impulse: 0.0,
                 touching: false,
                 sensor: ra.def.is_sensor || rb.def.is_sensor,
                 hit_events: ra.def.enable_hit_events || rb.def.enable_hit_events,
@@ -418,17 +417,14 @@ impl World {
         self.counters.constraints_solved = prepared.len();
         let prepare = |c: &Contact, out: &mut ContactConstraint| {
             let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
-            let (friction, restitution) = (c.friction, c.restitution);
-            let manifold = &c.manifold;
-            prepare_contact(
-                out,
-                manifold,
-                friction,
-                restitution,
-                &a,
-                &b,
-                &contact_settings,
-            );
+            let surface = ContactSurface {
+                friction: c.friction,
+                restitution: c.restitution,
+                tangent_speed: c.tangent_speed,
+                rolling_resistance: c.rolling_resistance,
+                rolling_impulse: c.rolling_impulse,
+            };
+            prepare_contact(out, &c.manifold, &surface, &a, &b, &contact_settings);
         };
         let link = ContactLink {
             slots: &prepared,
