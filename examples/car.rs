@@ -4,7 +4,7 @@
 //! cargo run --release --example car      # D or Right drives, A or Left reverses, no key brakes
 //! ```
 //!
-//! The terrain is one static body made of segment colliders on child entities.
+//! The terrain is one static body with a polyline collider (a chain of one-sided segments).
 
 use bevy::prelude::*;
 use bevy_physics2d::PhysicsDebugPlugin;
@@ -59,24 +59,18 @@ fn setup(mut commands: Commands) {
         }),
         Transform::from_xyz(0.0, 3.0, 0.0),
     ));
-    commands
-        .spawn((RigidBody::Static, Transform::default()))
-        .with_children(|terrain| {
-            let points: Vec<Vec2> = (0..=120)
-                .map(|i| {
-                    let x = -20.0 + i as f32;
-                    Vec2::new(x, terrain_height(x))
-                })
-                .collect();
-            for pair in points.windows(2) {
-                terrain.spawn(Collider::segment(pair[0], pair[1]));
-            }
-            // A wall at the start.
-            terrain.spawn(Collider::segment(
-                Vec2::new(-20.0, 0.0),
-                Vec2::new(-20.0, 5.0),
-            ));
-        });
+    // The ground is one chain, listed left to right so it is driven on from above: the
+    // wheels roll over its 120 joints without catching. It starts with a wall.
+    let mut points = vec![Vec2::new(-20.0, 5.0)];
+    points.extend((0..=120).map(|i| {
+        let x = -20.0 + i as f32;
+        Vec2::new(x, terrain_height(x))
+    }));
+    commands.spawn((
+        RigidBody::Static,
+        Collider::polyline(points),
+        Transform::default(),
+    ));
 
     let chassis = commands
         .spawn((

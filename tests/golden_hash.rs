@@ -20,7 +20,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("bridge", 0xad2a18104d22e8e2),
     ("ragdoll", 0x9d437c1e0f9bbc40),
     ("rope", 0x2ecb40e986e00449),
-    ("car", 0x40fff2f5c83cc336),
+    ("car", 0x80cfb65d4a9e1287),
     ("pyramid", 0x597440425cf0d71b),
     ("rain", 0xa0ef8132b287d860),
 ];

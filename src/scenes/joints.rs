@@ -2,6 +2,7 @@
 
 use crate::scene::{BodyDesc, JointDesc, Scene, ShapeDesc, ball, boxed};
 use physics_core::prelude::*;
+use physics_core::shape::chain_segments;
 
 const DT: f32 = 1.0 / 60.0;
 const GRAVITY: Vec2 = Vec2::new(0.0, -10.0);
@@ -203,7 +204,8 @@ pub fn ragdoll() -> Scene {
 }
 
 /// A car: a chassis on two motorised wheel joints with spring suspension, driving over bumpy
-/// ground. Bodies: ground, chassis, rear wheel, front wheel.
+/// ground, a chain (so the wheels roll over its joints without catching). Bodies: ground,
+/// chassis, rear wheel, front wheel.
 pub fn car() -> Scene {
     let mut terrain = BodyDesc::fixed(Vec2::ZERO, boxed(1.0, 1.0));
     terrain.shapes.clear();
@@ -215,12 +217,16 @@ pub fn car() -> Scene {
             0.25 * (0.9 * x).sin() + 0.1 * (2.3 * x).sin()
         }
     };
-    for k in -20..120 {
-        let (x0, x1) = (k as f32 * step, (k + 1) as f32 * step);
-        terrain.shapes.push(ShapeDesc::new(
-            Segment::new(Vec2::new(x0, height(x0)), Vec2::new(x1, height(x1)))
-                .expect("terrain segments have length"),
-        ));
+    // Listed right to left: a chain collides on the right of its direction, here above.
+    let points: Vec<Vec2> = (-20..=120)
+        .rev()
+        .map(|k| {
+            let x = k as f32 * step;
+            Vec2::new(x, height(x))
+        })
+        .collect();
+    for segment in chain_segments(&points, false).expect("the terrain points are distinct") {
+        terrain.shapes.push(ShapeDesc::new(segment));
     }
     let chassis_at = Vec2::new(0.0, 1.0);
     let wheel_offsets = [-0.9f32, 0.9];

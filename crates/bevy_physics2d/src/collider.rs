@@ -6,7 +6,9 @@ use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
 use physics_core::constants::MAX_POLYGON_VERTICES;
 use physics_core::math::{Rot, Transform as CoreTransform};
-use physics_core::shape::{Capsule, Circle, Polygon, Segment, Shape, ShapeError};
+use physics_core::shape::{
+    Capsule, ChainSegment, Circle, Polygon, Segment, Shape, ShapeError, chain_segments,
+};
 use serde::{Deserialize, Serialize};
 
 /// A collision shape. Put it on a [`RigidBody`](crate::RigidBody) entity or on any of its
@@ -70,6 +72,34 @@ pub enum Collider {
         /// Corner rounding (0 for sharp corners).
         radius: f32,
     },
+    /// An open chain of one-sided segments through `points` (terrain): it collides on the
+    /// left as you walk it from the first point to the last, so ground listed from left to
+    /// right is walked on from above, and bodies slide over its joints without catching.
+    Polyline {
+        /// At least two points, in the local frame.
+        points: Vec<Vec2>,
+    },
+    /// A closed chain through `points` (the last joins the first), colliding on the left as
+    /// you walk it: listed counter-clockwise it holds bodies inside (a level's outline),
+    /// clockwise it keeps them out (an island).
+    ChainLoop {
+        /// At least three points, in the local frame.
+        points: Vec<Vec2>,
+    },
+    /// One segment of a chain as the core holds it: it collides on the right of `a` to `b`
+    /// and knows its neighbours' outer points (what [`Collider::from_core_shape`] gives for
+    /// a chain segment; build chains with [`Collider::polyline`] and
+    /// [`Collider::chain_loop`]).
+    ChainPiece {
+        /// The point before `a` on the chain.
+        ghost1: Vec2,
+        /// First end.
+        a: Vec2,
+        /// Second end.
+        b: Vec2,
+        /// The point after `b` on the chain.
+        ghost2: Vec2,
+    },
     /// Several colliders as one, each placed in this collider's frame.
     Compound {
         /// The parts.
@@ -120,6 +150,27 @@ impl Collider {
     /// A segment from `a` to `b`.
     pub fn segment(a: Vec2, b: Vec2) -> Self {
         Collider::Segment { a, b }
+    }
+
+    /// Ground through `points`, walked on from the left side as you go from the first point
+    /// to the last (see [`Collider::Polyline`]).
+    ///
+    /// ```
+    /// use bevy_physics2d::prelude::*;
+    /// // Rolling hills, listed left to right: walked on from above.
+    /// let hills: Vec<Vec2> = (0..=100)
+    ///     .map(|i| Vec2::new(i as f32, (i as f32 * 0.3).sin()))
+    ///     .collect();
+    /// let ground = Collider::polyline(hills);
+    /// assert_eq!(ground.to_shapes(Default::default()).unwrap().len(), 100);
+    /// ```
+    pub fn polyline(points: Vec<Vec2>) -> Self {
+        Collider::Polyline { points }
+    }
+
+    /// A closed chain through `points` (see [`Collider::ChainLoop`]).
+    pub fn chain_loop(points: Vec<Vec2>) -> Self {
+        Collider::ChainLoop { points }
     }
 
     /// The convex hull of `points` (3 to 8 hull vertices).
@@ -224,6 +275,15 @@ impl Collider {
                 Collider::round_convex_hull(p.vertices().to_vec(), p.radius()),
                 CoreTransform::IDENTITY,
             ),
+            Shape::ChainSegment(s) => (
+                Collider::ChainPiece {
+                    ghost1: s.ghost1,
+                    a: s.point1,
+                    b: s.point2,
+                    ghost2: s.ghost2,
+                },
+                CoreTransform::IDENTITY,
+            ),
         }
     }
 
@@ -252,6 +312,31 @@ impl Collider {
             Collider::ConvexHull { points, radius } => {
                 let moved: Vec<Vec2> = points.iter().map(|&p| at(p)).collect();
                 Shape::Polygon(Polygon::from_points(&moved, *radius)?)
+            }
+            Collider::Polyline { points } | Collider::ChainLoop { points } => {
+                // The core's chains collide on the right of their direction: walked
+                // backwards, the user's left.
+                let moved: Vec<Vec2> = points.iter().rev().map(|&p| at(p)).collect();
+                let closed = matches!(self, Collider::ChainLoop { .. });
+                for segment in chain_segments(&moved, closed)? {
+                    out.push(Shape::ChainSegment(segment));
+                }
+                return Ok(());
+            }
+            Collider::ChainPiece {
+                ghost1,
+                a,
+                b,
+                ghost2,
+            } => {
+                let segment = ChainSegment {
+                    ghost1: at(*ghost1),
+                    point1: at(*a),
+                    point2: at(*b),
+                    ghost2: at(*ghost2),
+                };
+                segment.validate()?;
+                Shape::ChainSegment(segment)
             }
             Collider::Compound { parts } => {
                 if parts.is_empty() {

@@ -78,7 +78,8 @@ pub use joint_builder::{
     HasLimits, HasMotor, HasReferenceAngle, HasSpring, JointBuilder, JointType, joint_types,
 };
 pub use material::{
-    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
+    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution,
+    RollingResistance, Sensor, TangentSpeed,
 };
 pub use physics_core;
 pub use physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
@@ -99,8 +100,8 @@ pub mod prelude {
         Friction, GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity, LockedRotation,
         Mass, NoInterpolation, PhysicsDebugPlugin, PhysicsDiagnostics, PhysicsGizmos,
         PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems, PhysicsWarning,
-        PhysicsWorld, Restitution, RigidBody, Sensor, SensorEntered, SensorExited, Sleeping,
-        SpatialQuery, SpatialQueryFilter,
+        PhysicsWorld, Restitution, RigidBody, RollingResistance, Sensor, SensorEntered,
+        SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, TangentSpeed,
     };
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;

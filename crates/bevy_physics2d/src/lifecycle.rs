@@ -12,7 +12,8 @@ use crate::collider::Collider;
 use crate::events::{JointBreakReason, JointBroken};
 use crate::joint::Joint;
 use crate::material::{
-    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
+    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution,
+    RollingResistance, Sensor, TangentSpeed,
 };
 use crate::physics_world::PhysicsWorld;
 use bevy_app::App;
@@ -84,6 +85,8 @@ pub(crate) fn add_observers(app: &mut App) {
     add_material_observers::<Friction>(app);
     add_material_observers::<Restitution>(app);
     add_material_observers::<CollisionEventsEnabled>(app);
+    add_material_observers::<TangentSpeed>(app);
+    add_material_observers::<RollingResistance>(app);
 }
 
 /// Body settings: queued on arrival and departure (mutations are found by change detection).

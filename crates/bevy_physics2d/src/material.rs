@@ -37,6 +37,36 @@ impl Default for Friction {
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct Restitution(pub f32);
 
+/// The surface of this collider moves along itself at this speed (units per second), as a
+/// conveyor belt: what rests on it is carried clockwise around the collider (to the right on
+/// its top side) at that speed, as far as friction allows. Two touching colliders add theirs.
+///
+/// ```
+/// use bevy_physics2d::prelude::*;
+/// use bevy_ecs::prelude::*;
+/// fn spawn_belt(mut commands: Commands) {
+///     // A belt carrying boxes to the left at 2 m/s.
+///     commands.spawn((
+///         RigidBody::Static,
+///         Collider::rectangle(10.0, 0.5),
+///         TangentSpeed(-2.0),
+///         Transform::default(),
+///     ));
+/// }
+/// # bevy_ecs::system::assert_is_system(spawn_belt);
+/// ```
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct TangentSpeed(pub f32);
+
+/// Rolling resistance coefficient (no unit, 0 by default): a rolling circle or capsule meets
+/// a torque of this times its radius times the normal force, so a ball rolling at speed v on
+/// flat ground slows down and stops instead of rolling forever. The larger coefficient of two
+/// touching colliders applies.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct RollingResistance(pub f32);
+
 /// The collider detects overlaps (sensor events) without pushing anything.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]

@@ -74,6 +74,8 @@ impl Plugin for PhysicsCorePlugin {
             .register_type::<Sensor>()
             .register_type::<CollisionLayers>()
             .register_type::<CollisionEventsEnabled>()
+            .register_type::<crate::material::TangentSpeed>()
+            .register_type::<crate::material::RollingResistance>()
             .register_type::<interpolation::NoInterpolation>();
         lifecycle::add_observers(app);
         let running = stages::physics_running;

@@ -3,7 +3,8 @@
 
 use crate::collider::Collider;
 use crate::material::{
-    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
+    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution,
+    RollingResistance, Sensor, TangentSpeed,
 };
 use crate::physics_world::{PhysicsWorld, pose_from_transform};
 use crate::warnings::{PhysicsWarning, warn_skipped};
@@ -20,6 +21,8 @@ pub(crate) struct MaterialComponents {
     density: Option<&'static ColliderDensity>,
     friction: Option<&'static Friction>,
     restitution: Option<&'static Restitution>,
+    tangent_speed: Option<&'static TangentSpeed>,
+    rolling_resistance: Option<&'static RollingResistance>,
     layers: Option<&'static CollisionLayers>,
     sensor: Has<Sensor>,
     events: Has<CollisionEventsEnabled>,
@@ -39,6 +42,11 @@ pub(crate) fn shape_def(
         density: pick(|m| m.density.map(|d| d.0), base.density),
         friction: pick(|m| m.friction.map(|f| f.0), base.friction),
         restitution: pick(|m| m.restitution.map(|r| r.0), base.restitution),
+        tangent_speed: pick(|m| m.tangent_speed.map(|t| t.0), base.tangent_speed),
+        rolling_resistance: pick(
+            |m| m.rolling_resistance.map(|r| r.0),
+            base.rolling_resistance,
+        ),
         is_sensor: own.sensor || body.is_some_and(|b| b.sensor),
         filter: own
             .layers
@@ -194,6 +202,12 @@ fn update_in_place(
     if (old_def.friction, old_def.restitution) != (def.friction, def.restitution) {
         result = result.and_then(|_| world.set_shape_material(old, def.friction, def.restitution));
     }
+    let surface = |d: &ShapeDef| (d.tangent_speed, d.rolling_resistance);
+    if surface(&old_def) != surface(def) {
+        result = result.and_then(|_| {
+            world.set_shape_surface_motion(old, def.tangent_speed, def.rolling_resistance)
+        });
+    }
     if old_def.filter != def.filter {
         result = result.and_then(|_| world.set_shape_filter(old, def.filter));
     }
@@ -229,7 +243,15 @@ fn has_body_ancestor(
 pub(crate) fn update_materials(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
-    changed: Query<Entity, Or<(Changed<Friction>, Changed<Restitution>)>>,
+    changed: Query<
+        Entity,
+        Or<(
+            Changed<Friction>,
+            Changed<Restitution>,
+            Changed<TangentSpeed>,
+            Changed<RollingResistance>,
+        )>,
+    >,
     materials: Query<MaterialComponents>,
     colliders: Query<(), With<Collider>>,
 ) {
@@ -259,11 +281,26 @@ pub(crate) fn update_materials(
             let body_m = body_entity.and_then(|b| materials.get(b).ok());
             let def = shape_def(&own, body_m.as_ref());
             for shape in physics.shapes(collider) {
-                if let Err(error) =
-                    physics
-                        .world
-                        .set_shape_material(shape, def.friction, def.restitution)
+                let Ok(old) = physics.world.shape_def(shape).copied() else {
+                    continue;
+                };
+                let world = &mut physics.world;
+                let mut result = Ok(());
+                if (old.friction, old.restitution) != (def.friction, def.restitution) {
+                    result = world.set_shape_material(shape, def.friction, def.restitution);
+                }
+                if (old.tangent_speed, old.rolling_resistance)
+                    != (def.tangent_speed, def.rolling_resistance)
                 {
+                    result = result.and_then(|_| {
+                        world.set_shape_surface_motion(
+                            shape,
+                            def.tangent_speed,
+                            def.rolling_resistance,
+                        )
+                    });
+                }
+                if let Err(error) = result {
                     warn_skipped(&mut warnings, collider, format_args!("material: {error}"));
                     break;
                 }
