@@ -1,6 +1,7 @@
 //! The [`Collider`] component: a shape description that is reflectable and serialisable, and
 //! is turned into a validated core shape when the body is built.
 
+use crate::frame::Frame;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
@@ -291,32 +292,91 @@ impl Collider {
     /// on the body entity itself): one, or a compound's parts in order. Errors say what is
     /// wrong with the description (with the part's place in the compound).
     pub fn to_shapes(&self, offset: CoreTransform) -> Result<Vec<Shape>, ShapeError> {
-        let mut shapes = Vec::new();
-        self.push_shapes(offset, &mut shapes)?;
-        Ok(shapes)
+        self.to_scaled_shapes(offset, Vec2::ONE)
+            .map(|(shapes, _)| shapes)
     }
 
-    fn push_shapes(&self, offset: CoreTransform, out: &mut Vec<Shape>) -> Result<(), ShapeError> {
-        let at = |p: Vec2| offset.apply(p);
+    /// The core shapes scaled by `scale` along the collider's own axes, then placed by
+    /// `offset`: exact for polygons, rectangles, segments and chains under any scale, and
+    /// for every shape under a uniform scale. A circle's or capsule's radius (and a
+    /// polygon's rounding) under unequal x and y scale takes the larger factor, and the
+    /// second value says so. A negative scale mirrors (a mirrored chain keeps its colliding
+    /// side where the mirror image puts it).
+    pub fn to_scaled_shapes(
+        &self,
+        offset: CoreTransform,
+        scale: Vec2,
+    ) -> Result<(Vec<Shape>, bool), ShapeError> {
+        if !scale.is_finite() || scale.x == 0.0 || scale.y == 0.0 {
+            return Err(ShapeError::NonFinite {
+                what: "a collider's scale (zero, NaN or infinite)",
+            });
+        }
+        let frame = Frame {
+            p: offset.p,
+            q: offset.q,
+            scale,
+        };
+        let mut shapes = Vec::new();
+        let mut stretched = false;
+        self.push_shapes(frame, &mut shapes, &mut stretched)?;
+        Ok((shapes, stretched))
+    }
+
+    fn push_shapes(
+        &self,
+        frame: Frame,
+        out: &mut Vec<Shape>,
+        stretched: &mut bool,
+    ) -> Result<(), ShapeError> {
+        let at = |p: Vec2| frame.apply(p);
+        let mut radius_of = |r: f32| {
+            let (factor, exact) = frame.radius_scale();
+            if r > 0.0 && !exact {
+                *stretched = true;
+            }
+            r * factor
+        };
+        let uniform = frame.scale.x.abs() == frame.scale.y.abs();
         let shape = match self {
-            Collider::Circle { radius } => Shape::Circle(Circle::new(at(Vec2::ZERO), *radius)?),
-            Collider::Rectangle { half_size, radius } => Shape::Polygon(
-                Polygon::new_offset_box(half_size.x, half_size.y, offset.p, offset.q)?
-                    .with_radius(*radius)?,
-            ),
+            Collider::Circle { radius } => {
+                Shape::Circle(Circle::new(at(Vec2::ZERO), radius_of(*radius))?)
+            }
+            Collider::Rectangle { half_size, radius } if uniform => {
+                // A box is symmetric: mirrored or turned by a half turn, it is itself.
+                let s = frame.scale.x.abs();
+                Shape::Polygon(
+                    Polygon::new_offset_box(s * half_size.x, s * half_size.y, frame.p, frame.q)?
+                        .with_radius(radius_of(*radius))?,
+                )
+            }
+            Collider::Rectangle { half_size, radius } => {
+                let (hx, hy) = (half_size.x, half_size.y);
+                let corners = [
+                    Vec2::new(-hx, -hy),
+                    Vec2::new(hx, -hy),
+                    Vec2::new(hx, hy),
+                    Vec2::new(-hx, hy),
+                ]
+                .map(at);
+                Shape::Polygon(Polygon::from_points(&corners, radius_of(*radius))?)
+            }
             Collider::Capsule { radius, length } => {
                 let half = Vec2::new(0.0, 0.5 * length);
-                Shape::Capsule(Capsule::new(at(-half), at(half), *radius)?)
+                Shape::Capsule(Capsule::new(at(-half), at(half), radius_of(*radius))?)
             }
             Collider::Segment { a, b } => Shape::Segment(Segment::new(at(*a), at(*b))?),
             Collider::ConvexHull { points, radius } => {
                 let moved: Vec<Vec2> = points.iter().map(|&p| at(p)).collect();
-                Shape::Polygon(Polygon::from_points(&moved, *radius)?)
+                Shape::Polygon(Polygon::from_points(&moved, radius_of(*radius))?)
             }
             Collider::Polyline { points } | Collider::ChainLoop { points } => {
                 // The core's chains collide on the right of their direction: walked
-                // backwards, the user's left.
-                let moved: Vec<Vec2> = points.iter().rev().map(|&p| at(p)).collect();
+                // backwards, the user's left (and forwards once a mirror has swapped sides).
+                let mut moved: Vec<Vec2> = points.iter().map(|&p| at(p)).collect();
+                if !frame.mirrors() {
+                    moved.reverse();
+                }
                 let closed = matches!(self, Collider::ChainLoop { .. });
                 for segment in chain_segments(&moved, closed)? {
                     out.push(Shape::ChainSegment(segment));
@@ -329,12 +389,20 @@ impl Collider {
                 b,
                 ghost2,
             } => {
-                let segment = ChainSegment {
+                let mut segment = ChainSegment {
                     ghost1: at(*ghost1),
                     point1: at(*a),
                     point2: at(*b),
                     ghost2: at(*ghost2),
                 };
+                if frame.mirrors() {
+                    segment = ChainSegment {
+                        ghost1: segment.ghost2,
+                        point1: segment.point2,
+                        point2: segment.point1,
+                        ghost2: segment.ghost1,
+                    };
+                }
                 segment.validate()?;
                 Shape::ChainSegment(segment)
             }
@@ -348,9 +416,13 @@ impl Collider {
                             what: "a compound part's position or angle",
                         });
                     }
-                    let place = CoreTransform::new(part.position, Rot::from_angle(part.angle));
-                    let placed = CoreTransform::new(offset.apply(place.p), offset.q * place.q);
-                    part.collider.push_shapes(placed, out)?;
+                    let local = Frame {
+                        p: part.position,
+                        q: Rot::from_angle(part.angle),
+                        scale: Vec2::ONE,
+                    };
+                    part.collider
+                        .push_shapes(frame.then(local), out, stretched)?;
                 }
                 return Ok(());
             }

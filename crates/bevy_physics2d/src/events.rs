@@ -58,6 +58,25 @@ pub struct SensorExited {
     pub visitor: Entity,
 }
 
+/// Two colliders met faster than [`PhysicsSettings::hit_event_threshold`](crate::PhysicsSettings)
+/// (an impact, for sounds, damage, particles). Sent as a message when either collider has
+/// [`CollisionEventsEnabled`], and triggered on each collider that has it (with `collider1`
+/// being that collider).
+#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq)]
+pub struct CollisionHit {
+    /// The collider the event is about (the observed entity).
+    #[event_target]
+    pub collider1: Entity,
+    /// The other collider.
+    pub collider2: Entity,
+    /// Where they met (world).
+    pub point: Vec2,
+    /// Unit normal from `collider1` towards `collider2`.
+    pub normal: Vec2,
+    /// Speed at which they approached along the normal (positive).
+    pub speed: f32,
+}
+
 /// Why a joint stopped working.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum JointBreakReason {
@@ -94,6 +113,7 @@ pub(crate) fn send_events(
     mut ends: MessageWriter<CollisionEnd>,
     mut entered: MessageWriter<SensorEntered>,
     mut exited: MessageWriter<SensorExited>,
+    mut hits: MessageWriter<CollisionHit>,
     mut broken: MessageWriter<JointBroken>,
 ) {
     let p = &*physics;
@@ -175,6 +195,30 @@ pub(crate) fn send_events(
                 if observed {
                     commands.trigger(SensorExited { sensor, visitor });
                 }
+            }
+        }
+    }
+    for e in p.world.hit_events() {
+        let (Some(c1), Some(c2)) = (p.collider_entity(e.shape_a), p.collider_entity(e.shape_b))
+        else {
+            continue;
+        };
+        let hit = CollisionHit {
+            collider1: c1,
+            collider2: c2,
+            point: e.point,
+            normal: e.normal,
+            speed: e.approach_speed,
+        };
+        hits.write(hit);
+        for (me, other, normal) in [(c1, c2, e.normal), (c2, c1, -e.normal)] {
+            if enabled.contains(me) {
+                commands.trigger(CollisionHit {
+                    collider1: me,
+                    collider2: other,
+                    normal,
+                    ..hit
+                });
             }
         }
     }

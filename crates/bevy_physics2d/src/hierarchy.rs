@@ -19,9 +19,10 @@
 //! pose, handled by `sync.rs` and `writeback.rs`.
 
 use crate::body::{AngularVelocity, LinearVelocity, RigidBody, Sleeping};
+use crate::frame::Frame;
 use crate::handle::PhysicsBody;
 use crate::interpolation::InterpolationPoses;
-use crate::physics_world::{PhysicsWorld, quat_from_rot, rot_from_quat};
+use crate::physics_world::{PhysicsWorld, quat_from_rot};
 use crate::warnings::{PhysicsWarning, warn_skipped};
 use crate::writeback::LastWriteback;
 use bevy_ecs::hierarchy::ChildOf;
@@ -31,59 +32,6 @@ use bevy_math::Vec2;
 use bevy_time::Time;
 use bevy_transform::components::Transform;
 use physics_core::math::{Rot, Transform as CoreTransform};
-
-/// A 2D frame with scale: where an entity's local coordinates land in the world.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Frame {
-    /// Origin.
-    pub p: Vec2,
-    /// Rotation about z.
-    pub q: Rot,
-    /// Scale along the local x and y axes.
-    pub scale: Vec2,
-}
-
-impl Frame {
-    /// The world frame itself.
-    pub const IDENTITY: Frame = Frame {
-        p: Vec2::ZERO,
-        q: Rot::IDENTITY,
-        scale: Vec2::ONE,
-    };
-
-    /// The frame a `Transform` makes in its parent's space (its x, y, rotation about z and
-    /// x, y scale).
-    pub fn of(transform: &Transform) -> Frame {
-        Frame {
-            p: transform.translation.truncate(),
-            q: rot_from_quat(transform.rotation),
-            scale: transform.scale.truncate(),
-        }
-    }
-
-    /// The frame of a child whose local frame is `local`, in this frame's parent space:
-    /// p = P + Q (S * p_local), q = Q q_local, scale = S * scale_local. (Under a parent of
-    /// unequal x and y scale a rotated child is sheared in Bevy; physics keeps it rigid.)
-    pub fn then(self, local: Frame) -> Frame {
-        Frame {
-            p: self.p + self.q.rotate(self.scale * local.p),
-            q: (self.q * local.q).normalize(),
-            scale: self.scale * local.scale,
-        }
-    }
-
-    /// The rigid pose of this frame (without its scale).
-    pub fn pose(self) -> CoreTransform {
-        CoreTransform::new(self.p, self.q)
-    }
-
-    /// The local translation and rotation, in this frame, of the world pose `world`: the
-    /// inverse of [`Frame::then`].
-    pub fn local_pose(self, world: CoreTransform) -> (Vec2, Rot) {
-        let p = self.q.inv_rotate(world.p - self.p) / self.scale;
-        (p, self.q.inv_mul(world.q).normalize())
-    }
-}
 
 /// The world frame of `entity` from the `Transform`s of it and its ancestors (an ancestor
 /// without a `Transform` counts as the identity).
@@ -148,7 +96,9 @@ pub(crate) fn apply_hierarchy_motion(
                 !same(p.physics_pose()) && !p.shown.is_some_and(same)
             });
         let parent = world_frame(child_of.parent(), &frames);
-        let target = parent.then(Frame::of(&transform)).pose();
+        let own = parent.then(Frame::of(&transform));
+        physics.rebuild_if_rescaled(entity, own.scale);
+        let target = own.pose();
         let result = match body {
             RigidBody::Static => {
                 if differs(target, core.transform) {

@@ -36,6 +36,7 @@ mod body;
 mod collider;
 mod debug;
 mod events;
+mod frame;
 #[cfg(feature = "ggrs")]
 mod ggrs_rollback;
 mod handle;
@@ -67,7 +68,8 @@ pub use body::{
 pub use collider::Collider;
 pub use debug::{PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
 pub use events::{
-    CollisionEnd, CollisionStart, JointBreakReason, JointBroken, SensorEntered, SensorExited,
+    CollisionEnd, CollisionHit, CollisionStart, JointBreakReason, JointBroken, SensorEntered,
+    SensorExited,
 };
 #[cfg(feature = "ggrs")]
 pub use ggrs_rollback::{PhysicsRollbackPlugin, PhysicsWorldStrategy};
@@ -96,12 +98,12 @@ pub use warnings::PhysicsWarning;
 pub mod prelude {
     pub use crate::{
         AngularDamping, AngularVelocity, Bullet, Collider, ColliderDensity, CollisionEnd,
-        CollisionEventsEnabled, CollisionLayers, CollisionStart, ExternalForce, ExternalImpulse,
-        Friction, GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity, LockedRotation,
-        Mass, NoInterpolation, PhysicsDebugPlugin, PhysicsDiagnostics, PhysicsGizmos,
-        PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems, PhysicsWarning,
-        PhysicsWorld, Restitution, RigidBody, RollingResistance, Sensor, SensorEntered,
-        SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, TangentSpeed,
+        CollisionEventsEnabled, CollisionHit, CollisionLayers, CollisionStart, ExternalForce,
+        ExternalImpulse, Friction, GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity,
+        LockedRotation, Mass, NoInterpolation, PhysicsDebugPlugin, PhysicsDiagnostics,
+        PhysicsGizmos, PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems,
+        PhysicsWarning, PhysicsWorld, Restitution, RigidBody, RollingResistance, Sensor,
+        SensorEntered, SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, TangentSpeed,
     };
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;

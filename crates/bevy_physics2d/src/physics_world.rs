@@ -33,6 +33,9 @@ pub struct PhysicsWorld {
     pub(crate) joint_source: EntityHashMap<crate::joint::Joint>,
     pub(crate) pending: Pending,
     pub(crate) steps: u64,
+    /// The world scale each body's colliders were last built at, for bodies scaled other
+    /// than by one (so a changed scale rebuilds them, and unscaled worlds pay nothing).
+    pub(crate) built_scale: EntityHashMap<Vec2>,
 }
 
 /// Entities whose physics objects must be created or rebuilt at the next step, in the order
@@ -98,6 +101,7 @@ impl PhysicsWorld {
             joint_source: EntityHashMap::default(),
             pending: Pending::default(),
             steps: 0,
+            built_scale: EntityHashMap::default(),
         })
     }
 
@@ -209,6 +213,39 @@ impl PhysicsWorld {
         })
     }
 
+    /// Pushes every dynamic body with a collider within `radius` of `center` away from it:
+    /// an impulse of `impulse` for a collider at the centre, falling off linearly to zero at
+    /// `radius`, applied at the body's nearest point (see `World::explode`). Sensors are not
+    /// pushed; sleeping bodies wake. Returns each pushed body's entity and impulse (bodies
+    /// without an entity, made through [`PhysicsWorld::core_mut`], are pushed but not
+    /// listed). The velocities reach the components at the next writeback. A centre, radius
+    /// or impulse that is not finite (or a radius not positive) is refused with an error.
+    ///
+    /// ```
+    /// use bevy_physics2d::prelude::*;
+    /// use bevy_ecs::prelude::*;
+    /// fn blast(mut physics: ResMut<PhysicsWorld>) {
+    ///     let pushed = physics.explode(Vec2::new(0.0, 1.0), 4.0, 25.0).unwrap_or_default();
+    ///     for (body, impulse) in pushed {
+    ///         println!("{body} pushed by {impulse}");
+    ///     }
+    /// }
+    /// # bevy_ecs::system::assert_is_system(blast);
+    /// ```
+    pub fn explode(
+        &mut self,
+        center: Vec2,
+        radius: f32,
+        impulse: f32,
+    ) -> Result<Vec<(Entity, Vec2)>, physics_core::world::WorldError> {
+        let filter = physics_core::world::QueryFilter::default();
+        let pushed = self.world.explode(center, radius, impulse, &filter)?;
+        Ok(pushed
+            .into_iter()
+            .filter_map(|(body, push)| Some((self.body_entity(body)?, push)))
+            .collect())
+    }
+
     pub(crate) fn map_body(&mut self, entity: Entity, id: BodyId) {
         self.body_of.insert(entity, id);
         set_slot(&mut self.body_entity, id.index, Some((id, entity)));
@@ -261,7 +298,30 @@ impl PhysicsWorld {
         Some(id)
     }
 
-    /// The hidden static body joints to the world attach to.
+    /// Notes the world scale a body's colliders were built at.
+    pub(crate) fn note_built_scale(&mut self, body: Entity, scale: Vec2) {
+        if scale == Vec2::ONE {
+            self.built_scale.remove(&body);
+        } else {
+            self.built_scale.insert(body, scale);
+        }
+    }
+
+    /// Queues the colliders of `body` for a rebuild when `scale` is not the scale they were
+    /// built at (cheap for unscaled worlds: nothing to look up).
+    pub(crate) fn rebuild_if_rescaled(&mut self, body: Entity, scale: Vec2) {
+        if self.built_scale.is_empty() && scale == Vec2::ONE {
+            return;
+        }
+        let built = self.built_scale.get(&body).copied().unwrap_or(Vec2::ONE);
+        if built != scale {
+            crate::lifecycle::queue_material_users(self, body);
+            self.note_built_scale(body, scale);
+        }
+    }
+
+    /// The hidden static body joints to the world attach to, and colliders without a body
+    /// belong to.
     pub(crate) fn ground(&mut self) -> BodyId {
         if let Some(g) = self.ground.filter(|g| self.world.body_exists(*g)) {
             return g;

@@ -52,7 +52,8 @@ impl Plugin for PhysicsCorePlugin {
             .add_message::<CollisionEnd>()
             .add_message::<SensorEntered>()
             .add_message::<SensorExited>()
-            .add_message::<JointBroken>();
+            .add_message::<JointBroken>()
+            .add_message::<crate::events::CollisionHit>();
         app.register_type::<PhysicsSettings>()
             .register_type::<RigidBody>()
             .register_type::<Collider>()

@@ -2,16 +2,21 @@
 //! on its entity or nearest ancestor, placed by the transforms in between.
 
 use crate::collider::Collider;
+use crate::frame::Frame;
+use crate::hierarchy::world_frame;
 use crate::material::{
     ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution,
     RollingResistance, Sensor, TangentSpeed,
 };
-use crate::physics_world::{PhysicsWorld, pose_from_transform};
-use crate::warnings::{PhysicsWarning, warn_skipped};
+use crate::physics_world::PhysicsWorld;
+use crate::warnings::{PhysicsWarning, warn_entity, warn_skipped};
+use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::query::QueryData;
+use bevy_math::Vec2;
 use bevy_transform::components::Transform;
+use physics_core::id::BodyId;
 use physics_core::math::Transform as CoreTransform;
 use physics_core::shape_def::ShapeDef;
 
@@ -52,7 +57,8 @@ pub(crate) fn shape_def(
             .layers
             .or_else(|| body.and_then(|b| b.layers))
             .map_or(base.filter, |l| l.to_filter()),
-        enable_hit_events: false,
+        // Fast impacts are collision events too: reported for colliders that asked.
+        enable_hit_events: own.events,
         // A collider that asked for collision events also meets static and kinematic
         // colliders when its body is kinematic (see `CollisionEventsEnabled`).
         enable_kinematic_contacts: own.events,
@@ -72,6 +78,7 @@ pub(crate) fn create_colliders(
     placement: Query<(&Transform, Option<&ChildOf>)>,
     body_components: Query<(), With<crate::body::RigidBody>>,
     overridden: Query<(), With<crate::body::Mass>>,
+    mut stretched_warned: Local<EntityHashSet>,
 ) {
     if physics.pending.colliders.is_empty() {
         return;
@@ -87,38 +94,42 @@ pub(crate) fn create_colliders(
             drop_old(&mut physics); // the collider was removed or the entity despawned
             continue;
         };
-        // Walk up to the nearest body, composing the transforms in between.
-        let mut offset = CoreTransform::IDENTITY;
-        let mut current = entity;
-        let body = loop {
-            if let Some(body) = physics.body(current) {
-                break Some((current, body));
+        // Walk up to the nearest body, composing the transforms in between (scales too).
+        let (body, frame) = match frame_in_body(entity, &physics, &placement) {
+            Some(found) => found,
+            None if has_body_ancestor(entity, &placement, &body_components) => {
+                // A body that is waiting or was rejected (with its own warning) queues its
+                // colliders again when it is created.
+                drop_old(&mut physics);
+                continue;
             }
-            let Ok((transform, parent)) = placement.get(current) else {
-                break None;
-            };
-            let (p, q) = pose_from_transform(transform.translation, transform.rotation);
-            offset = CoreTransform::new(p + q.rotate(offset.p), q * offset.q);
-            match parent {
-                Some(parent) => current = parent.parent(),
-                None => break None,
-            }
+            // No body anywhere above: static level geometry, on the shared static body.
+            None => (None, world_frame(entity, &placement)),
         };
-        let Some((body_entity, body)) = body else {
-            drop_old(&mut physics);
-            // A body that is waiting or was rejected (with its own warning) queues its
-            // colliders again when it is created.
-            if !has_body_ancestor(entity, &placement, &body_components) {
-                warn_skipped(
-                    &mut warnings,
-                    entity,
-                    "collider has no RigidBody on its entity or an ancestor",
-                );
-            }
-            continue;
+        let (body_entity, body) = match body {
+            Some((e, b)) => (Some(e), b),
+            None => (None, physics.ground()),
         };
-        let shapes = match collider.to_shapes(offset) {
-            Ok(shapes) => shapes,
+        if let Some(b) = body_entity {
+            let scale = world_frame(b, &placement).scale;
+            physics.note_built_scale(b, scale);
+        }
+        let offset = CoreTransform::new(frame.p, frame.q);
+        let shapes = match collider.to_scaled_shapes(offset, frame.scale) {
+            Ok((shapes, stretched)) => {
+                if stretched && stretched_warned.insert(entity) {
+                    warn_entity(
+                        &mut warnings,
+                        entity,
+                        format_args!(
+                            "collider: a round shape under unequal x and y scale {} takes the \
+                             larger factor (it stays round)",
+                            frame.scale
+                        ),
+                    );
+                }
+                shapes
+            }
             Err(error) => {
                 drop_old(&mut physics);
                 warn_skipped(&mut warnings, entity, format_args!("collider: {error}"));
@@ -128,13 +139,13 @@ pub(crate) fn create_colliders(
         let Ok(own) = materials.get(entity) else {
             continue;
         };
-        let body_materials = (body_entity != entity)
-            .then(|| materials.get(body_entity).ok())
-            .flatten();
+        let body_materials = body_entity
+            .filter(|b| *b != entity)
+            .and_then(|b| materials.get(b).ok());
         let def = shape_def(&own, body_materials.as_ref());
         // A partial mass override is taken over what the shapes give: redone when they change.
-        if overridden.contains(body_entity) {
-            physics.pending.props.push(body_entity);
+        if let Some(b) = body_entity.filter(|b| overridden.contains(*b)) {
+            physics.pending.props.push(b);
         }
         // The same number of parts on the same body: each part updated in place.
         if old.len() == shapes.len()
@@ -216,6 +227,44 @@ fn update_in_place(
             .and_then(|_| world.set_shape_kinematic_contacts(old, def.enable_kinematic_contacts));
     }
     Some(result)
+}
+
+/// The core body of the nearest entity at or above `entity` that has one, and the frame of
+/// the collider in that body's frame: the transforms in between composed (translation,
+/// rotation and scale), under the body's own world scale (its pose is the core's, its scale
+/// scales its colliders). `None` when no entity above has a core body.
+fn frame_in_body(
+    entity: Entity,
+    physics: &PhysicsWorld,
+    placement: &Query<(&Transform, Option<&ChildOf>)>,
+) -> Option<(Option<(Entity, BodyId)>, Frame)> {
+    let mut local = Frame::IDENTITY;
+    let mut current = entity;
+    loop {
+        if let Some(body) = physics.body(current) {
+            let scale = world_frame(current, placement).scale;
+            // Composed by hand, without renormalising the rotation: a collider placed without
+            // scale keeps the bits it had before scale was taken into account.
+            let frame = if scale == Vec2::ONE {
+                local
+            } else {
+                Frame {
+                    p: scale * local.p,
+                    q: local.q,
+                    scale: scale * local.scale,
+                }
+            };
+            return Some((Some((current, body)), frame));
+        }
+        let (transform, parent) = placement.get(current).ok()?;
+        let step = Frame::of(transform);
+        local = Frame {
+            p: step.p + step.q.rotate(step.scale * local.p),
+            q: step.q * local.q,
+            scale: step.scale * local.scale,
+        };
+        current = parent?.parent();
+    }
 }
 
 /// True when the entity or an ancestor has a `RigidBody` component (whose core body does not

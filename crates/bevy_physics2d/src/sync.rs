@@ -94,6 +94,9 @@ pub(crate) fn apply_user_motion(
             continue;
         };
         let pose = (transform.translation, transform.rotation);
+        if moved {
+            physics.rebuild_if_rescaled(entity, transform.scale.truncate());
+        }
         if moved && is_game_move(pose, core.transform, poses.as_deref()) {
             let (p, q) = pose_from_transform(pose.0, pose.1);
             match physics.world.set_transform(id, p, q) {

@@ -23,3 +23,14 @@ pub(crate) fn warn_skipped(
     bevy_log::warn!("physics: entity {entity} skipped: {message}");
     warnings.write(PhysicsWarning { entity, message });
 }
+
+/// Logs and records something about an entity that the physics still uses (as it says).
+pub(crate) fn warn_entity(
+    warnings: &mut MessageWriter<PhysicsWarning>,
+    entity: Entity,
+    what: impl Display,
+) {
+    let message = what.to_string();
+    bevy_log::warn!("physics: entity {entity}: {message}");
+    warnings.write(PhysicsWarning { entity, message });
+}

@@ -435,7 +435,14 @@ fn bad_components_are_skipped_with_a_warning_and_the_rest_steps_unchanged() {
                 .id(),
             );
             bad.push(w.spawn(Joint::revolute(good, good)).id());
-            bad.push(w.spawn((Collider::circle(1.0), Transform::default())).id());
+            // Static level geometry (no body) placed at a non-finite position.
+            bad.push(
+                w.spawn((
+                    Collider::circle(1.0),
+                    Transform::from_xyz(9.0, f32::NAN, 0.0),
+                ))
+                .id(),
+            );
         }
         let mut warnings = MessageCursor::<PhysicsWarning>::default();
         let mut seen = Vec::new();
