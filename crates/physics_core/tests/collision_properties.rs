@@ -372,3 +372,49 @@ fn manifold_separation_agrees_with_gjk_distance_when_apart() {
     }
     assert!(checked > 20, "only {checked} speculative pairs");
 }
+
+/// Regression: a box beside an upright capsule core, 0.3 m apart with parallel edges and the
+/// box turned by 4e-8 rad (what a resting crate reads), made GJK cycle between the two
+/// equally near box vertices until its iteration limit, then report an unweighed triangle:
+/// distance 0, "overlapping". The character controller lost the crate as a wall and walked
+/// into it.
+#[test]
+fn gjk_parallel_edges_are_not_an_overlap() {
+    let crate_box = Polygon::new_box(0.5, 0.5).unwrap();
+    let a = ShapeProxy::from_points(crate_box.vertices(), 0.0);
+    let b = ShapeProxy::from_points(&[Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5)], 0.3);
+    let mut rng = Rng::new(29);
+    for i in 0..200 {
+        // The recorded case first, then nearby heights, gaps and tiny turns.
+        let (dy, gap, turn) = if i == 0 {
+            (0.0, 0.0, 3.763_429_4e-8)
+        } else {
+            (
+                rng.range(-0.5, 0.5),
+                rng.range(0.0, 0.01),
+                rng.range(-1e-6, 1e-6),
+            )
+        };
+        let xa = Transform {
+            p: Vec2::new(-1.999_989_4, 0.499_912_1 + dy),
+            q: Rot::from_angle(turn),
+        };
+        let xb = Transform::new(Vec2::new(-1.199_989_3 + gap, 0.8), Rot::IDENTITY);
+        let out = shape_distance(
+            &DistanceInput {
+                proxy_a: a,
+                proxy_b: b,
+                transform_a: xa,
+                transform_b: xb,
+                use_radii: false,
+            },
+            &mut SimplexCache::default(),
+        );
+        let expected = 0.3 + gap;
+        assert!(
+            (out.distance - expected).abs() < 1e-4,
+            "case {i}: {} instead of {expected} ({out:?})",
+            out.distance
+        );
+    }
+}

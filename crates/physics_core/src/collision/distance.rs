@@ -270,8 +270,29 @@ pub(crate) fn gjk_core(
         if repeated {
             break;
         }
-        simplex.v[simplex.count] = SimplexVertex::new(proxy_a, points_b, index_a, index_b);
+        let vertex = SimplexVertex::new(proxy_a, points_b, index_a, index_b);
+        // No progress towards the origin: the simplex already holds the closest feature.
+        // Parallel edges (a box beside an upright capsule) offer a new vertex exactly as far
+        // along `d` as the current one; taking it makes a flat triangle, and rounding can
+        // then put the origin inside it (a false overlap) or cycle between the edges.
+        let reach = (vertex.w - simplex.v[0].w).dot(d);
+        let scale = 1.0
+            + vertex
+                .w
+                .abs()
+                .max_element()
+                .max(simplex.v[0].w.abs().max_element());
+        if reach <= 8.0 * f32::EPSILON * scale * d.length() {
+            break;
+        }
+        simplex.v[simplex.count] = vertex;
         simplex.count += 1;
+    }
+    // A vertex added by the last allowed iteration is weighed like any other.
+    match simplex.count {
+        2 => simplex.solve2(),
+        3 => simplex.solve3(),
+        _ => {}
     }
 
     cache.count = simplex.count as u8;
