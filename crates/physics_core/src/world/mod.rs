@@ -4,6 +4,7 @@
 //! when an id is stale or a value is NaN, infinite or out of range.
 
 mod bodies;
+mod character;
 mod continuous;
 mod debug_draw;
 mod def;
@@ -12,6 +13,7 @@ mod events;
 mod explosion;
 mod joint_results;
 mod joints;
+mod mover;
 mod pair_filters;
 mod queries;
 mod shape_edits;
@@ -24,6 +26,7 @@ mod solve_set;
 mod step;
 
 pub use bodies::BodyMotion;
+pub use character::{CharacterGround, CharacterMove, CharacterSettings};
 pub(crate) use continuous::shape_extents;
 pub use def::{MixRule, WorldDef};
 pub use error::WorldError;
@@ -31,6 +34,7 @@ pub use events::{
     ContactData, ContactEvent, HitEvent, PreSolveHook, SensorEvent, one_way_platforms,
 };
 pub use joints::JointBreakEvent;
+pub use mover::{MoverFilter, MoverHit, MoverPlane, clip_velocity, solve_planes};
 pub use queries::{QueryFilter, ShapeCastHit};
 pub use snapshot::WorldSnapshot;
 pub use step::{StepCounters, StepProfile};
