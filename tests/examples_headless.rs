@@ -8,6 +8,8 @@
 mod car;
 #[path = "../examples/casts.rs"]
 mod casts;
+#[path = "../examples/character.rs"]
+mod character;
 #[path = "../examples/cloth_and_rope.rs"]
 mod cloth_and_rope;
 #[path = "../examples/collision_events.rs"]
@@ -483,4 +485,51 @@ fn systems_ordered_around_the_step_see_this_steps_results() {
         mean(&starts),
         mean(&ends)
     );
+}
+
+#[test]
+fn character_walks_the_level_pushes_the_light_crate_and_jumps_onto_the_one_way_platform() {
+    use character::*;
+    let feet = |app: &mut App| {
+        position_of::<Player>(app) - Vec2::new(0.0, PLAYER_RADIUS + PLAYER_LENGTH / 2.0)
+    };
+    let grounded = |app: &mut App| {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<&CharacterState, With<Player>>();
+        q.single(app.world()).unwrap().grounded
+    };
+    // Right: over the 0.3 m step, up the 35 degree ramp, onto the plateau.
+    let mut app = headless(character::example);
+    step(&mut app, 10);
+    assert!(feet(&mut app).y.abs() < 0.02 && grounded(&mut app));
+    hold(&mut app, KeyCode::KeyD, true);
+    step(&mut app, 96);
+    hold(&mut app, KeyCode::KeyD, false);
+    step(&mut app, 10);
+    let at = feet(&mut app);
+    assert!(at.x > 8.5 && (at.y - PLATEAU_TOP).abs() < 0.02, "{at}");
+    assert!(grounded(&mut app));
+
+    // Left: the light crate is pushed along, the heavy one stops both.
+    let mut app = headless(character::example);
+    step(&mut app, 10);
+    hold(&mut app, KeyCode::KeyA, true);
+    step(&mut app, 240);
+    let light = position_of::<LightCrate>(&mut app);
+    let heavy = position_of::<HeavyCrate>(&mut app);
+    assert!(light.x < -6.0, "light crate at {light}");
+    assert!((heavy.x + 9.0).abs() < 1e-3, "heavy crate at {heavy}");
+    assert!(feet(&mut app).x > -8.5, "{}", feet(&mut app));
+
+    // Up: through the one-way platform above the start, and standing on it.
+    let mut app = headless(character::example);
+    step(&mut app, 10);
+    hold(&mut app, KeyCode::Space, true);
+    step(&mut app, 2);
+    hold(&mut app, KeyCode::Space, false);
+    step(&mut app, 120);
+    let at = feet(&mut app);
+    assert!((at.y - ONE_WAY_TOP).abs() < 0.02, "{at}");
+    assert!(grounded(&mut app));
 }

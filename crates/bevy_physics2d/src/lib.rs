@@ -33,6 +33,7 @@
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
 mod body;
+mod character;
 mod collider;
 mod debug;
 mod events;
@@ -65,6 +66,7 @@ pub use body::{
     AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, GravityScale,
     LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
 };
+pub use character::{CharacterController, CharacterState, CharacterVelocity, OneWayPlatform};
 pub use collider::Collider;
 pub use debug::{PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
 pub use events::{
@@ -97,13 +99,14 @@ pub use warnings::PhysicsWarning;
 /// The types most programs need.
 pub mod prelude {
     pub use crate::{
-        AngularDamping, AngularVelocity, Bullet, Collider, ColliderDensity, CollisionEnd,
-        CollisionEventsEnabled, CollisionHit, CollisionLayers, CollisionStart, ExternalForce,
-        ExternalImpulse, Friction, GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity,
-        LockedRotation, Mass, NoInterpolation, PhysicsDebugPlugin, PhysicsDiagnostics,
-        PhysicsGizmos, PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems,
-        PhysicsWarning, PhysicsWorld, Restitution, RigidBody, RollingResistance, Sensor,
-        SensorEntered, SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, TangentSpeed,
+        AngularDamping, AngularVelocity, Bullet, CharacterController, CharacterState,
+        CharacterVelocity, Collider, ColliderDensity, CollisionEnd, CollisionEventsEnabled,
+        CollisionHit, CollisionLayers, CollisionStart, ExternalForce, ExternalImpulse, Friction,
+        GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity, LockedRotation, Mass,
+        NoInterpolation, OneWayPlatform, PhysicsDebugPlugin, PhysicsDiagnostics, PhysicsGizmos,
+        PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems, PhysicsWarning,
+        PhysicsWorld, Restitution, RigidBody, RollingResistance, Sensor, SensorEntered,
+        SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, TangentSpeed,
     };
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;

@@ -77,7 +77,11 @@ impl Plugin for PhysicsCorePlugin {
             .register_type::<CollisionEventsEnabled>()
             .register_type::<crate::material::TangentSpeed>()
             .register_type::<crate::material::RollingResistance>()
-            .register_type::<interpolation::NoInterpolation>();
+            .register_type::<interpolation::NoInterpolation>()
+            .register_type::<crate::CharacterController>()
+            .register_type::<crate::CharacterVelocity>()
+            .register_type::<crate::CharacterState>()
+            .register_type::<crate::OneWayPlatform>();
         lifecycle::add_observers(app);
         let running = stages::physics_running;
         app.add_systems(
@@ -97,6 +101,7 @@ impl Plugin for PhysicsCorePlugin {
                     prepare_bodies::apply_body_props,
                     sync::apply_user_motion,
                     hierarchy::apply_hierarchy_motion,
+                    crate::character::move_characters,
                     sync::apply_forces,
                     stages::end_prepare,
                 )
