@@ -9,11 +9,11 @@ use crate::warnings::{PhysicsWarning, warn_entity};
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
-use bevy_reflect::Reflect;
+use bevy_reflect::prelude::*;
 use bevy_time::Time;
 use physics_core::body::BodyType;
 use physics_core::id::ShapeId;
-use physics_core::world::{CharacterSettings, QueryFilter};
+use physics_core::world::{CharacterExceptions, CharacterSettings, QueryFilter};
 
 /// Makes a body a character: each physics step it moves by its [`CharacterVelocity`] as far
 /// as the world lets it, sliding along walls, walking up slopes up to `max_slope_angle`,
@@ -44,6 +44,7 @@ use physics_core::world::{CharacterSettings, QueryFilter};
 /// }
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
 #[require(RigidBody = RigidBody::Kinematic, CharacterVelocity, CharacterState)]
 pub struct CharacterController {
     /// Steepest ground walked on, radians (default 50 degrees); steeper is a wall.
@@ -79,10 +80,12 @@ impl Default for CharacterController {
 /// adds gravity, and after each step holds what is left once surfaces took their part (no
 /// falling speed while grounded, no speed into a wall), so a jump is `velocity.y = speed`.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
 pub struct CharacterVelocity(pub Vec2);
 
 /// What a character's last step found.
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
 pub struct CharacterState {
     /// Standing on walkable ground.
     pub grounded: bool,
@@ -99,6 +102,7 @@ pub struct CharacterState {
 /// A collider (or every collider of a body) that holds characters only from above: they
 /// jump up through it and land on it.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Debug, PartialEq, Default)]
 pub struct OneWayPlatform;
 
 /// Moves every character for this step (Prepare stage, after user motion is applied).
@@ -163,14 +167,17 @@ pub(crate) fn move_characters(
             filter: character_filter(core, first),
         };
         let asked = velocity.0 + controller.gravity_scale * dt * settings.gravity;
-        let moved =
-            match core.move_character(&mover, xf, asked, dt, &core_settings, &own, &is_one_way) {
-                Ok(moved) => moved,
-                Err(error) => {
-                    refuse(&format!("not moved: {error}"));
-                    continue;
-                }
-            };
+        let exceptions = CharacterExceptions {
+            own: &own,
+            one_way: &is_one_way,
+        };
+        let moved = match core.move_character(&mover, xf, asked, dt, &core_settings, &exceptions) {
+            Ok(moved) => moved,
+            Err(error) => {
+                refuse(&format!("not moved: {error}"));
+                continue;
+            }
+        };
         let world = physics.core_mut();
         let _ = world.set_linear_velocity(body, moved.translation / dt);
         let _ = world.set_angular_velocity(body, 0.0);

@@ -3,7 +3,7 @@
 //! one-way platforms, light bodies pushed and heavy ones not, ground followed downhill.
 
 use physics_core::prelude::*;
-use physics_core::world::{CharacterMove, CharacterSettings};
+use physics_core::world::{CharacterExceptions, CharacterMove, CharacterSettings};
 
 const DT: f32 = 1.0 / 60.0;
 const GRAVITY: f32 = -9.81;
@@ -69,8 +69,10 @@ impl Rig {
                 self.velocity,
                 DT,
                 &self.settings,
-                &[self.shape],
-                &|s| one_way.contains(&s),
+                &CharacterExceptions {
+                    own: &[self.shape],
+                    one_way: &|s| one_way.contains(&s),
+                },
             )
             .unwrap();
         self.world
@@ -355,19 +357,22 @@ fn bad_character_input_is_an_error() {
     let rig = Rig::new(world(), Vec2::ZERO);
     let xf = rig.world.body_transform(rig.body).unwrap();
     let square: Shape = Polygon::new_box(0.5, 0.5).unwrap().into();
-    let none = |_: ShapeId| false;
+    let none = CharacterExceptions {
+        own: &[],
+        one_way: &|_| false,
+    };
     let settings = CharacterSettings::default();
     let w = &rig.world;
     assert!(
-        w.move_character(&square, xf, Vec2::X, DT, &settings, &[], &none)
+        w.move_character(&square, xf, Vec2::X, DT, &settings, &none)
             .is_err()
     );
     assert!(
-        w.move_character(&rig.mover, xf, Vec2::NAN, DT, &settings, &[], &none)
+        w.move_character(&rig.mover, xf, Vec2::NAN, DT, &settings, &none)
             .is_err()
     );
     assert!(
-        w.move_character(&rig.mover, xf, Vec2::X, 0.0, &settings, &[], &none)
+        w.move_character(&rig.mover, xf, Vec2::X, 0.0, &settings, &none)
             .is_err()
     );
     let tilted = CharacterSettings {
@@ -375,7 +380,7 @@ fn bad_character_input_is_an_error() {
         ..settings
     };
     assert!(
-        w.move_character(&rig.mover, xf, Vec2::X, DT, &tilted, &[], &none)
+        w.move_character(&rig.mover, xf, Vec2::X, DT, &tilted, &none)
             .is_err()
     );
 }

@@ -85,6 +85,14 @@ impl CharacterSettings {
     }
 }
 
+/// The shapes a character treats apart from the rest.
+pub struct CharacterExceptions<'a> {
+    /// The character's own shapes: never in its way.
+    pub own: &'a [ShapeId],
+    /// True for shapes that hold the character only from above (one-way platforms).
+    pub one_way: &'a dyn Fn(ShapeId) -> bool,
+}
+
 /// The walkable surface a character stands on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CharacterGround {
@@ -120,8 +128,8 @@ pub struct CharacterMove {
 impl World {
     /// Moves a character of shape `mover` at `xf` for one step of `dt` seconds at the
     /// asked `velocity` (gravity included: the caller integrates it, so jumps and falls
-    /// are the game's), as the module documentation lists. Shapes in `excluded` (the
-    /// character's own) and sensors are not seen; shapes for which `one_way` says true
+    /// are the game's), as the module documentation lists. Shapes in `exceptions.own` and
+    /// sensors are not seen; shapes for which `exceptions.one_way` says true
     /// hold the character only from above. Reads the world and changes nothing: the caller
     /// applies the translation (a kinematic body's velocity `translation / dt`) and calls
     /// [`World::push_touched_bodies`].
@@ -135,9 +143,9 @@ impl World {
         velocity: Vec2,
         dt: f32,
         settings: &CharacterSettings,
-        excluded: &[ShapeId],
-        one_way: &dyn Fn(ShapeId) -> bool,
+        exceptions: &CharacterExceptions,
     ) -> Result<CharacterMove, WorldError> {
+        let (excluded, one_way) = (exceptions.own, exceptions.one_way);
         settings.validate()?;
         mover.validate()?;
         let slop = self.tolerances.linear_slop;

@@ -26,7 +26,7 @@ mod solve_set;
 mod step;
 
 pub use bodies::BodyMotion;
-pub use character::{CharacterGround, CharacterMove, CharacterSettings};
+pub use character::{CharacterExceptions, CharacterGround, CharacterMove, CharacterSettings};
 pub(crate) use continuous::shape_extents;
 pub use def::{MixRule, WorldDef};
 pub use error::WorldError;
