@@ -431,3 +431,71 @@ impl Collider {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scaled(collider: Collider, scale: Vec2) -> (Vec<Shape>, bool) {
+        collider
+            .to_scaled_shapes(CoreTransform::IDENTITY, scale)
+            .unwrap()
+    }
+
+    #[test]
+    fn segments_and_polygons_scale_exactly_under_any_scale() {
+        let (shapes, stretched) = scaled(
+            Collider::segment(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 1.0)),
+            Vec2::new(2.0, 3.0),
+        );
+        assert!(!stretched);
+        let Shape::Segment(s) = shapes[0] else {
+            panic!("{shapes:?}")
+        };
+        assert_eq!(
+            (s.point1, s.point2),
+            (Vec2::new(-2.0, 0.0), Vec2::new(2.0, 3.0))
+        );
+
+        let triangle = vec![Vec2::ZERO, Vec2::X, Vec2::Y];
+        let (shapes, stretched) = scaled(Collider::convex_hull(triangle), Vec2::new(4.0, 0.5));
+        assert!(!stretched);
+        let Shape::Polygon(p) = shapes[0] else {
+            panic!("{shapes:?}")
+        };
+        let mut vertices = p.vertices().to_vec();
+        vertices.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        assert_eq!(
+            vertices,
+            vec![Vec2::ZERO, Vec2::new(0.0, 0.5), Vec2::new(4.0, 0.0)]
+        );
+    }
+
+    #[test]
+    fn round_shapes_scale_exactly_when_uniform_and_take_the_larger_factor_when_not() {
+        let (shapes, stretched) = scaled(Collider::capsule(0.5, 2.0), Vec2::splat(-2.0));
+        assert!(!stretched);
+        let Shape::Capsule(c) = shapes[0] else {
+            panic!("{shapes:?}")
+        };
+        assert_eq!(c.radius, 1.0);
+        assert_eq!(c.center1.distance(c.center2), 4.0);
+
+        let (shapes, stretched) = scaled(Collider::capsule(0.5, 2.0), Vec2::new(1.0, 3.0));
+        assert!(stretched);
+        let Shape::Capsule(c) = shapes[0] else {
+            panic!("{shapes:?}")
+        };
+        // The length follows the y scale exactly, the radius takes the larger factor.
+        assert_eq!((c.radius, c.center1.distance(c.center2)), (1.5, 6.0));
+
+        // A square corner has no radius: nothing to stretch.
+        let (_, stretched) = scaled(Collider::rectangle(1.0, 1.0), Vec2::new(1.0, 3.0));
+        assert!(!stretched);
+        assert!(
+            Collider::circle(1.0)
+                .to_scaled_shapes(CoreTransform::IDENTITY, Vec2::new(0.0, 1.0))
+                .is_err()
+        );
+    }
+}
