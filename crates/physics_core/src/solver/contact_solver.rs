@@ -66,19 +66,46 @@ pub(crate) struct ContactConstraint {
     pub normal: Vec2,
     pub friction: f32,
     pub restitution: f32,
-    /// Surface speed along the tangent the friction drives towards (conveyor belts).
-    pub tangent_speed: f32,
-    /// Largest rolling resistance torque impulse per unit of normal impulse, the effective
-    /// mass of relative spin, and the accumulated rolling impulse.
-    pub rolling_resistance: f32,
-    pub rolling_mass: f32,
-    pub rolling_impulse: f32,
     pub softness: Softness,
     pub points: [ConstraintPoint; 2],
     pub point_count: usize,
     /// Coupled K of a two-point manifold, when the block solver is on and K is well
     /// conditioned.
     pub block: Option<BlockMatrix>,
+}
+
+/// The rarely used part of a contact's constraint: a moving surface (conveyor belts) and
+/// rolling resistance. Kept out of [`ContactConstraint`], which every contact builds and the
+/// SIMD lanes pack (16 more bytes there cost the pyramids 5 % of their step), for the few
+/// contacts that have them, which the scalar solver takes: one per overflow position.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SurfaceConstraint {
+    /// Surface speed along the tangent the friction drives towards.
+    pub tangent_speed: f32,
+    /// Largest rolling resistance torque impulse per unit of normal impulse.
+    pub rolling_resistance: f32,
+    /// Effective mass of the relative spin.
+    pub rolling_mass: f32,
+    /// Accumulated rolling resistance impulse.
+    pub rolling_impulse: f32,
+}
+
+impl SurfaceConstraint {
+    /// Rolling resistance (Box2D v3.1's): C is the relative spin wB - wA, J = [0, -1, 0, 1],
+    /// K = iA + iB, its impulse bounded by the resistance times the total normal impulse.
+    pub fn new(surface: &ContactSurface, a: &ConstraintBody, b: &ConstraintBody) -> Self {
+        let k = a.inv_inertia + b.inv_inertia;
+        SurfaceConstraint {
+            tangent_speed: surface.tangent_speed,
+            rolling_resistance: surface.rolling_resistance,
+            rolling_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
+            rolling_impulse: if surface.rolling_resistance > 0.0 {
+                surface.rolling_impulse
+            } else {
+                0.0
+            },
+        }
+    }
 }
 
 /// What a constraint needs of each body at preparation.
@@ -158,16 +185,6 @@ pub(crate) fn prepare_contact(
     out.normal = n;
     out.friction = friction;
     out.restitution = restitution;
-    // Rolling resistance (Box2D v3.1's): C is the relative spin wB - wA, J = [0, -1, 0, 1],
-    // K = iA + iB, its impulse bounded by the resistance times the total normal impulse.
-    out.tangent_speed = surface.tangent_speed;
-    out.rolling_resistance = surface.rolling_resistance;
-    out.rolling_mass = if ia + ib > 0.0 { 1.0 / (ia + ib) } else { 0.0 };
-    out.rolling_impulse = if surface.rolling_resistance > 0.0 {
-        surface.rolling_impulse
-    } else {
-        0.0
-    };
     out.point_count = manifold.point_count;
     out.block = None;
     for (cp, mp) in out.points.iter_mut().zip(manifold.points()) {
@@ -225,9 +242,14 @@ fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: Vec2, rb: Vec2) -> Vec2
         - cross_sv(sa.angular_velocity, ra)
 }
 
-/// Applies last step's impulses so the solver starts near the answer.
-pub(crate) fn warm_start(constraints: &[ContactConstraint], states: &mut [BodyState]) {
-    for c in constraints {
+/// Applies last step's impulses so the solver starts near the answer. `surfaces` holds the
+/// surface part of the first constraints (any number of them, none included).
+pub(crate) fn warm_start(
+    constraints: &[ContactConstraint],
+    surfaces: &[SurfaceConstraint],
+    states: &mut [BodyState],
+) {
+    for (i, c) in constraints.iter().enumerate() {
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
         let t = right_perp(c.normal);
@@ -235,8 +257,10 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], states: &mut [BodySt
             let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
             apply(c, &mut sa, &mut sb, cp.anchor_a, cp.anchor_b, p);
         }
-        sa.angular_velocity -= c.inv_inertia_a * c.rolling_impulse;
-        sb.angular_velocity += c.inv_inertia_b * c.rolling_impulse;
+        if let Some(surface) = surfaces.get(i) {
+            sa.angular_velocity -= c.inv_inertia_a * surface.rolling_impulse;
+            sb.angular_velocity += c.inv_inertia_b * surface.rolling_impulse;
+        }
         write_state(states, c.index_a, sa);
         write_state(states, c.index_b, sb);
     }
@@ -283,15 +307,17 @@ pub(crate) fn current_separation(
 }
 
 /// One iteration over the constraints: normal points (block or one by one), then friction
-/// when relaxing (`use_bias` false).
+/// when relaxing (`use_bias` false). `surfaces` holds the surface part of the first
+/// constraints (any number of them, none included).
 pub(crate) fn solve_contacts(
     constraints: &mut [ContactConstraint],
+    surfaces: &mut [SurfaceConstraint],
     states: &mut [BodyState],
     inv_h: f32,
     use_bias: bool,
     settings: &ContactSolveSettings,
 ) {
-    for c in constraints.iter_mut() {
+    for (i, c) in constraints.iter_mut().enumerate() {
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
         let n = c.normal;
@@ -326,10 +352,14 @@ pub(crate) fn solve_contacts(
         // a moment later. The warm start applies the accumulated friction impulse at the start
         // of every substep, so a resting contact holds from the first iteration.
         if !use_bias {
-            if c.rolling_resistance > 0.0 {
-                solve_rolling_resistance(c, &mut sa, &mut sb);
+            let mut tangent_speed = 0.0;
+            if let Some(surface) = surfaces.get_mut(i) {
+                if surface.rolling_resistance > 0.0 {
+                    solve_rolling_resistance(c, surface, &mut sa, &mut sb);
+                }
+                tangent_speed = surface.tangent_speed;
             }
-            solve_point_friction(c, &mut sa, &mut sb);
+            solve_point_friction(c, tangent_speed, &mut sa, &mut sb);
         }
 
         write_state(states, c.index_a, sa);
@@ -341,33 +371,43 @@ pub(crate) fn solve_contacts(
 /// resistance times the contact's total normal impulse (solved before friction, in the relax
 /// iterations, as Box2D v3.1 does).
 #[inline]
-fn solve_rolling_resistance(c: &mut ContactConstraint, sa: &mut BodyState, sb: &mut BodyState) {
+fn solve_rolling_resistance(
+    c: &ContactConstraint,
+    surface: &mut SurfaceConstraint,
+    sa: &mut BodyState,
+    sb: &mut BodyState,
+) {
     let normal_total: f32 = c.points[..c.point_count]
         .iter()
         .map(|p| p.normal_impulse)
         .sum();
-    let limit = c.rolling_resistance * normal_total;
+    let limit = surface.rolling_resistance * normal_total;
     let spin = sa.angular_velocity - sb.angular_velocity;
     // max then min rather than clamp: a bound that is not a number must not panic.
-    let total = (c.rolling_impulse + c.rolling_mass * spin)
+    let total = (surface.rolling_impulse + surface.rolling_mass * spin)
         .max(-limit)
         .min(limit);
-    let applied = total - c.rolling_impulse;
-    c.rolling_impulse = total;
+    let applied = total - surface.rolling_impulse;
+    surface.rolling_impulse = total;
     sa.angular_velocity -= c.inv_inertia_a * applied;
     sb.angular_velocity += c.inv_inertia_b * applied;
 }
 
 /// Coulomb friction of each point of `c`, against its accumulated normal impulse, driving
-/// the relative tangent velocity towards the contact's tangent speed (zero but on conveyor
-/// belts). Returns the largest change of a friction impulse.
+/// the relative tangent velocity towards `tangent_speed` (zero but on conveyor belts).
+/// Returns the largest change of a friction impulse.
 #[inline]
-fn solve_point_friction(c: &mut ContactConstraint, sa: &mut BodyState, sb: &mut BodyState) -> f32 {
+fn solve_point_friction(
+    c: &mut ContactConstraint,
+    tangent_speed: f32,
+    sa: &mut BodyState,
+    sb: &mut BodyState,
+) -> f32 {
     let t = right_perp(c.normal);
     let mut largest = 0.0f32;
     for i in 0..c.point_count {
         let cp = c.points[i];
-        let vt = relative_velocity(sa, sb, cp.anchor_a, cp.anchor_b).dot(t) - c.tangent_speed;
+        let vt = relative_velocity(sa, sb, cp.anchor_a, cp.anchor_b).dot(t) - tangent_speed;
         let limit = c.friction * cp.normal_impulse;
         let total = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-limit, limit);
         let applied = total - cp.tangent_impulse;
@@ -389,7 +429,7 @@ pub(crate) fn solve_friction(
     for c in constraints.iter_mut() {
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
-        largest = largest.max(solve_point_friction(c, &mut sa, &mut sb));
+        largest = largest.max(solve_point_friction(c, 0.0, &mut sa, &mut sb));
         write_state(states, c.index_a, sa);
         write_state(states, c.index_b, sb);
     }

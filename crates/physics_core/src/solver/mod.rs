@@ -51,7 +51,9 @@ pub(crate) mod wide_contact_solver;
 use crate::joint::{ExactIsland, IslandScratch, JointConstraint};
 use bevy_math::Vec2;
 use body_state::{BodyParams, BodyState};
-use contact_solver::{ConstraintBody, ContactConstraint, ContactSolveSettings, SolvedPoint};
+use contact_solver::{
+    ConstraintBody, ContactConstraint, ContactSolveSettings, SolvedPoint, SurfaceConstraint,
+};
 use exact_contacts::ExactContacts;
 use graph_coloring::GraphColoring;
 pub(crate) use step_stages::{ContactLink, run_substeps};
@@ -79,6 +81,9 @@ pub(crate) struct SolverArrays {
     /// built here in contact order and packed into their groups from here in group order,
     /// so both passes read memory in order.
     pub contacts: Vec<ContactConstraint>,
+    /// The surface part (moving surface, rolling resistance) of each overflow constraint, at
+    /// its position in `contacts` less the overflow start.
+    pub surfaces: Vec<SurfaceConstraint>,
     /// Position in `contacts` of each constraint index.
     pub positions: Vec<u32>,
     /// Results of each constraint in lanes, by constraint index: the lanes are stored here
@@ -160,6 +165,8 @@ impl SolverArrays {
             start += size;
         }
         self.contacts.resize(len, Default::default());
+        self.surfaces
+            .resize(self.coloring.overflow.len(), Default::default());
         // Likewise: every lane's results are written by the storing stage before being read.
         self.lane_results.resize(count, Default::default());
     }

@@ -14,7 +14,9 @@
 #![allow(unsafe_code)]
 
 use super::body_state::BodyState;
-use super::contact_solver::{ContactConstraint, apply_restitution, solve_contacts, warm_start};
+use super::contact_solver::{
+    ContactConstraint, SurfaceConstraint, apply_restitution, solve_contacts, warm_start,
+};
 use super::wide_contact_solver::{
     EMPTY_LANE, LANES, lane_results, pack_into, restitution_groups, solve_groups, warm_start_groups,
 };
@@ -45,7 +47,8 @@ pub(crate) struct ContactLink<'a> {
     /// The world's contacts, by slot: read while preparing, written while storing.
     pub contacts: SharedMut<'a, Slot<Contact>>,
     /// Builds the constraint of a contact in place.
-    pub prepare: &'a (dyn Fn(&Contact, &mut ContactConstraint) + Sync),
+    pub prepare:
+        &'a (dyn Fn(&Contact, &mut ContactConstraint, Option<&mut SurfaceConstraint>) + Sync),
     /// Some constraint has restitution: the restitution stages run.
     pub any_restitution: bool,
     /// Approach speed above which a contact with hit events reports a hit.
@@ -231,6 +234,7 @@ pub(crate) fn run_substeps(
         states,
         params,
         contacts: constraints,
+        surfaces,
         positions,
         lane_results: results,
         joints,
@@ -244,6 +248,7 @@ pub(crate) fn run_substeps(
     let (lanes, colors) = (&wide_contacts.lanes, &wide_contacts.colors);
     let states = SharedMut::new(states);
     let constraints = SharedMut::new(constraints);
+    let surfaces = SharedMut::new(surfaces);
     let joints = SharedMut::new(joints);
     let groups = SharedMut::new(&mut wide_contacts.groups);
     let results = SharedMut::new(results);
@@ -270,6 +275,8 @@ pub(crate) fn run_substeps(
         let overflow = || unsafe { constraints.range(overflow_start..constraints.len()) };
         // The overflow solved point by point, before the exact contact islands.
         let soft_overflow = || unsafe { constraints.range(overflow_start..exact_start) };
+        // Their surface parts, from the overflow start.
+        let soft_surfaces = || unsafe { surfaces.range(0..exact_start - overflow_start) };
         // Each exact contact island once, with bias or relaxing (then its friction).
         let solve_exact = |s: &mut [BodyState], use_bias: bool| {
             let exact = unsafe { exact_contacts.get(0) };
@@ -282,8 +289,11 @@ pub(crate) fn run_substeps(
             Stage::PrepareContacts => {
                 for k in range(positions.len()) {
                     let k = k as u32;
-                    let out = unsafe { constraints.get(positions[k as usize] as usize) };
-                    (link.prepare)(unsafe { link.read(k) }, out);
+                    let position = positions[k as usize] as usize;
+                    let out = unsafe { constraints.get(position) };
+                    let surface = (position >= overflow_start)
+                        .then(|| unsafe { surfaces.get(position - overflow_start) });
+                    (link.prepare)(unsafe { link.read(k) }, out, surface);
                 }
             }
             Stage::PackGroups => {
@@ -303,7 +313,7 @@ pub(crate) fn run_substeps(
             Stage::WarmStartScalar => {
                 let s = unsafe { states.all() };
                 warm_start_joints(unsafe { joints.all() }, s);
-                warm_start(overflow(), s);
+                warm_start(overflow(), unsafe { surfaces.all_shared() }, s);
             }
             Stage::WarmStartColor(c) => {
                 let mut view = unsafe { StatesView::shared(&states) };
@@ -315,7 +325,7 @@ pub(crate) fn run_substeps(
                 let rate = settings.joint_bias_rate;
                 solve_exact_islands(exact_islands, j, s, rate, &biased, scratch);
                 solve_joints(j, s, &biased);
-                solve_contacts(soft_overflow(), s, inv_h, true, contact);
+                solve_contacts(soft_overflow(), soft_surfaces(), s, inv_h, true, contact);
                 solve_exact(s, true);
             }
             Stage::SolveColor(c) | Stage::RelaxColor(c) => {
@@ -342,7 +352,7 @@ pub(crate) fn run_substeps(
                 );
                 solve_exact_islands(exact_islands, j, s, rate, &relaxed, scratch);
                 solve_joints(j, s, &relaxed);
-                solve_contacts(soft_overflow(), s, inv_h, false, contact);
+                solve_contacts(soft_overflow(), soft_surfaces(), s, inv_h, false, contact);
                 solve_exact(s, false);
             }
             Stage::RestitutionScalar => {
@@ -367,14 +377,15 @@ pub(crate) fn run_substeps(
             }
             Stage::StoreContacts => {
                 let built = unsafe { constraints.all_shared() };
+                let built_surfaces = unsafe { surfaces.all_shared() };
                 let in_lanes = unsafe { results.all_shared() };
                 for k in range(positions.len()) {
                     let position = positions[k] as usize;
                     let (solved, rolling) = if position < overflow_start {
                         (in_lanes[k], 0.0)
                     } else {
-                        let c = &built[position];
-                        (c.solved_points(), c.rolling_impulse)
+                        let rolling = built_surfaces[position - overflow_start].rolling_impulse;
+                        (built[position].solved_points(), rolling)
                     };
                     unsafe { link.store(k as u32, &solved, rolling) };
                 }

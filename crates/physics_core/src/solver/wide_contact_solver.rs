@@ -654,7 +654,7 @@ mod tests {
         let settings = test_settings();
         let mut scalar = vec![c];
         let mut states = vec![BodyState::AT_REST];
-        solve_contacts(&mut scalar, &mut states, 240.0, true, &settings);
+        solve_contacts(&mut scalar, &mut [], &mut states, 240.0, true, &settings);
         assert!(
             (states[0].linear_velocity.y - 3.0).abs() < 1e-5,
             "{states:?}"
@@ -710,9 +710,16 @@ mod tests {
         let threshold = 0.1;
 
         let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
-        warm_start(&scalar, &mut scalar_states);
+        warm_start(&scalar, &[], &mut scalar_states);
         for use_bias in [true, false] {
-            solve_contacts(&mut scalar, &mut scalar_states, 240.0, use_bias, &settings);
+            solve_contacts(
+                &mut scalar,
+                &mut [],
+                &mut scalar_states,
+                240.0,
+                use_bias,
+                &settings,
+            );
         }
         let before_restitution = scalar_states.clone();
         apply_restitution(&mut scalar, &mut scalar_states, threshold);
@@ -786,11 +793,25 @@ mod tests {
 
         // One by one.
         let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
-        solve_contacts(&mut scalar, &mut scalar_states, 240.0, true, &settings);
+        solve_contacts(
+            &mut scalar,
+            &mut [],
+            &mut scalar_states,
+            240.0,
+            true,
+            &settings,
+        );
         assert_eq!(tangents(&scalar), tangents(&constraints));
         assert_ne!(normals(&scalar), normals(&constraints));
         let biased = tangents(&scalar);
-        solve_contacts(&mut scalar, &mut scalar_states, 240.0, false, &settings);
+        solve_contacts(
+            &mut scalar,
+            &mut [],
+            &mut scalar_states,
+            240.0,
+            false,
+            &settings,
+        );
         let relaxed = tangents(&scalar);
         assert!(biased.iter().zip(&relaxed).all(|(b, r)| b != r));
 

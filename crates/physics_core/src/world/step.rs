@@ -12,7 +12,8 @@ use crate::math::is_finite_vec;
 use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
 use crate::solver::contact_solver::{
-    ConstraintBody, ContactConstraint, ContactSolveSettings, ContactSurface, prepare_contact,
+    ConstraintBody, ContactConstraint, ContactSolveSettings, ContactSurface, SurfaceConstraint,
+    prepare_contact,
 };
 use crate::solver::softness::Softness;
 use crate::solver::{ContactLink, StepSettings, run_substeps};
@@ -415,7 +416,9 @@ impl World {
         };
         self.counters.bodies_solved = arrays.states.len();
         self.counters.constraints_solved = prepared.len();
-        let prepare = |c: &Contact, out: &mut ContactConstraint| {
+        let prepare = |c: &Contact,
+                       out: &mut ContactConstraint,
+                       surface_out: Option<&mut SurfaceConstraint>| {
             let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
             let surface = ContactSurface {
                 friction: c.friction,
@@ -425,6 +428,9 @@ impl World {
                 rolling_impulse: c.rolling_impulse,
             };
             prepare_contact(out, &c.manifold, &surface, &a, &b, &contact_settings);
+            if let Some(surface_out) = surface_out {
+                *surface_out = SurfaceConstraint::new(&surface, &a, &b);
+            }
         };
         let link = ContactLink {
             slots: &prepared,
