@@ -35,16 +35,13 @@ pub(crate) struct Contact {
     /// Neither body is dynamic (a kinematic body against a static or kinematic one): the
     /// contact is tracked for events and contact data, never solved, and links no islands.
     pub passive: bool,
+    /// The surface moves or resists rolling (`tangent_speed` or `rolling_resistance` is not
+    /// zero; both set through `set_surface_motion`): the scalar solver takes the contact. A
+    /// flag here so the solver's scan never reads the record's cold tail.
+    pub moving_surface: bool,
     /// Mixed coefficients.
     pub friction: f32,
     pub restitution: f32,
-    /// Summed surface speed of the two shapes (conveyor belts), and the rolling resistance
-    /// torque per unit of normal impulse (coefficient times radius). A contact with either
-    /// is solved by the scalar solver (see `world/solve_set.rs`).
-    pub tangent_speed: f32,
-    pub rolling_resistance: f32,
-    /// Accumulated rolling resistance impulse, for next step's warm start.
-    pub rolling_impulse: f32,
     /// Shape slot indices, lower first.
     pub shape_a: u32,
     pub shape_b: u32,
@@ -53,6 +50,12 @@ pub(crate) struct Contact {
     pub recycled: bool,
     /// The last computed manifold and the poses it was computed at, while touching.
     pub recycle: Option<RecycleCache>,
+    /// Summed surface speed of the two shapes (conveyor belts), and the rolling resistance
+    /// torque per unit of normal impulse (coefficient times radius). Rare, so at the tail.
+    pub tangent_speed: f32,
+    pub rolling_resistance: f32,
+    /// Accumulated rolling resistance impulse, for next step's warm start.
+    pub rolling_impulse: f32,
 }
 
 /// What the narrowphase did with a contact its serial pass visits.
@@ -95,7 +98,14 @@ impl Contact {
     /// True when the contact moves its surface or resists rolling: the SIMD lanes solve
     /// neither, so the scalar solver takes it (such contacts are few: belts, rolling balls).
     pub fn needs_scalar_solver(&self) -> bool {
-        self.tangent_speed != 0.0 || self.rolling_resistance != 0.0
+        self.moving_surface
+    }
+
+    /// Sets the surface speed and rolling resistance, and the flag that follows them.
+    pub fn set_surface_motion(&mut self, tangent_speed: f32, rolling_resistance: f32) {
+        self.tangent_speed = tangent_speed;
+        self.rolling_resistance = rolling_resistance;
+        self.moving_surface = tangent_speed != 0.0 || rolling_resistance != 0.0;
     }
 
     /// Keeps the solver's impulses for next step's warm start. A non-finite impulse is never

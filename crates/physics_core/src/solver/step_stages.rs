@@ -84,12 +84,14 @@ impl ContactLink<'_> {
             .expect("a solved contact is live");
         contact.store_solved(solved);
         // Contacts with rolling resistance are solved by the scalar solver only (lanes have
-        // none to store).
-        contact.rolling_impulse = if rolling_impulse.is_finite() {
-            rolling_impulse
-        } else {
-            0.0
-        };
+        // none to store); the others never touch the record's tail.
+        if contact.moving_surface {
+            contact.rolling_impulse = if rolling_impulse.is_finite() {
+                rolling_impulse
+            } else {
+                0.0
+            };
+        }
         let hit = contact.hit_events;
         if let Some((speed, point)) = hit
             .then(|| contact.fastest_hit(solved, self.hit_threshold))

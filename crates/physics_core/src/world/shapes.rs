@@ -188,14 +188,10 @@ impl World {
                 let c = self.contacts.at(slot);
                 (c.shape_a, c.shape_b)
             };
-            let mixed = self.mix_materials(a, b);
+            let (friction, restitution, tangent_speed, rolling) = self.mix_materials(a, b);
             let c = self.contacts.at_mut(slot);
-            (
-                c.friction,
-                c.restitution,
-                c.tangent_speed,
-                c.rolling_resistance,
-            ) = mixed;
+            (c.friction, c.restitution) = (friction, restitution);
+            c.set_surface_motion(tangent_speed, rolling);
         }
     }
 

@@ -182,6 +182,7 @@ pub(super) fn read_contacts(
             tangent_speed: s.tangent_speed,
             rolling_resistance: s.rolling_resistance,
             rolling_impulse: s.rolling_impulse,
+            moving_surface: s.tangent_speed != 0.0 || s.rolling_resistance != 0.0,
             touching: s.touching,
             sensor: s.sensor,
             hit_events: s.hit_events,

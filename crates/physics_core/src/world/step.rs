@@ -151,6 +151,7 @@ impl World {
                 tangent_speed,
                 rolling_resistance,
                 rolling_impulse: 0.0,
+                moving_surface: tangent_speed != 0.0 || rolling_resistance != 0.0,
                 touching: false,
                 sensor: ra.def.is_sensor || rb.def.is_sensor,
                 hit_events: ra.def.enable_hit_events || rb.def.enable_hit_events,
@@ -420,13 +421,17 @@ impl World {
                        out: &mut ContactConstraint,
                        surface_out: Option<&mut SurfaceConstraint>| {
             let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
-            let surface = ContactSurface {
+            let mut surface = ContactSurface {
                 friction: c.friction,
                 restitution: c.restitution,
-                tangent_speed: c.tangent_speed,
-                rolling_resistance: c.rolling_resistance,
-                rolling_impulse: c.rolling_impulse,
+                ..Default::default()
             };
+            // The record's tail is read only for the few contacts that move their surface.
+            if c.moving_surface {
+                surface.tangent_speed = c.tangent_speed;
+                surface.rolling_resistance = c.rolling_resistance;
+                surface.rolling_impulse = c.rolling_impulse;
+            }
             prepare_contact(out, &c.manifold, &surface, &a, &b, &contact_settings);
             if let Some(surface_out) = surface_out {
                 *surface_out = SurfaceConstraint::new(&surface, &a, &b);
