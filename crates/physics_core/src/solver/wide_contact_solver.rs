@@ -212,9 +212,6 @@ impl WideContacts {
 }
 
 /// Warm starts groups of one colour.
-// Kept out of line: the stage closure that calls it is large, and inlining these kernels
-// into it (which small changes to its captures decide) cost the pyramids 3 % of their step.
-#[inline(never)]
 pub(crate) fn warm_start_groups(groups: &[WideConstraint], states: &mut StatesView) {
     for c in groups {
         warm_start_group(c, states);
@@ -222,9 +219,6 @@ pub(crate) fn warm_start_groups(groups: &[WideConstraint], states: &mut StatesVi
 }
 
 /// Solves groups of one colour once.
-// Kept out of line: the stage closure that calls it is large, and inlining these kernels
-// into it (which small changes to its captures decide) cost the pyramids 3 % of their step.
-#[inline(never)]
 pub(crate) fn solve_groups(
     groups: &mut [WideConstraint],
     states: &mut StatesView,
@@ -259,9 +253,6 @@ pub(crate) fn restitution_groups(
 
 /// Fills `group` lane by lane from up to [`LANES`] scalar constraints (missing lanes: zero
 /// masses between fixed bodies). Writes in place: a group is too big to build and copy.
-// Kept out of line: the stage closure that calls it is large, and inlining these kernels
-// into it (which small changes to its captures decide) cost the pyramids 3 % of their step.
-#[inline(never)]
 pub(crate) fn pack_into(group: &mut WideConstraint, constraints: &[ContactConstraint]) {
     debug_assert!(constraints.len() <= LANES);
     if constraints.len() < LANES {
