@@ -600,7 +600,6 @@ mod tests {
             points: points_made,
             point_count: points,
             block: None,
-            ..ContactConstraint::default()
         }
     }
 
