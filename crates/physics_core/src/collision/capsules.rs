@@ -1,19 +1,18 @@
 //! Capsules and segments against each other: two rounded segments.
 //!
-//! The closest points of the two core segments give the normal and one contact. When the
-//! segments are nearly parallel and overlap along their length (a capsule lying on another,
-//! or on a segment of ground), one point would let the body rock, so B's core is clipped to
-//! A's extent and each end of the overlap becomes a point with its own separation along A's
-//! face normal.
+//! When each core's projection onto the other overlaps it (they lie side by side, at any
+//! angle), the face of least penetration is the reference: the other core is clipped to its
+//! extent and each end of the clipped piece becomes a point with its own separation along
+//! the face normal. Two points keep a capsule lying on another from rocking, and keep the far
+//! end of a capsule turning against a wall from swinging through it within one step: its
+//! point is speculative, so the solver lets it close only the gap it has. Otherwise (end to
+//! end, or clipped points too far apart), the closest points of the cores give one contact.
+//! This is Box2D v3's capsule manifold.
 
 use super::manifold::{CollideSettings, LocalPoint, Manifold, feature_id, world_manifold};
-use super::polygons::collide_polygons;
-use crate::math::{Transform, cross, left_perp, length_and_normalize};
-use crate::shape::{Polygon, closest_segment_parameters};
+use crate::math::{Transform, left_perp, length_and_normalize};
+use crate::shape::closest_segment_parameters;
 use bevy_math::Vec2;
-
-/// |sin| of the angle between the segments below which they count as parallel (about 5.7°).
-const PARALLEL_SIN: f32 = 0.1;
 
 /// Two rounded segments `(end1, end2, radius)` (radius 0 for a plain segment).
 pub fn collide_rounded_segments(
@@ -24,115 +23,101 @@ pub fn collide_rounded_segments(
     settings: &CollideSettings,
 ) -> Manifold {
     let xf = xf_a.inv_mul(xf_b);
-    let (b1, b2) = (xf.apply(b1_body), xf.apply(b2_body));
-    let d1 = a2 - a1;
-    let d2 = b2 - b1;
+    // Everything relative to A's first end, for round-off far from A's origin.
+    let origin = a1;
+    let (p1, q1) = (Vec2::ZERO, a2 - origin);
+    let (p2, q2) = (xf.apply(b1_body) - origin, xf.apply(b2_body) - origin);
+    let (d1, d2) = (q1 - p1, q2 - p2);
     let radius = radius_a + radius_b;
-    let (s, t) = closest_segment_parameters(a1, d1, b1, d2);
-    let closest_a = a1 + s * d1;
-    let closest_b = b1 + t * d2;
-    let (distance, normal) = length_and_normalize(closest_b - closest_a);
+    let (s, t) = closest_segment_parameters(p1, d1, p2, d2);
+    let closest_a = p1 + s * d1;
+    let closest_b = p2 + t * d2;
+    let distance = closest_a.distance(closest_b);
     if distance - radius > settings.speculative_distance {
         return Manifold::default();
     }
-    if distance < 0.1 * settings.linear_slop {
-        // The cores cross, so the closest-point direction is rounding noise. The Minkowski
-        // difference of two segments is a parallelogram whose edge normals are the segments'
-        // normals, so SAT over the two-vertex polygons gives the exact least-penetration axis.
-        return collide_polygons(
-            &Polygon::from_segment(a1, a2, radius_a),
-            Transform::IDENTITY,
-            &Polygon::from_segment(b1, b2, radius_b),
-            Transform::IDENTITY,
-            settings,
-        )
-        .rebased(xf_a, xf_b);
-    }
     let (length_a, axis_a) = length_and_normalize(d1);
-    let mut face_normal = left_perp(axis_a);
-    if face_normal.dot(normal) < 0.0 {
-        face_normal = -face_normal;
-    }
+    let (length_b, axis_b) = length_and_normalize(d2);
+    // Where each core's ends project along the other core.
+    let (fp2, fq2) = (axis_a.dot(p2 - p1), axis_a.dot(q2 - p1));
+    let (fp1, fq1) = (axis_b.dot(p1 - p2), axis_b.dot(q1 - p2));
+    let beyond =
+        |u: f32, v: f32, length: f32| (u <= 0.0 && v <= 0.0) || (u >= length && v >= length);
+    let side_by_side = !beyond(fp2, fq2, length_a) && !beyond(fp1, fq1, length_b);
 
-    let parallel = cross(axis_a, d2.normalize_or_zero()).abs() < PARALLEL_SIN;
-    if parallel
-        && let Some(points) = clip_parallel(
-            a1,
-            axis_a,
-            length_a,
-            b1,
-            b2,
-            face_normal,
-            radius_a,
-            radius_b,
-            settings,
-        )
-    {
-        return world_manifold(xf_a, xf_b, face_normal, &points);
-    }
-
-    let surface_a = closest_a + radius_a * normal;
-    let surface_b = closest_b - radius_b * normal;
-    let point = LocalPoint {
-        point: 0.5 * (surface_a + surface_b),
-        separation: distance - radius,
-        id: feature_id(end_feature(s), end_feature(t)),
-    };
-    world_manifold(xf_a, xf_b, normal, &[point])
-}
-
-/// Feature index of a segment parameter: 0 or 1 at the ends, 2 for the interior.
-fn end_feature(parameter: f32) -> usize {
-    if parameter <= 0.0 {
-        0
-    } else if parameter >= 1.0 {
-        1
-    } else {
-        2
-    }
-}
-
-/// Two points from B's core clipped to A's extent, each with its separation along A's face
-/// normal; `None` when the overlap is shorter than the slop or no point is near enough.
-#[allow(clippy::too_many_arguments)]
-fn clip_parallel(
-    a1: Vec2,
-    axis_a: Vec2,
-    length_a: f32,
-    b1: Vec2,
-    b2: Vec2,
-    face_normal: Vec2,
-    radius_a: f32,
-    radius_b: f32,
-    settings: &CollideSettings,
-) -> Option<[LocalPoint; 2]> {
-    let u1 = axis_a.dot(b1 - a1);
-    let u2 = axis_a.dot(b2 - a1);
-    let (lo, hi) = (u1.min(u2).max(0.0), u1.max(u2).min(length_a));
-    if hi - lo < settings.linear_slop || (u2 - u1).abs() < f32::EPSILON {
-        return None;
-    }
-    let at = |u: f32| b1 + (b2 - b1) * ((u - u1) / (u2 - u1));
-    let mut points = [LocalPoint {
-        point: Vec2::ZERO,
-        separation: 0.0,
-        id: 0,
-    }; 2];
-    for (k, (u, end)) in [(lo, 0usize), (hi, 1usize)].into_iter().enumerate() {
-        let on_b = at(u);
-        let height = face_normal.dot(on_b - a1);
-        let on_a = on_b - height * face_normal;
-        let separation = height - radius_a - radius_b;
-        if separation > settings.speculative_distance {
-            return None;
+    let mut normal = Vec2::ZERO;
+    let mut points: Vec<LocalPoint> = Vec::with_capacity(2);
+    if side_by_side {
+        let (normal_a, separation_a) = face_separation(axis_a, p1, p2, q2);
+        let (normal_b, separation_b) = face_separation(axis_b, p2, p1, q1);
+        // A wins ties (by a tenth of the slop), so the reference does not flip back and forth.
+        let near = distance + settings.linear_slop;
+        if separation_a + 0.1 * settings.linear_slop >= separation_b {
+            let (cp, cq) = clip_to_extent(p2, q2, fp2, fq2, length_a);
+            let (sp, sq) = ((cp - p1).dot(normal_a), (cq - p1).dot(normal_a));
+            if sp <= near || sq <= near {
+                normal = normal_a;
+                for (k, (c, h)) in [(cp, sp), (cq, sq)].into_iter().enumerate() {
+                    points.push(LocalPoint {
+                        point: c + 0.5 * (radius_a - radius_b - h) * normal_a + origin,
+                        separation: h - radius,
+                        id: feature_id(0, k),
+                    });
+                }
+            }
+        } else {
+            let (cp, cq) = clip_to_extent(p1, q1, fp1, fq1, length_b);
+            let (sp, sq) = ((cp - p2).dot(normal_b), (cq - p2).dot(normal_b));
+            if sp <= near || sq <= near {
+                // The normal points from A to B.
+                normal = -normal_b;
+                for (k, (c, h)) in [(cp, sp), (cq, sq)].into_iter().enumerate() {
+                    points.push(LocalPoint {
+                        point: c + 0.5 * (radius_b - radius_a - h) * normal_b + origin,
+                        separation: h - radius,
+                        id: feature_id(k, 0),
+                    });
+                }
+            }
         }
-        let surface_a = on_a + radius_a * face_normal;
-        let surface_b = on_b - radius_b * face_normal;
-        points[k] = LocalPoint {
-            point: 0.5 * (surface_a + surface_b),
-            separation,
-            id: feature_id(3, end),
-        };
     }
-    Some(points)
+    if points.is_empty() {
+        normal = (closest_b - closest_a)
+            .try_normalize()
+            .unwrap_or_else(|| left_perp(axis_a));
+        let surface_a = closest_a + radius_a * normal;
+        let surface_b = closest_b - radius_b * normal;
+        points.push(LocalPoint {
+            point: 0.5 * (surface_a + surface_b) + origin,
+            separation: distance - radius,
+            id: feature_id(usize::from(s != 0.0), usize::from(t != 0.0)),
+        });
+    }
+    world_manifold(xf_a, xf_b, normal, &points)
+}
+
+/// The normal of `axis`'s core (through `base`) on the side where the other core (`p`, `q`)
+/// lies furthest out, and that core's least separation along it.
+fn face_separation(axis: Vec2, base: Vec2, p: Vec2, q: Vec2) -> (Vec2, f32) {
+    let n = left_perp(axis);
+    let (hp, hq) = (n.dot(p - base), n.dot(q - base));
+    let (up, down) = (hp.min(hq), (-hp).min(-hq));
+    if up > down { (n, up) } else { (-n, down) }
+}
+
+/// The core `p`-`q` cut to the extent `[0, length]` of the reference core, given where its
+/// ends project (`fp`, `fq`).
+fn clip_to_extent(p: Vec2, q: Vec2, fp: f32, fq: f32, length: f32) -> (Vec2, Vec2) {
+    let (mut cp, mut cq) = (p, q);
+    if fp < 0.0 && fq > 0.0 {
+        cp = p.lerp(q, -fp / (fq - fp));
+    } else if fq < 0.0 && fp > 0.0 {
+        cq = q.lerp(p, -fq / (fp - fq));
+    }
+    if fp > length && fq < length {
+        cp = p.lerp(q, (fp - length) / (fp - fq));
+    } else if fq > length && fp < length {
+        cq = q.lerp(p, (fq - length) / (fq - fp));
+    }
+    (cp, cq)
 }

@@ -126,18 +126,6 @@ impl Manifold {
         &mut self.points[..self.point_count]
     }
 
-    /// A manifold computed with both shapes in A's body frame (A at the identity), moved to
-    /// the bodies' real transforms.
-    pub(crate) fn rebased(mut self, xf_a: Transform, xf_b: Transform) -> Manifold {
-        self.normal = xf_a.q.rotate(self.normal);
-        for p in self.points_mut() {
-            p.anchor_a = xf_a.q.rotate(p.point);
-            p.point = p.anchor_a + xf_a.p;
-            p.anchor_b = p.point - xf_b.p;
-        }
-        self
-    }
-
     /// The same contact seen from B: normal reversed, anchors and feature bytes swapped.
     pub fn flipped(mut self) -> Manifold {
         self.normal = -self.normal;
