@@ -63,8 +63,8 @@ mod warnings;
 mod writeback;
 
 pub use body::{
-    AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, GravityScale,
-    LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
+    AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, FastRotation,
+    GravityScale, LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
 };
 pub use character::{CharacterController, CharacterState, CharacterVelocity, OneWayPlatform};
 pub use collider::Collider;
@@ -101,12 +101,13 @@ pub mod prelude {
     pub use crate::{
         AngularDamping, AngularVelocity, Bullet, CharacterController, CharacterState,
         CharacterVelocity, Collider, ColliderDensity, CollisionEnd, CollisionEventsEnabled,
-        CollisionHit, CollisionLayers, CollisionStart, ExternalForce, ExternalImpulse, Friction,
-        GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity, LockedRotation, Mass,
-        NoInterpolation, OneWayPlatform, PhysicsDebugPlugin, PhysicsDiagnostics, PhysicsGizmos,
-        PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems, PhysicsWarning,
-        PhysicsWorld, Restitution, RigidBody, RollingResistance, Sensor, SensorEntered,
-        SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, TangentSpeed,
+        CollisionHit, CollisionLayers, CollisionStart, ExternalForce, ExternalImpulse,
+        FastRotation, Friction, GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity,
+        LockedRotation, Mass, NoInterpolation, OneWayPlatform, PhysicsDebugPlugin,
+        PhysicsDiagnostics, PhysicsGizmos, PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings,
+        PhysicsSystems, PhysicsWarning, PhysicsWorld, Restitution, RigidBody, RollingResistance,
+        Sensor, SensorEntered, SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter,
+        TangentSpeed,
     };
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;

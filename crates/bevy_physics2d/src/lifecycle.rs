@@ -6,7 +6,8 @@
 
 use crate::RigidBody;
 use crate::body::{
-    AngularDamping, Bullet, GravityScale, LinearDamping, LockedRotation, Mass, Sleeping,
+    AngularDamping, Bullet, FastRotation, GravityScale, LinearDamping, LockedRotation, Mass,
+    Sleeping,
 };
 use crate::collider::Collider;
 use crate::events::{JointBreakReason, JointBroken};
@@ -78,6 +79,7 @@ pub(crate) fn add_observers(app: &mut App) {
     add_props_observers::<AngularDamping>(app);
     add_props_observers::<LockedRotation>(app);
     add_props_observers::<Bullet>(app);
+    add_props_observers::<FastRotation>(app);
     add_props_observers::<Mass>(app);
     add_material_observers::<ColliderDensity>(app);
     add_material_observers::<CollisionLayers>(app);

@@ -69,6 +69,7 @@ impl Plugin for PhysicsCorePlugin {
             .register_type::<Mass>()
             .register_type::<Sleeping>()
             .register_type::<Bullet>()
+            .register_type::<crate::FastRotation>()
             .register_type::<ColliderDensity>()
             .register_type::<Friction>()
             .register_type::<Restitution>()

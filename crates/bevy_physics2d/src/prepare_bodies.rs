@@ -2,8 +2,8 @@
 //! arrived or changed, in the order the components arrived.
 
 use crate::body::{
-    AngularDamping, AngularVelocity, Bullet, GravityScale, LinearDamping, LinearVelocity,
-    LockedRotation, Mass, RigidBody, Sleeping,
+    AngularDamping, AngularVelocity, Bullet, FastRotation, GravityScale, LinearDamping,
+    LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
 };
 use crate::collider::Collider;
 use crate::handle::PhysicsBody;
@@ -32,6 +32,7 @@ pub(crate) struct BodyComponents {
     locked_rotation: Has<LockedRotation>,
     sleeping: Has<Sleeping>,
     bullet: Has<Bullet>,
+    fast_rotation: Has<FastRotation>,
     mass: Option<&'static Mass>,
 }
 
@@ -53,6 +54,7 @@ impl BodyComponentsItem<'_, '_> {
             awake: !self.sleeping,
             can_sleep: true,
             bullet: self.bullet,
+            allow_fast_rotation: self.fast_rotation,
         }
     }
 
@@ -185,7 +187,7 @@ pub(crate) fn create_bodies(
 }
 
 /// Applies the body settings of queued entities: gravity scale, damping, locked rotation,
-/// bullet, mass override.
+/// bullet, fast rotation, mass override.
 pub(crate) fn apply_body_props(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
@@ -205,6 +207,7 @@ pub(crate) fn apply_body_props(
             .and_then(|_| world.set_damping(id, def.linear_damping, def.angular_damping))
             .and_then(|_| world.set_fixed_rotation(id, def.fixed_rotation))
             .and_then(|_| world.set_bullet(id, def.bullet))
+            .and_then(|_| world.set_allow_fast_rotation(id, def.allow_fast_rotation))
             .and_then(|_| world.body_shapes_mass_data(id))
             .and_then(|computed| world.set_mass_data(id, c.mass_data(computed)));
         if let Err(error) = result {

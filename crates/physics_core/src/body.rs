@@ -45,6 +45,11 @@ pub struct BodyDef {
     pub can_sleep: bool,
     /// Continuous collision against everything, for small fast projectiles.
     pub bullet: bool,
+    /// May turn faster than a quarter turn per step. Without it, as in Box2D v3, spin is
+    /// clamped to a quarter turn per step (47 rad/s at 60 Hz): a body knocked into a wild
+    /// spin cannot sweep its ends through thin walls between two steps. Wheels and other
+    /// fast rotors set it.
+    pub allow_fast_rotation: bool,
 }
 
 impl Default for BodyDef {
@@ -62,6 +67,7 @@ impl Default for BodyDef {
             awake: true,
             can_sleep: true,
             bullet: false,
+            allow_fast_rotation: false,
         }
     }
 }
@@ -141,6 +147,8 @@ pub(crate) struct Body {
     pub awake: bool,
     pub can_sleep: bool,
     pub bullet: bool,
+    /// May turn faster than a quarter turn per step (see [`BodyDef::allow_fast_rotation`]).
+    pub allow_fast_rotation: bool,
     /// Seconds this body has spent below the sleep speeds.
     pub sleep_time: f32,
     /// Shapes attached, in creation order.
@@ -212,6 +220,7 @@ impl Body {
             awake: def.awake,
             can_sleep: def.can_sleep,
             bullet: def.bullet,
+            allow_fast_rotation: def.allow_fast_rotation,
             sleep_time: 0.0,
             shapes: Vec::new(),
             contacts: Vec::new(),

@@ -45,6 +45,9 @@ pub(crate) struct BodyParams {
     pub angular_acceleration: f32,
     pub linear_damping: f32,
     pub angular_damping: f32,
+    /// Fastest spin the positions may integrate (rad/s): a quarter turn per step, unless
+    /// the body allows fast rotation.
+    pub max_angular_speed: f32,
 }
 
 /// Reads a body's state, or a body at rest for the static index.

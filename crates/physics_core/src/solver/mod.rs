@@ -177,6 +177,10 @@ impl SolverArrays {
     }
 }
 
+/// The most a body turns in one step unless it allows fast rotation (Box2D v3's limit,
+/// applied where it applies it: to the velocity each substep's positions integrate).
+pub(crate) const MAX_ROTATION_PER_STEP: f32 = 0.25 * std::f32::consts::PI;
+
 /// v += h a, then damping as 1 / (1 + h c) (stable for any h), then the speed limits.
 pub(crate) fn integrate_velocities(
     states: &mut [BodyState],
@@ -205,9 +209,13 @@ pub(crate) fn integrate_velocities(
     }
 }
 
-/// dp += h v; dq advances by h w without trigonometry.
-pub(crate) fn integrate_positions(states: &mut [BodyState], h: f32) {
-    for s in states.iter_mut() {
+/// dp += h v; dq advances by h w without trigonometry, with the spin first clamped to the
+/// body's limit (the clamped spin is kept, as Box2D v3 keeps it).
+pub(crate) fn integrate_positions(states: &mut [BodyState], params: &[BodyParams], h: f32) {
+    for (s, p) in states.iter_mut().zip(params) {
+        let limit = p.max_angular_speed;
+        // max then min rather than clamp: a limit that is not a number must not panic.
+        s.angular_velocity = s.angular_velocity.max(-limit).min(limit);
         s.delta_position += h * s.linear_velocity;
         s.delta_rotation = s.delta_rotation.integrate(h * s.angular_velocity);
     }

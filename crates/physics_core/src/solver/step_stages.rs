@@ -337,8 +337,9 @@ pub(crate) fn run_substeps(
                 solve_groups(g, &mut view, inv_h, use_bias, max_push);
             }
             Stage::IntegratePositions => {
-                let s = unsafe { states.range(range(states.len())) };
-                integrate_positions(s, h);
+                let r = range(states.len());
+                let s = unsafe { states.range(r.clone()) };
+                integrate_positions(s, &params[r], h);
             }
             Stage::RelaxScalar => {
                 let (s, j) = unsafe { (states.all(), joints.all()) };

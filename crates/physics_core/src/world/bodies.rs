@@ -352,6 +352,13 @@ impl World {
         Ok(())
     }
 
+    /// Lets the body turn faster than a quarter turn per step (wheels, rotors), or clamps its
+    /// spin to that again (see [`BodyDef::allow_fast_rotation`]).
+    pub fn set_allow_fast_rotation(&mut self, id: BodyId, allow: bool) -> Result<(), WorldError> {
+        self.body_mut(id)?.allow_fast_rotation = allow;
+        Ok(())
+    }
+
     /// Flags the body as a bullet: swept against dynamic bodies too, not only static ones.
     pub fn set_bullet(&mut self, id: BodyId, bullet: bool) -> Result<(), WorldError> {
         self.body_mut(id)?.bullet = bullet;

@@ -16,7 +16,7 @@ use crate::solver::contact_solver::{
     prepare_contact,
 };
 use crate::solver::softness::Softness;
-use crate::solver::{ContactLink, StepSettings, run_substeps};
+use crate::solver::{ContactLink, MAX_ROTATION_PER_STEP, StepSettings, run_substeps};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -355,6 +355,11 @@ impl World {
                 angular_acceleration: body.inv_inertia * body.torque,
                 linear_damping: body.linear_damping,
                 angular_damping: body.angular_damping,
+                max_angular_speed: if body.allow_fast_rotation {
+                    f32::INFINITY
+                } else {
+                    MAX_ROTATION_PER_STEP / dt
+                },
             });
         }
 
