@@ -406,3 +406,42 @@ fn regression_an_f32_factorisation_lost_a_heavy_end_in_rounding() {
     let widest = widest_chain_gap("chain_heavy_10000");
     assert!(widest < 1e-3, "a pin opened {widest} m");
 }
+
+/// Bug: bodies left the spinner's bowl (4 of 6,076 in 500 steps; Box2D v3 none). Two causes,
+/// each with its own test in physics_core: capsules touching a segment got one contact
+/// point, so a capsule turning against the bowl swung its far end through a segment
+/// (`regression_a_turning_capsule_swung_its_far_end_through_a_segment`), and spin was
+/// clamped per substep, four times Box2D's limit, so a capsule knocked to 82 rad/s swept an
+/// end through the wall within a step (`regression_spin_was_clamped_per_substep_not_per_step`).
+/// The scene as bench_compare runs it: 4 substeps, sleeping off.
+#[test]
+fn regression_bodies_left_the_spinners_bowl() {
+    use physics2d_demos::scenes::{SPINNER_BOWL_CENTER, SPINNER_BOWL_RADIUS};
+    let scene = physics2d_demos::scene("spinner").unwrap();
+    let def = WorldDef {
+        substep_count: 4,
+        enable_sleep: false,
+        ..WorldDef::default()
+    };
+    let mut built = scene.build(def).unwrap();
+    for _ in 0..scene.steps {
+        built.world.step(scene.dt).unwrap();
+    }
+    let outside: Vec<usize> = built
+        .bodies
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| scene.bodies[*i].body_type == BodyType::Dynamic)
+        .filter(|(_, id)| {
+            let d = built
+                .world
+                .body_position(**id)
+                .unwrap()
+                .distance(SPINNER_BOWL_CENTER);
+            // A centre sits at most its 0.35 m radius inside the bowl's segments.
+            d.is_nan() || d > SPINNER_BOWL_RADIUS
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert!(outside.is_empty(), "bodies outside the bowl: {outside:?}");
+}
