@@ -108,13 +108,35 @@ fn heavy_box_on_light_boxes_stays_up() {
     for (solver, config) in SOLVERS {
         let mut built = build(&s, config);
         let heavy = *built.bodies.last().unwrap();
+        let light: Vec<(BodyId, Vec2)> = s.bodies[1..4]
+            .iter()
+            .zip(&built.bodies[1..4])
+            .map(|(d, id)| (*id, d.position))
+            .collect();
         let mut lowest = f32::INFINITY;
+        let mut squirt = 0.0f32;
         for _ in 0..600 {
             built.world.step(s.dt).unwrap();
             lowest = lowest.min(built.world.body_position(heavy).unwrap().y);
+            for (id, start) in &light {
+                squirt = squirt.max((built.world.body_position(*id).unwrap().x - start.x).abs());
+            }
         }
-        // Resting height 1.5 m; penetration summed over both contact layers.
-        assert!(1.5 - lowest < 0.05, "{solver}: heavy box sank to {lowest}");
+        // Box2D v3 sinks 1.48 cm in this scene and squirts the light boxes 1.8 mm sideways
+        // (`bench_compare --diff high_mass_ratio`: the engines never part by more than
+        // 3e-7 m). Allowed: its sink plus a millimetre, and a linear slop of squirt. Exact
+        // islands solve the stack rigidly: a millimetre.
+        let sink = 1.5 - lowest;
+        let allowed = if matches!(config, Solver::ExactIslands) {
+            0.001
+        } else {
+            0.016
+        };
+        assert!(sink < allowed, "{solver}: heavy box sank {sink} m");
+        assert!(
+            squirt < 0.005,
+            "{solver}: a light box squirted {squirt} m sideways"
+        );
     }
 }
 
