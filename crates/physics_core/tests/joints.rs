@@ -80,7 +80,12 @@ fn pendulum_period_matches_two_pi_root_l_over_g() {
 
 #[test]
 fn swinging_chain_keeps_its_pins_together() {
-    let mut w = world();
+    // Awake all the way: the swing that loads the pins is the first second.
+    let mut w = World::new(WorldDef {
+        enable_sleep: false,
+        ..Default::default()
+    })
+    .unwrap();
     let links = 10;
     let half = 0.25f32;
     let ground = anchor_body(&mut w, Vec2::new(0.0, 10.0));
@@ -104,9 +109,9 @@ fn swinging_chain_keeps_its_pins_together() {
         prev = link;
     }
     let mut worst = 0.0f32;
-    for step in 0..600 {
+    for _ in 0..600 {
         w.step(DT).unwrap();
-        if step >= 540 {
+        {
             for j in &joints {
                 let def = w.joint_def(*j).unwrap();
                 let pa = w
@@ -121,10 +126,10 @@ fn swinging_chain_keeps_its_pins_together() {
             }
         }
     }
-    assert!(
-        worst < 0.001,
-        "a pin opened by {worst} m in the last second"
-    );
+    // Every step of the 10 s, from the release: joint trees are solved exactly, so pins stay
+    // within the README's 0.01 mm; a tenth of a millimetre leaves f32 room along the chain.
+    // (A soft solve, as Box2D's, opens them by millimetres in the whip.)
+    assert!(worst < 1e-4, "a pin opened by {worst} m");
 }
 
 #[test]
