@@ -53,7 +53,25 @@ fn two_body_collision_conserves_linear_momentum() {
             );
             ma * w.linear_velocity(a).unwrap() + mb * w.linear_velocity(b).unwrap()
         };
+        // Angular momentum about the origin: no external torque acts and each contact
+        // impulse acts equal and opposite on the two bodies. The anchors are fixed in world
+        // orientation for the step (Box2D's substepping) while the bodies move, so the pair
+        // acts at points a fraction of a step's relative motion apart: 0.1 % here. An
+        // impulse applied without its moment arm changes it by tens of percent.
+        let angular = |w: &World| {
+            [a, b]
+                .iter()
+                .map(|&body| {
+                    let m = w.body_mass_data(body).unwrap();
+                    let c = w.body_center_of_mass(body).unwrap();
+                    let v = w.linear_velocity(body).unwrap();
+                    m.mass * (c.x * v.y - c.y * v.x)
+                        + m.rotational_inertia * w.angular_velocity(body).unwrap()
+                })
+                .sum::<f32>()
+        };
         let before = momentum(&world);
+        let (l0, e0) = (angular(&world), world.kinetic_energy());
         let mut touched = false;
         for _ in 0..120 {
             world.step(1.0 / 60.0).unwrap();
@@ -65,6 +83,13 @@ fn two_body_collision_conserves_linear_momentum() {
             (after - before).length() <= 1e-4 * before.length(),
             "{solver}: momentum {before} became {after}"
         );
+        let (l1, e1) = (angular(&world), world.kinetic_energy());
+        assert!(
+            (l1 - l0).abs() <= 0.01 * l0.abs().max(1.0),
+            "{solver}: angular momentum {l0} became {l1}"
+        );
+        // Restitution 0: the impact can only lose kinetic energy, never gain it.
+        assert!(e1 < e0, "{solver}: kinetic energy {e0} J became {e1} J");
     }
 }
 
