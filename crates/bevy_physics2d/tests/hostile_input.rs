@@ -51,7 +51,8 @@ fn state_bits(app: &App, stack: &[Entity]) -> Vec<u32> {
 }
 
 #[test]
-fn a_million_bodies_beyond_the_limit_are_skipped_with_two_warnings() {
+fn ten_thousand_bodies_beyond_the_limit_are_skipped_with_two_warnings() {
+    // Ten thousand test the one summary warning as a million would, in a hundredth of the time.
     let run = |request: usize| {
         let mut app = app();
         app.world_mut().resource_mut::<PhysicsSettings>().max_bodies = 6;
@@ -79,7 +80,7 @@ fn a_million_bodies_beyond_the_limit_are_skipped_with_two_warnings() {
     };
     let (clean, none, clean_bodies, _) = run(0);
     assert!(none.is_empty(), "{none:?}");
-    let (dirty, warnings, bodies, first) = run(1_000_000);
+    let (dirty, warnings, bodies, first) = run(10_000);
     assert_eq!(bodies, clean_bodies, "no body beyond the limit was created");
     assert_eq!(
         clean, dirty,
@@ -92,7 +93,7 @@ fn a_million_bodies_beyond_the_limit_are_skipped_with_two_warnings() {
         warnings[0].message.contains("limit of 6 bodies"),
         "{warnings:?}"
     );
-    assert!(warnings[1].message.contains("999999 more"), "{warnings:?}");
+    assert!(warnings[1].message.contains("9999 more"), "{warnings:?}");
 }
 
 /// A system that despawns `victim` between the narrowphase and the solver of one step.
