@@ -67,6 +67,9 @@ pub struct World {
     /// `set_def`) or a body comes or goes (`create_body`, `destroy_body`, `restore`), so the
     /// count costs nothing to read.
     simulated_bodies: usize,
+    /// Bodies visited by island floods (waking or putting islands to sleep) since the world
+    /// was made: a work counter for tests and profiling.
+    island_flood_visits: u64,
     /// Shape pair -> contact slot.
     contact_map: PairMap<u32>,
     /// Per shape slot, what pair finding tests (derived from the shapes, not stored).
@@ -111,6 +114,7 @@ impl World {
             joint_breaks: Vec::new(),
             touching_contacts: 0,
             simulated_bodies: 0,
+            island_flood_visits: 0,
             contact_map: PairMap::default(),
             pair_filters: Vec::new(),
             broadphase: BroadPhase::default(),

@@ -75,6 +75,7 @@ impl World {
         let mut changed = Vec::new();
         let mut stack = vec![slot];
         while let Some(i) = stack.pop() {
+            self.island_flood_visits += 1;
             let body = self.bodies.at_mut(i);
             if !body.is_moving() || body.awake == awake {
                 continue;
@@ -123,6 +124,12 @@ impl World {
             body.angular_velocity = 0.0;
             self.simulated_bodies -= 1;
         }
+    }
+
+    /// Bodies visited by island floods (waking an island, or putting one to sleep) since the
+    /// world was made: what waking costs, counted instead of timed.
+    pub fn island_flood_visits(&self) -> u64 {
+        self.island_flood_visits
     }
 
     /// Number of bodies awake and moving (the ones the solver steps).
