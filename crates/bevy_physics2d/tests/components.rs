@@ -207,3 +207,79 @@ fn a_locked_rotation_body_lands_on_a_corner_without_turning() {
     assert!(run(false).abs() > 0.3, "the free box should tip");
     assert_eq!(run(true), 0.0);
 }
+
+#[test]
+fn changing_friction_changes_the_slide_as_coulomb_predicts() {
+    // A box launched at 4 m/s along the ground stops after v^2 / (2 mu g). Both colliders get
+    // the same coefficient, so any mixing rule gives it back.
+    let slide = |mu: f32, change_to: Option<f32>| {
+        let mut app = app();
+        app.world_mut().spawn((
+            RigidBody::Static,
+            Collider::rectangle(100.0, 1.0),
+            Friction(change_to.unwrap_or(mu)),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+        ));
+        let body = app
+            .world_mut()
+            .spawn((
+                RigidBody::Dynamic,
+                Collider::rectangle(1.0, 1.0),
+                Friction(mu),
+                Transform::from_xyz(0.0, 0.5, 0.0),
+            ))
+            .id();
+        step(&mut app, 10);
+        if let Some(new) = change_to {
+            app.world_mut().get_mut::<Friction>(body).unwrap().0 = new;
+        }
+        app.world_mut().get_mut::<LinearVelocity>(body).unwrap().0 = Vec2::new(4.0, 0.0);
+        step(&mut app, 240);
+        let g = -gravity(&app).y;
+        let x = app.world().get::<Transform>(body).unwrap().translation.x;
+        (x, 16.0 / (2.0 * change_to.unwrap_or(mu) * g))
+    };
+    for (mu, change) in [(0.2, None), (0.2, Some(0.5))] {
+        let (x, predicted) = slide(mu, change);
+        // The discrete slide stops within a step's travel (4 m/s x 1/60 s = 7 cm) of the
+        // continuous prediction.
+        assert!(
+            (x - predicted).abs() < 0.07,
+            "mu {mu} -> {change:?}: slid {x} m, Coulomb says {predicted} m"
+        );
+    }
+}
+
+#[test]
+fn removing_a_collider_drops_its_contacts_in_the_same_step() {
+    let mut app = app();
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider::rectangle(10.0, 1.0),
+        Transform::from_xyz(0.0, -0.5, 0.0),
+    ));
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+        ))
+        .id();
+    app.world_mut()
+        .resource_mut::<PhysicsSettings>()
+        .enable_sleep = false;
+    step(&mut app, 30);
+    let touching = |app: &App| {
+        app.world()
+            .resource::<PhysicsWorld>()
+            .core()
+            .touching_contact_count()
+    };
+    assert_eq!(touching(&app), 1);
+    app.world_mut().entity_mut(body).remove::<Collider>();
+    step(&mut app, 1);
+    assert_eq!(touching(&app), 0, "the contact outlived its collider");
+    // Nothing holds the body up any more: it falls from this step on.
+    assert!(v(&app, body).y < -0.1, "{}", v(&app, body));
+}
