@@ -283,3 +283,141 @@ fn removing_a_collider_drops_its_contacts_in_the_same_step() {
     // Nothing holds the body up any more: it falls from this step on.
     assert!(v(&app, body).y < -0.1, "{}", v(&app, body));
 }
+
+/// A ground and a ball dropped from `height` (its bottom), returned with the App.
+fn drop_ball(height: f32) -> (App, Entity, Entity) {
+    let mut app = app();
+    app.world_mut()
+        .resource_mut::<PhysicsSettings>()
+        .enable_sleep = false;
+    let ground = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(20.0, 1.0),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+        ))
+        .id();
+    let ball = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.5),
+            Transform::from_xyz(0.0, height + 0.5, 0.0),
+        ))
+        .id();
+    (app, ground, ball)
+}
+
+fn y(app: &App, e: Entity) -> f32 {
+    app.world().get::<Transform>(e).unwrap().translation.y
+}
+
+#[test]
+fn restitution_changed_on_a_live_collider_sets_the_bounce() {
+    // Dropped 2 m, a ball bouncing with restitution e rises back e^2 x 2 m.
+    let (mut app, _, ball) = drop_ball(2.0);
+    app.world_mut().entity_mut(ball).insert(Restitution(0.0));
+    step(&mut app, 1);
+    app.world_mut().get_mut::<Restitution>(ball).unwrap().0 = 0.8;
+    let mut fell = false;
+    let mut highest_after = f32::NEG_INFINITY;
+    for _ in 0..150 {
+        step(&mut app, 1);
+        let vy = v(&app, ball).y;
+        fell |= vy < -5.0;
+        if fell && vy > 0.0 || highest_after > f32::NEG_INFINITY {
+            highest_after = highest_after.max(y(&app, ball) - 0.5);
+        }
+    }
+    // 1.28 m; the step discretises the impact and the apex by a few centimetres.
+    assert!(
+        (highest_after - 0.64 * 2.0).abs() < 0.06,
+        "rose back {highest_after} m"
+    );
+}
+
+#[test]
+fn layers_density_and_sensor_changes_apply_to_a_live_collider() {
+    let (mut app, ground, ball) = drop_ball(0.0);
+    step(&mut app, 30);
+    assert!((y(&app, ball) - 0.5).abs() < 0.01, "resting on the ground");
+    // Density: the mass follows (a 0.5 m disk of density 4: pi kg).
+    app.world_mut()
+        .entity_mut(ball)
+        .insert(ColliderDensity(4.0));
+    step(&mut app, 1);
+    let id = app.world().get::<PhysicsBody>(ball).unwrap().id();
+    let mass = app
+        .world()
+        .resource::<PhysicsWorld>()
+        .core()
+        .body_mass_data(id)
+        .unwrap()
+        .mass;
+    assert!((mass - std::f32::consts::PI).abs() < 1e-4, "{mass}");
+    // Layers that leave the ground out: the ball falls through it.
+    app.world_mut()
+        .entity_mut(ball)
+        .insert(CollisionLayers::new(2, 2));
+    step(&mut app, 30);
+    assert!(y(&app, ball) < 0.0, "fell through at {}", y(&app, ball));
+    // Back on the ground's layer, placed above it: it lands again.
+    app.world_mut().entity_mut(ball).remove::<CollisionLayers>();
+    app.world_mut()
+        .get_mut::<Transform>(ball)
+        .unwrap()
+        .translation
+        .y = 1.0;
+    step(&mut app, 60);
+    assert!(
+        (y(&app, ball) - 0.5).abs() < 0.01,
+        "landed at {}",
+        y(&app, ball)
+    );
+    // The ground made a sensor: it holds nothing up.
+    app.world_mut().entity_mut(ground).insert(Sensor);
+    step(&mut app, 30);
+    assert!(
+        y(&app, ball) < 0.0,
+        "a sensor held the ball at {}",
+        y(&app, ball)
+    );
+}
+
+#[test]
+fn removing_a_joint_lets_its_bodies_go() {
+    let mut app = app();
+    let anchor = app
+        .world_mut()
+        .spawn((RigidBody::Static, Transform::from_xyz(0.0, 5.0, 0.0)))
+        .id();
+    let bob = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.25),
+            Transform::from_xyz(1.0, 5.0, 0.0),
+        ))
+        .id();
+    let joint = app
+        .world_mut()
+        .spawn(Joint::revolute(anchor, bob).with_anchor(Vec2::new(0.0, 5.0)))
+        .id();
+    step(&mut app, 60);
+    // Pinned 1 m from the anchor while it swings.
+    let at = app
+        .world()
+        .get::<Transform>(bob)
+        .unwrap()
+        .translation
+        .truncate();
+    assert!(
+        (at.distance(Vec2::new(0.0, 5.0)) - 1.0).abs() < 0.005,
+        "{at}"
+    );
+    app.world_mut().entity_mut(joint).remove::<Joint>();
+    step(&mut app, 60);
+    // Free, it falls away (a pinned bob never gets more than 1 m below the anchor).
+    assert!(y(&app, bob) < 3.0, "still held at {}", y(&app, bob));
+}
