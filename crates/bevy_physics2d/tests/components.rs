@@ -421,3 +421,58 @@ fn removing_a_joint_lets_its_bodies_go() {
     // Free, it falls away (a pinned bob never gets more than 1 m below the anchor).
     assert!(y(&app, bob) < 3.0, "still held at {}", y(&app, bob));
 }
+
+#[test]
+fn every_ray_hit_in_order_shape_overlaps_and_masks() {
+    // Three boxes in a row along x (layers 1, 2, 1) and a ray through all of them.
+    let mut app = app();
+    app.world_mut().resource_mut::<PhysicsSettings>().gravity = Vec2::ZERO;
+    let boxes: Vec<Entity> = [(2.0, 1u64), (5.0, 2), (8.0, 1)]
+        .into_iter()
+        .map(|(x, layer)| {
+            app.world_mut()
+                .spawn((
+                    RigidBody::Static,
+                    Collider::rectangle(1.0, 1.0),
+                    CollisionLayers::new(layer, u64::MAX),
+                    Transform::from_xyz(x, 0.0, 0.0),
+                ))
+                .id()
+        })
+        .collect();
+    step(&mut app, 1);
+    let mut state = bevy_ecs::system::SystemState::<SpatialQuery>::new(app.world_mut());
+    let query = state.get(app.world()).unwrap();
+    let all = SpatialQueryFilter::default();
+    let hits = query.ray_hits(Vec2::ZERO, Vec2::X, 20.0, &all);
+    // Each box once, nearest first, at its near face (x - 0.5), normal facing the ray.
+    let entities: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
+    assert_eq!(entities, boxes);
+    for (hit, x) in hits.iter().zip([2.0f32, 5.0, 8.0]) {
+        assert!((hit.distance - (x - 0.5)).abs() < 1e-4, "{hit:?}");
+        assert!((hit.normal - Vec2::NEG_X).length() < 1e-5, "{hit:?}");
+    }
+    // A mask that leaves layer 2 out skips the middle box.
+    let layer_one = SpatialQueryFilter::default().with_mask(1);
+    let masked: Vec<Entity> = query
+        .ray_hits(Vec2::ZERO, Vec2::X, 20.0, &layer_one)
+        .iter()
+        .map(|h| h.entity)
+        .collect();
+    assert_eq!(masked, vec![boxes[0], boxes[2]]);
+    // A 4 m wide box centred between the first two overlaps both, not the third.
+    let mut found = query
+        .shape_intersections(
+            &Collider::rectangle(4.0, 0.5),
+            Vec2::new(3.5, 0.0),
+            bevy_math::Quat::IDENTITY,
+            &all,
+        )
+        .unwrap();
+    found.sort();
+    let mut expected = vec![boxes[0], boxes[1]];
+    expected.sort();
+    assert_eq!(found, expected);
+    // Short of the first box: nothing.
+    assert!(query.ray_hits(Vec2::ZERO, Vec2::X, 1.0, &all).is_empty());
+}
