@@ -132,8 +132,11 @@ pub(crate) fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
             )
         }
         JointKind::Mouse(j) => {
+            // An infinite force cap is no cap (the plugin's `Joint::mouse` default).
             check(
-                is_finite_vec(j.target) && finite(&[j.hertz, j.damping_ratio, j.max_force]),
+                is_finite_vec(j.target)
+                    && finite(&[j.hertz, j.damping_ratio])
+                    && !j.max_force.is_nan(),
                 "mouse parameter is NaN or infinite",
             )?;
             check(
