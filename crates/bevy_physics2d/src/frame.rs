@@ -57,9 +57,7 @@ impl Frame {
         let p = self.q.inv_rotate(world.p - self.p) / self.scale;
         (p, self.q.inv_mul(world.q).normalize())
     }
-}
 
-impl Frame {
     /// Where the local point `x` lands.
     pub fn apply(self, x: Vec2) -> Vec2 {
         self.q.rotate(self.scale * x) + self.p

@@ -254,6 +254,7 @@ impl PhysicsWorld {
     pub(crate) fn unmap_body(&mut self, entity: Entity) -> Option<BodyId> {
         let id = self.body_of.remove(&entity)?;
         set_slot(&mut self.body_entity, id.index, None);
+        self.built_scale.remove(&entity);
         Some(id)
     }
 

@@ -95,8 +95,11 @@ pub(crate) fn create_colliders(
             continue;
         };
         // Walk up to the nearest body, composing the transforms in between (scales too).
-        let (body, frame) = match frame_in_body(entity, &physics, &placement) {
-            Some(found) => found,
+        let (body_entity, body, frame) = match frame_in_body(entity, &physics, &placement) {
+            Some(found) => {
+                physics.note_built_scale(found.entity, found.body_scale);
+                (Some(found.entity), found.body, found.frame)
+            }
             None if has_body_ancestor(entity, &placement, &body_components) => {
                 // A body that is waiting or was rejected (with its own warning) queues its
                 // colliders again when it is created.
@@ -104,16 +107,8 @@ pub(crate) fn create_colliders(
                 continue;
             }
             // No body anywhere above: static level geometry, on the shared static body.
-            None => (None, world_frame(entity, &placement)),
+            None => (None, physics.ground(), world_frame(entity, &placement)),
         };
-        let (body_entity, body) = match body {
-            Some((e, b)) => (Some(e), b),
-            None => (None, physics.ground()),
-        };
-        if let Some(b) = body_entity {
-            let scale = world_frame(b, &placement).scale;
-            physics.note_built_scale(b, scale);
-        }
         let offset = CoreTransform::new(frame.p, frame.q);
         let shapes = match collider.to_scaled_shapes(offset, frame.scale) {
             Ok((shapes, stretched)) => {
@@ -229,6 +224,17 @@ fn update_in_place(
     Some(result)
 }
 
+/// Where a collider sits on the body it belongs to.
+struct PlacedOnBody {
+    /// The body's entity and core body.
+    entity: Entity,
+    body: BodyId,
+    /// The body's own world scale (its colliders are built at it).
+    body_scale: Vec2,
+    /// The collider's frame in the body's frame.
+    frame: Frame,
+}
+
 /// The core body of the nearest entity at or above `entity` that has one, and the frame of
 /// the collider in that body's frame: the transforms in between composed (translation,
 /// rotation and scale), under the body's own world scale (its pose is the core's, its scale
@@ -237,7 +243,7 @@ fn frame_in_body(
     entity: Entity,
     physics: &PhysicsWorld,
     placement: &Query<(&Transform, Option<&ChildOf>)>,
-) -> Option<(Option<(Entity, BodyId)>, Frame)> {
+) -> Option<PlacedOnBody> {
     let mut local = Frame::IDENTITY;
     let mut current = entity;
     loop {
@@ -254,7 +260,12 @@ fn frame_in_body(
                     scale: scale * local.scale,
                 }
             };
-            return Some((Some((current, body)), frame));
+            return Some(PlacedOnBody {
+                entity: current,
+                body,
+                body_scale: scale,
+                frame,
+            });
         }
         let (transform, parent) = placement.get(current).ok()?;
         let step = Frame::of(transform);

@@ -180,9 +180,8 @@ impl World {
         let feet = proxy
             .points()
             .iter()
-            .map(|&q| (xf.apply(q) - xf.p).dot(up))
+            .map(|&q| xf.apply(q).dot(up))
             .fold(f32::INFINITY, f32::min)
-            + xf.p.dot(up)
             - proxy.radius;
         let min_edge_lean = (1.0 - settings.step_height / proxy.radius).max(0.1);
         let standing = |q: &MoverPlane| self.standing_normal(q, up, cos_max, min_edge_lean);
@@ -201,16 +200,11 @@ impl World {
                 })
         };
         // Walking, steep surfaces (not ceilings) block as walls straight across `up`, so they
-        // cannot be walked up (the true plane too would leave the solve a narrow wedge,
-        // slow to converge, that leaks motion up the slope); falling, what the character can stand on holds it where it
-        // lands instead of letting it slide down.
-        let walls = |planes: &mut Vec<MoverPlane>| {
-            for q in planes.iter_mut() {
-                if q.normal.dot(up) > -0.01 && standing(q).is_none() {
-                    q.normal = wall_normal(q.normal, up);
-                }
-            }
-        };
+        // cannot be walked up (the true plane too would leave the solve a narrow wedge, slow
+        // to converge, that leaks motion up the slope); falling, what the character can
+        // stand on holds it where it lands instead of letting it slide down.
+        let is_wall = |q: &MoverPlane| q.normal.dot(up) > -0.01 && standing(q).is_none();
+        let walls = |planes: &mut Vec<MoverPlane>| turn_into_walls(planes, up, is_wall);
         let land = |planes: &mut Vec<MoverPlane>| {
             for q in planes.iter_mut() {
                 if standing(q).is_some() {
@@ -239,9 +233,7 @@ impl World {
         let mut stepped_up = false;
         let wanted = across.length();
         let dir = across.normalize_or_zero();
-        let held_by_wall = walk_planes
-            .iter()
-            .any(|q| q.push > 0.0 && q.normal.dot(up) > -0.01 && standing(q).is_none());
+        let held_by_wall = walk_planes.iter().any(|q| q.push > 0.0 && is_wall(q));
         if ground_before.is_some()
             && settings.step_height > 0.0
             && wanted > 0.0
@@ -254,13 +246,8 @@ impl World {
             // would climb higher than the step height); put down, anything below holds.
             let lift = settings.step_height * up;
             let (lifted, _) = self.move_and_slide(mover, at(p), lift, &filter, |_| {});
-            let strict_walls = |planes: &mut Vec<MoverPlane>| {
-                for q in planes.iter_mut() {
-                    if q.normal.dot(up) > -0.01 && q.normal.dot(up) < cos_max {
-                        q.normal = wall_normal(q.normal, up);
-                    }
-                }
-            };
+            let steep = |q: &MoverPlane| q.normal.dot(up) > -0.01 && q.normal.dot(up) < cos_max;
+            let strict_walls = |planes: &mut Vec<MoverPlane>| turn_into_walls(planes, up, steep);
             let (over, _) =
                 self.move_and_slide(mover, at(p + lifted), across, &filter, strict_walls);
             let settle = |planes: &mut Vec<MoverPlane>| {
@@ -452,4 +439,11 @@ fn wall_normal(normal: Vec2, up: Vec2) -> Vec2 {
     (normal - normal.dot(up) * up)
         .try_normalize()
         .unwrap_or(normal)
+}
+
+/// Turns the planes `is_wall` picks into walls straight across `up`.
+fn turn_into_walls(planes: &mut [MoverPlane], up: Vec2, is_wall: impl Fn(&MoverPlane) -> bool) {
+    for q in planes.iter_mut().filter(|q| is_wall(q)) {
+        q.normal = wall_normal(q.normal, up);
+    }
 }

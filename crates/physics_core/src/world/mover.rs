@@ -175,16 +175,7 @@ impl World {
         filter: &MoverFilter,
     ) -> Option<MoverHit> {
         let proxy = ShapeProxy::from_shape(mover);
-        let sweep = Sweep {
-            local_center: Vec2::ZERO,
-            c1: xf.p,
-            c2: xf.p + translation,
-            q1: xf.q,
-            q2: xf.q,
-        };
-        let swept = mover
-            .compute_aabb(xf)
-            .union(&mover.compute_aabb(Transform::new(xf.p + translation, xf.q)));
+        let (sweep, swept) = super::queries::translation_sweep(mover, xf, translation);
         let centre = xf.apply(mover.centroid());
         let target = self.tolerances.linear_slop;
         let mut best: Option<MoverHit> = None;

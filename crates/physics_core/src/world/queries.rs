@@ -214,16 +214,7 @@ impl World {
         excluded: &[ShapeId],
     ) -> Option<ShapeCastHit> {
         let proxy = ShapeProxy::from_shape(shape);
-        let sweep = Sweep {
-            local_center: Vec2::ZERO,
-            c1: xf.p,
-            c2: xf.p + translation,
-            q1: xf.q,
-            q2: xf.q,
-        };
-        let swept = shape
-            .compute_aabb(xf)
-            .union(&shape.compute_aabb(Transform::new(xf.p + translation, xf.q)));
+        let (sweep, swept) = translation_sweep(shape, xf, translation);
         let target = self.tolerances.linear_slop;
         let mut best: Option<ShapeCastHit> = None;
         self.candidates(&swept, filter, |slot, record| {
@@ -259,4 +250,20 @@ impl World {
         });
         best
     }
+}
+
+/// The sweep of `shape` at `xf` moved by `translation` without turning, and the box it
+/// covers on the way (shape casts and a mover's casts).
+pub(super) fn translation_sweep(shape: &Shape, xf: Transform, translation: Vec2) -> (Sweep, Aabb) {
+    let sweep = Sweep {
+        local_center: Vec2::ZERO,
+        c1: xf.p,
+        c2: xf.p + translation,
+        q1: xf.q,
+        q2: xf.q,
+    };
+    let swept = shape
+        .compute_aabb(xf)
+        .union(&shape.compute_aabb(Transform::new(xf.p + translation, xf.q)));
+    (sweep, swept)
 }
