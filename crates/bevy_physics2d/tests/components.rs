@@ -15,13 +15,7 @@ use support::{app, dt, step};
 const SUBSTEPS: i32 = 4;
 
 fn free_box(app: &mut App, x: f32) -> Entity {
-    app.world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(x, 0.0, 0.0),
-        ))
-        .id()
+    support::spawn_dynamic(app, Collider::rectangle(1.0, 1.0), x, 0.0)
 }
 
 fn v(app: &App, e: Entity) -> Vec2 {
@@ -189,14 +183,7 @@ fn a_locked_rotation_body_lands_on_a_corner_without_turning() {
             Collider::rectangle(4.0, 1.0),
             Transform::from_xyz(-2.0, -0.5, 0.0),
         ));
-        let body = app
-            .world_mut()
-            .spawn((
-                RigidBody::Dynamic,
-                Collider::rectangle(1.0, 1.0),
-                Transform::from_xyz(0.3, 1.0, 0.0),
-            ))
-            .id();
+        let body = support::spawn_dynamic(&mut app, Collider::rectangle(1.0, 1.0), 0.3, 1.0);
         if locked {
             app.world_mut().entity_mut(body).insert(LockedRotation);
         }
@@ -258,14 +245,7 @@ fn removing_a_collider_drops_its_contacts_in_the_same_step() {
         Collider::rectangle(10.0, 1.0),
         Transform::from_xyz(0.0, -0.5, 0.0),
     ));
-    let body = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-        ))
-        .id();
+    let body = support::spawn_dynamic(&mut app, Collider::rectangle(1.0, 1.0), 0.0, 0.5);
     app.world_mut()
         .resource_mut::<PhysicsSettings>()
         .enable_sleep = false;
@@ -298,14 +278,7 @@ fn drop_ball(height: f32) -> (App, Entity, Entity) {
             Transform::from_xyz(0.0, -0.5, 0.0),
         ))
         .id();
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.5),
-            Transform::from_xyz(0.0, height + 0.5, 0.0),
-        ))
-        .id();
+    let ball = support::spawn_dynamic(&mut app, Collider::circle(0.5), 0.0, height + 0.5);
     (app, ground, ball)
 }
 
@@ -392,14 +365,7 @@ fn removing_a_joint_lets_its_bodies_go() {
         .world_mut()
         .spawn((RigidBody::Static, Transform::from_xyz(0.0, 5.0, 0.0)))
         .id();
-    let bob = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            Transform::from_xyz(1.0, 5.0, 0.0),
-        ))
-        .id();
+    let bob = support::spawn_dynamic(&mut app, Collider::circle(0.25), 1.0, 5.0);
     let joint = app
         .world_mut()
         .spawn(Joint::revolute(anchor, bob).with_anchor(Vec2::new(0.0, 5.0)))

@@ -71,14 +71,7 @@ fn a_scaled_body_has_scaled_colliders_and_mass() {
 fn changing_scale_at_run_time_rebuilds_the_collider() {
     let mut app = app();
     ground(&mut app);
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.5),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-        ))
-        .id();
+    let ball = support::spawn_dynamic(&mut app, Collider::circle(0.5), 0.0, 0.5);
     step(&mut app, 60);
     assert!((core_of(&app, ball).0.y - 0.5).abs() < 0.01);
     app.world_mut().get_mut::<Transform>(ball).unwrap().scale = Vec3::splat(3.0);
@@ -134,14 +127,7 @@ fn a_collider_without_a_body_is_static_geometry_that_moves_with_its_transform() 
             Transform::from_xyz(0.0, 2.0, 0.0),
         ))
         .id();
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.5),
-            Transform::from_xyz(0.0, 5.0, 0.0),
-        ))
-        .id();
+    let ball = support::spawn_dynamic(&mut app, Collider::circle(0.5), 0.0, 5.0);
     step(&mut app, 120);
     assert!((core_of(&app, ball).0.y - 2.75).abs() < 0.01);
     // Raising the shelf's Transform by 0.25 m raises the shape (a teleport, so it overlaps
@@ -218,14 +204,7 @@ fn a_belt_carries_and_rolling_resistance_stops() {
         TangentSpeed(-2.0),
         Transform::from_xyz(0.0, -0.5, 0.0),
     ));
-    let crate_ = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(5.0, 0.5, 0.0),
-        ))
-        .id();
+    let crate_ = support::spawn_dynamic(&mut app, Collider::rectangle(1.0, 1.0), 5.0, 0.5);
     step(&mut app, 120);
     assert!(
         (core_of(&app, crate_).1.x + 2.0).abs() < 0.02,
@@ -287,14 +266,7 @@ fn a_fast_impact_is_a_collision_hit() {
 fn an_explosion_pushes_bodies_through_the_plugin() {
     let mut app = app();
     app.world_mut().resource_mut::<PhysicsSettings>().gravity = Vec2::ZERO;
-    let near = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.5),
-            Transform::from_xyz(1.5, 0.0, 0.0),
-        ))
-        .id();
+    let near = support::spawn_dynamic(&mut app, Collider::circle(0.5), 1.5, 0.0);
     step(&mut app, 1);
     let pushed = app
         .world_mut()

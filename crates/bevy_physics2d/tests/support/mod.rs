@@ -70,3 +70,10 @@ pub fn read<M: Message + Clone>(
     let messages = app.world().resource::<bevy_ecs::message::Messages<M>>();
     cursor.read(messages).cloned().collect()
 }
+
+/// A dynamic body with `collider` at (`x`, `y`).
+pub fn spawn_dynamic(app: &mut App, collider: Collider, x: f32, y: f32) -> Entity {
+    app.world_mut()
+        .spawn((RigidBody::Dynamic, collider, Transform::from_xyz(x, y, 0.0)))
+        .id()
+}
