@@ -15,7 +15,7 @@ use physics2d_demos::physics_core::prelude::*;
 use physics2d_demos::{SCENE_NAMES, scene};
 use std::time::Instant;
 
-const DEFAULT_SCENES: [&str; 4] = ["large_pyramid", "many_pyramids", "rain", "tumbler"];
+const DEFAULT_SCENES: [&str; 4] = ["large_pyramid", "many_pyramids", "shape_rain", "tumbler"];
 const RESTING: [&str; 6] = [
     "pyramid",
     "large_pyramid",

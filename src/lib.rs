@@ -23,8 +23,13 @@ pub struct ReadmeDoctests;
 mod scene;
 pub mod scenes;
 pub mod spawn;
+mod timeline;
 
 pub use physics_core;
 pub use scene::{BodyDesc, BuiltScene, JointDesc, Scene, ShapeDesc};
 pub use scenes::{SCENE_NAMES, scene};
-pub use spawn::{SceneEntity, SpawnedScene, scene_settings, spawn_scene};
+pub use spawn::{
+    SceneEntity, SceneTimeline, SpawnedScene, advance_scene_timeline, apply_scene_changes,
+    scene_settings, spawn_scene,
+};
+pub use timeline::{ABSENT_BODY, ABSENT_JOINT, BodyGroup, GroupChange, TimedChange};

@@ -1,5 +1,6 @@
 //! Neutral scene descriptions and their construction in a `physics_core` world.
 
+use crate::timeline::{ABSENT_BODY, ABSENT_JOINT, BodyGroup, TimedChange};
 use physics_core::prelude::*;
 
 /// A shape with its material, in its body's frame.
@@ -191,15 +192,22 @@ pub struct Scene {
     pub bodies: Vec<BodyDesc>,
     /// Joints between the bodies.
     pub joints: Vec<JointDesc>,
+    /// Bodies (with their joints) that are not built with the scene but come and go on the
+    /// [`Scene::timeline`]; empty for most scenes.
+    pub groups: Vec<BodyGroup>,
+    /// When the [`Scene::groups`] are created and destroyed, sorted by step.
+    pub timeline: Vec<TimedChange>,
 }
 
 /// A scene built into a world, with the ids of its bodies and joints in description order.
 pub struct BuiltScene {
     /// The world.
     pub world: World,
-    /// Body ids, index-aligned with [`Scene::bodies`].
+    /// Body ids, index-aligned with [`Scene::bodies`]; [`ABSENT_BODY`] for a body of a group
+    /// that does not exist now.
     pub bodies: Vec<BodyId>,
-    /// Joint ids, index-aligned with [`Scene::joints`].
+    /// Joint ids, index-aligned with [`Scene::joints`]; [`ABSENT_JOINT`] for a joint of a
+    /// group that does not exist now.
     pub joints: Vec<JointId>,
 }
 
@@ -211,41 +219,71 @@ impl Scene {
             ..def
         })?;
         let mut bodies = Vec::with_capacity(self.bodies.len());
-        for desc in &self.bodies {
-            let id = world.create_body(&BodyDef {
-                body_type: desc.body_type,
-                position: desc.position,
-                rotation: Rot::from_angle(desc.angle),
-                linear_velocity: desc.linear_velocity,
-                angular_velocity: desc.angular_velocity,
-                ..Default::default()
-            })?;
-            for s in &desc.shapes {
-                let def = ShapeDef {
-                    density: s.density,
-                    friction: s.friction,
-                    restitution: s.restitution,
-                    filter: s.filter,
-                    ..Default::default()
-                };
-                world.create_shape(id, &def, s.shape)?;
-            }
-            bodies.push(id);
+        for i in 0..self.bodies.len() {
+            bodies.push(if self.is_built_at_start(i) {
+                self.create_body(&mut world, i)?
+            } else {
+                ABSENT_BODY
+            });
         }
         let mut joints = Vec::with_capacity(self.joints.len());
-        for j in &self.joints {
-            let (a, b) = (bodies[j.body_a], bodies[j.body_b]);
-            let local_a = world.body_transform(a)?.apply_inverse(j.anchor_a);
-            let local_b = world.body_transform(b)?.apply_inverse(j.anchor_b);
-            let mut def = JointDef::new(a, b, local_a, local_b, j.kind);
-            def.collide_connected = j.collide_connected;
-            joints.push(world.create_joint(&def)?);
+        for j in 0..self.joints.len() {
+            joints.push(if self.is_joint_built_at_start(j) {
+                self.create_joint(&mut world, &bodies, j)?
+            } else {
+                ABSENT_JOINT
+            });
         }
         Ok(BuiltScene {
             world,
             bodies,
             joints,
         })
+    }
+
+    /// Creates the body at `index` of [`Scene::bodies`] in `world`, with its shapes.
+    pub(crate) fn create_body(
+        &self,
+        world: &mut World,
+        index: usize,
+    ) -> Result<BodyId, WorldError> {
+        let desc = &self.bodies[index];
+        let id = world.create_body(&BodyDef {
+            body_type: desc.body_type,
+            position: desc.position,
+            rotation: Rot::from_angle(desc.angle),
+            linear_velocity: desc.linear_velocity,
+            angular_velocity: desc.angular_velocity,
+            ..Default::default()
+        })?;
+        for s in &desc.shapes {
+            let def = ShapeDef {
+                density: s.density,
+                friction: s.friction,
+                restitution: s.restitution,
+                filter: s.filter,
+                ..Default::default()
+            };
+            world.create_shape(id, &def, s.shape)?;
+        }
+        Ok(id)
+    }
+
+    /// Creates the joint at `index` of [`Scene::joints`] in `world` between `bodies` (ids
+    /// index-aligned with [`Scene::bodies`]), its anchors placed as the bodies stand now.
+    pub(crate) fn create_joint(
+        &self,
+        world: &mut World,
+        bodies: &[BodyId],
+        index: usize,
+    ) -> Result<JointId, WorldError> {
+        let j = &self.joints[index];
+        let (a, b) = (bodies[j.body_a], bodies[j.body_b]);
+        let local_a = world.body_transform(a)?.apply_inverse(j.anchor_a);
+        let local_b = world.body_transform(b)?.apply_inverse(j.anchor_b);
+        let mut def = JointDef::new(a, b, local_a, local_b, j.kind);
+        def.collide_connected = j.collide_connected;
+        world.create_joint(&def)
     }
 
     /// The smallest box holding every body origin (a long ground counts as its centre only),

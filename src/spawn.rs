@@ -2,13 +2,13 @@
 //! `Collider` and `Joint` components for the `bevy_physics2d` plugin (the testbed and the plugin
 //! tests use this).
 
-use crate::{BodyDesc, JointDesc, Scene, ShapeDesc};
+use crate::{BodyDesc, GroupChange, JointDesc, Scene, ShapeDesc};
 use bevy_ecs::prelude::*;
 use bevy_physics2d::physics_core::body::BodyType;
 use bevy_physics2d::physics_core::joint::JointKind;
 use bevy_physics2d::physics_core::math::Transform as CoreTransform;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{JointAnchor, PhysicsSettings};
+use bevy_physics2d::{JointAnchor, PhysicsSettings, PhysicsWorld};
 use bevy_transform::components::Transform;
 
 /// Marks every entity spawned from a scene, so a testbed can despawn the scene as a whole.
@@ -25,19 +25,63 @@ pub struct SpawnedScene {
 }
 
 /// Spawns `scene` with `commands`. Bodies with one shape centred on their origin carry the
-/// collider themselves; other shapes go on child entities placed in the body's frame.
+/// collider themselves; other shapes go on child entities placed in the body's frame. Bodies
+/// and joints of the scene's groups are not spawned (their places hold `Entity::PLACEHOLDER`):
+/// [`apply_scene_changes`] spawns them when the timeline says.
 pub fn spawn_scene(commands: &mut Commands, scene: &Scene) -> SpawnedScene {
-    let bodies: Vec<Entity> = scene
-        .bodies
-        .iter()
-        .map(|body| spawn_body(commands, body))
+    let bodies: Vec<Entity> = (0..scene.bodies.len())
+        .map(|i| {
+            if scene.is_built_at_start(i) {
+                spawn_body(commands, &scene.bodies[i])
+            } else {
+                Entity::PLACEHOLDER
+            }
+        })
         .collect();
-    let joints = scene
-        .joints
-        .iter()
-        .map(|joint| spawn_joint(commands, joint, &bodies))
+    let joints = (0..scene.joints.len())
+        .map(|j| {
+            if scene.is_joint_built_at_start(j) {
+                spawn_joint(commands, &scene.joints[j], &bodies)
+            } else {
+                Entity::PLACEHOLDER
+            }
+        })
         .collect();
     SpawnedScene { bodies, joints }
+}
+
+/// Spawns and despawns the groups the scene's timeline changes before step `step` (counted
+/// from 0, the plugin's first step): call it before the update that takes that step. A
+/// group's joints are despawned with its bodies.
+pub fn apply_scene_changes(
+    commands: &mut Commands,
+    scene: &Scene,
+    spawned: &mut SpawnedScene,
+    step: usize,
+) {
+    for change in scene.changes_before(step) {
+        match change {
+            GroupChange::Create(g) => {
+                let group = &scene.groups[g];
+                for i in group.bodies.clone() {
+                    spawned.bodies[i] = spawn_body(commands, &scene.bodies[i]);
+                }
+                for j in group.joints.clone() {
+                    spawned.joints[j] = spawn_joint(commands, &scene.joints[j], &spawned.bodies);
+                }
+            }
+            GroupChange::Destroy(g) => {
+                let group = &scene.groups[g];
+                let places = spawned.bodies[group.bodies.clone()].iter_mut();
+                for entity in places.chain(spawned.joints[group.joints.clone()].iter_mut()) {
+                    let gone = std::mem::replace(entity, Entity::PLACEHOLDER);
+                    if gone != Entity::PLACEHOLDER {
+                        commands.entity(gone).despawn();
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Plugin settings matching the scene's gravity, all else at the defaults.
@@ -112,4 +156,56 @@ fn spawn_joint(commands: &mut Commands, desc: &JointDesc, bodies: &[Entity]) -> 
         b: desc.anchor_b,
     };
     commands.spawn((SceneEntity, joint)).id()
+}
+
+/// A spawned scene whose [`Scene::timeline`] is running: [`advance_scene_timeline`] spawns and
+/// despawns its groups before each physics step, the scene's step 0 being the first physics
+/// step after the resource is inserted.
+#[derive(Resource, Debug)]
+pub struct SceneTimeline {
+    scene: Scene,
+    spawned: SpawnedScene,
+    /// [`PhysicsWorld::step_count`] before the scene's step 0, read on the first run of
+    /// [`advance_scene_timeline`].
+    start: Option<u64>,
+    /// The scene step whose changes are still to be made.
+    next: usize,
+}
+
+impl SceneTimeline {
+    /// The timeline of `scene`, spawned as `spawned`.
+    pub fn new(scene: Scene, spawned: SpawnedScene) -> Self {
+        SceneTimeline {
+            scene,
+            spawned,
+            start: None,
+            next: 0,
+        }
+    }
+
+    /// The scene's entities as they are now.
+    pub fn spawned(&self) -> &SpawnedScene {
+        &self.spawned
+    }
+}
+
+/// Makes the changes the running [`SceneTimeline`] holds before the physics step about to be
+/// taken (run it in `FixedUpdate`, before the physics stages). A paused world takes no step, so
+/// the timeline waits with it.
+pub fn advance_scene_timeline(
+    mut commands: Commands,
+    timeline: Option<ResMut<SceneTimeline>>,
+    world: Res<PhysicsWorld>,
+) {
+    let Some(mut timeline) = timeline else {
+        return;
+    };
+    let timeline = &mut *timeline;
+    let start = *timeline.start.get_or_insert(world.step_count());
+    let upcoming = world.step_count().saturating_sub(start) as usize;
+    while timeline.next <= upcoming {
+        let step = timeline.next;
+        apply_scene_changes(&mut commands, &timeline.scene, &mut timeline.spawned, step);
+        timeline.next += 1;
+    }
 }

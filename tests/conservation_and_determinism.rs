@@ -95,7 +95,7 @@ fn two_body_collision_conserves_linear_momentum() {
 
 #[test]
 fn rain_run_twice_is_bit_identical() {
-    let s = scene("rain").unwrap();
+    let s = scene("shape_rain").unwrap();
     for (solver, config) in SOLVERS {
         let run = || {
             let mut built = s.build(def(config)).unwrap();
@@ -124,7 +124,7 @@ fn rain_run_twice_is_bit_identical() {
 fn rain_on_two_and_three_threads_is_bit_identical_to_one() {
     use physics_core::parallel::{ScopedThreads, TaskRunner};
     use std::sync::Arc;
-    let s = scene("rain").unwrap();
+    let s = scene("shape_rain").unwrap();
     let run = |runner: Arc<dyn TaskRunner>| {
         let mut built = s.build(def(common::Solver::Sequential)).unwrap();
         built.world.set_task_runner(runner);

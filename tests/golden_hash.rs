@@ -22,7 +22,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("rope", 0x2ecb40e986e00449),
     ("car", 0x80cfb65d4a9e1287),
     ("pyramid", 0x597440425cf0d71b),
-    ("rain", 0x7e26b2b96def6220),
+    ("shape_rain", 0x7e26b2b96def6220),
 ];
 
 /// FNV-1a over the bits of every body's position, rotation, velocity and spin.

@@ -18,7 +18,7 @@ fn snapshot_bytes_per_body() {
         "| scene | bodies | contacts | joints | bytes per body | to_bytes ms | from_bytes ms |"
     );
     eprintln!("|---|---|---|---|---|---|---|");
-    for name in ["ragdoll", "joint_grid", "rain", "large_pyramid"] {
+    for name in ["ragdoll", "joint_grid", "shape_rain", "large_pyramid"] {
         let s = scene(name).unwrap();
         let mut built = s.build(WorldDef::default()).unwrap();
         for _ in 0..300 {

@@ -28,7 +28,7 @@ fn resident_bytes() -> Option<u64> {
 #[test]
 #[ignore = "a million steps: run by hand, see the file's notes"]
 fn rain_for_a_million_steps_stays_finite_bounded_and_flat_in_memory() {
-    let s = scene("rain").unwrap();
+    let s = scene("shape_rain").unwrap();
     let mut built = s.build(WorldDef::default()).unwrap();
     let world = &mut built.world;
     let dynamic: Vec<usize> = (0..s.bodies.len())

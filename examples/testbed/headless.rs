@@ -7,7 +7,7 @@ use bevy::time::{TimePlugin, TimeUpdateStrategy};
 use bevy::transform::TransformPlugin;
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{PhysicsDiagnostics, PhysicsSettings};
-use physics2d_demos::{Scene, scene_settings, spawn_scene};
+use physics2d_demos::{Scene, SceneTimeline, advance_scene_timeline, scene_settings, spawn_scene};
 use std::time::Duration;
 
 /// Averages and extremes over a headless run.
@@ -55,8 +55,12 @@ pub fn scene_app(scene: &Scene, block_solver: bool) -> App {
         block_solver,
         ..scene_settings(scene)
     });
-    spawn_scene(&mut app.world_mut().commands(), scene);
+    let spawned = spawn_scene(&mut app.world_mut().commands(), scene);
     app.world_mut().flush();
+    if !scene.timeline.is_empty() {
+        app.insert_resource(SceneTimeline::new(scene.clone(), spawned));
+        app.add_systems(FixedUpdate, advance_scene_timeline);
+    }
     // The first update starts the clock without stepping.
     app.update();
     app

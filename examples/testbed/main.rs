@@ -32,7 +32,7 @@ use bevy::window::WindowResolution;
 use bevy_physics2d::PhysicsDebugPlugin;
 use bevy_physics2d::prelude::*;
 use options::{Options, display_available};
-use physics2d_demos::{SCENE_NAMES, scene};
+use physics2d_demos::{SCENE_NAMES, advance_scene_timeline, scene};
 
 fn main() -> AppExit {
     let options = match Options::parse(std::env::args().skip(1)) {
@@ -87,7 +87,8 @@ fn windowed(options: Options) -> App {
         options.block_solver,
     ))
     .init_resource::<panels::PointerOverPanel>()
-    .add_systems(Startup, (spawn_camera, panels::spawn_panels));
+    .add_systems(Startup, (spawn_camera, panels::spawn_panels))
+    .add_systems(FixedUpdate, advance_scene_timeline);
     let show = options.show.clone();
     app.add_systems(Startup, move |store: ResMut<GizmoConfigStore>| {
         sim_controls::show_parts(store, &show)

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_physics2d::PhysicsSettings;
-use physics2d_demos::{SCENE_NAMES, SceneEntity, scene, spawn_scene};
+use physics2d_demos::{SCENE_NAMES, SceneEntity, SceneTimeline, scene, spawn_scene};
 use std::time::Duration;
 
 /// The testbed's state: the scene, and what the keys and buttons asked for.
@@ -64,7 +64,13 @@ pub fn load_scene(
     for entity in &old {
         commands.entity(entity).despawn();
     }
-    spawn_scene(&mut commands, &scene);
+    let spawned = spawn_scene(&mut commands, &scene);
+    // A scene whose bodies come and go (rain) runs its timeline from the next step.
+    if scene.timeline.is_empty() {
+        commands.remove_resource::<SceneTimeline>();
+    } else {
+        commands.insert_resource(SceneTimeline::new(scene.clone(), spawned));
+    }
     settings.gravity = scene.gravity;
     settings.block_solver = testbed.block_solver;
     fixed.set_timestep(Duration::from_secs_f32(scene.dt));

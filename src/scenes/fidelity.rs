@@ -17,6 +17,8 @@ fn scene(name: &'static str, steps: usize, bodies: Vec<BodyDesc>) -> Scene {
         steps,
         bodies,
         joints: Vec::new(),
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -247,6 +249,8 @@ pub fn chain(name: &'static str, mass_ratio: f32) -> Scene {
         steps: 600,
         bodies,
         joints,
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 

@@ -15,6 +15,8 @@ fn scene(name: &'static str, steps: usize, bodies: Vec<BodyDesc>, joints: Vec<Jo
         steps,
         bodies,
         joints,
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -124,24 +126,53 @@ pub fn bridge() -> Scene {
     scene("bridge", 600, bodies, joints)
 }
 
-/// A ragdoll of 11 capsule bones with limited hinges, dropped on the ground. Bones of one
+/// A ragdoll of 12 capsule bones with limited hinges, dropped on the ground. Bones of one
 /// ragdoll share a negative collision group and do not collide with each other.
 pub fn ragdoll() -> Scene {
     let mut bodies = vec![ground()];
-    let mut joints = Vec::new();
-    let group = -5;
-    let add = |bodies: &mut Vec<BodyDesc>, centre: Vec2, half: f32, radius: f32| {
-        bodies.push(BodyDesc::dynamic(
-            centre,
-            capsule(half, radius).group(group),
-        ));
-        bodies.len() - 1
+    let filter = Filter {
+        group_index: -5,
+        ..Filter::default()
     };
-    let hip_y = 3.0;
-    let pelvis = add(&mut bodies, Vec2::new(0.0, hip_y + 0.1), 0.1, 0.15);
-    let belly = add(&mut bodies, Vec2::new(0.0, hip_y + 0.45), 0.1, 0.15);
-    let chest = add(&mut bodies, Vec2::new(0.0, hip_y + 0.8), 0.1, 0.17);
-    let head = add(&mut bodies, Vec2::new(0.0, hip_y + 1.25), 0.05, 0.15);
+    let (bones, joints) = ragdoll_parts(Vec2::new(0.0, 3.0), filter, bodies.len());
+    bodies.extend(bones);
+    // Knock it over.
+    bodies[1 + RAGDOLL_CHEST].linear_velocity = Vec2::new(2.0, 0.0);
+    scene("ragdoll", 600, bodies, joints)
+}
+
+/// Bones in one ragdoll.
+pub const RAGDOLL_BONES: usize = 12;
+/// Hinges in one ragdoll.
+pub const RAGDOLL_JOINTS: usize = 11;
+/// The chest's place among a ragdoll's bones.
+const RAGDOLL_CHEST: usize = 2;
+/// How far a ragdoll's lowest point (a shin's end) lies below its hips, in metres.
+pub const RAGDOLL_HIP_HEIGHT: f32 = 1.18;
+
+/// The bones and hinges of one ragdoll at rest with its hips at `hip`, every bone's shape in
+/// `filter`: 12 capsules (pelvis, belly, chest, head, then for each side thigh, shin, upper
+/// arm and forearm) and 11 limited revolute joints. The joints name the bones by scene index,
+/// the pelvis being `first_body`.
+pub(crate) fn ragdoll_parts(
+    hip: Vec2,
+    filter: Filter,
+    first_body: usize,
+) -> (Vec<BodyDesc>, Vec<JointDesc>) {
+    let mut bodies = Vec::with_capacity(RAGDOLL_BONES);
+    let mut joints = Vec::with_capacity(RAGDOLL_JOINTS);
+    let mut add = |offset: Vec2, half: f32, radius: f32| {
+        let mut shape = capsule(half, radius);
+        shape.filter = filter;
+        bodies.push(BodyDesc::dynamic(hip + offset, shape));
+        first_body + bodies.len() - 1
+    };
+    let at = |x: f32, y: f32| Vec2::new(hip.x + x, hip.y + y);
+    let pelvis = add(Vec2::new(0.0, 0.1), 0.1, 0.15);
+    let belly = add(Vec2::new(0.0, 0.45), 0.1, 0.15);
+    let chest = add(Vec2::new(0.0, 0.8), 0.1, 0.17);
+    let head = add(Vec2::new(0.0, 1.25), 0.05, 0.15);
+    debug_assert_eq!(chest, first_body + RAGDOLL_CHEST);
     let limb = |lower: f32, upper: f32| {
         JointKind::Revolute(RevoluteJoint {
             enable_limit: true,
@@ -150,57 +181,40 @@ pub fn ragdoll() -> Scene {
             ..Default::default()
         })
     };
-    joints.push(JointDesc::at(
-        pelvis,
-        belly,
-        Vec2::new(0.0, hip_y + 0.27),
-        limb(-0.3, 0.3),
-    ));
-    joints.push(JointDesc::at(
-        belly,
-        chest,
-        Vec2::new(0.0, hip_y + 0.62),
-        limb(-0.3, 0.3),
-    ));
-    joints.push(JointDesc::at(
-        chest,
-        head,
-        Vec2::new(0.0, hip_y + 1.05),
-        limb(-0.5, 0.5),
-    ));
+    joints.push(JointDesc::at(pelvis, belly, at(0.0, 0.27), limb(-0.3, 0.3)));
+    joints.push(JointDesc::at(belly, chest, at(0.0, 0.62), limb(-0.3, 0.3)));
+    joints.push(JointDesc::at(chest, head, at(0.0, 1.05), limb(-0.5, 0.5)));
     for side in [-1.0f32, 1.0] {
-        let thigh = add(&mut bodies, Vec2::new(0.12 * side, hip_y - 0.3), 0.2, 0.1);
-        let shin = add(&mut bodies, Vec2::new(0.12 * side, hip_y - 0.9), 0.2, 0.08);
+        let thigh = add(Vec2::new(0.12 * side, -0.3), 0.2, 0.1);
+        let shin = add(Vec2::new(0.12 * side, -0.9), 0.2, 0.08);
         joints.push(JointDesc::at(
             pelvis,
             thigh,
-            Vec2::new(0.12 * side, hip_y),
+            at(0.12 * side, 0.0),
             limb(-0.3, 1.5),
         ));
         joints.push(JointDesc::at(
             thigh,
             shin,
-            Vec2::new(0.12 * side, hip_y - 0.6),
+            at(0.12 * side, -0.6),
             limb(-1.5, 0.0),
         ));
-        let upper_arm = add(&mut bodies, Vec2::new(0.3 * side, hip_y + 0.65), 0.15, 0.07);
-        let forearm = add(&mut bodies, Vec2::new(0.3 * side, hip_y + 0.2), 0.15, 0.06);
+        let upper_arm = add(Vec2::new(0.3 * side, 0.65), 0.15, 0.07);
+        let forearm = add(Vec2::new(0.3 * side, 0.2), 0.15, 0.06);
         joints.push(JointDesc::at(
             chest,
             upper_arm,
-            Vec2::new(0.3 * side, hip_y + 0.9),
+            at(0.3 * side, 0.9),
             limb(-1.5, 1.5),
         ));
         joints.push(JointDesc::at(
             upper_arm,
             forearm,
-            Vec2::new(0.3 * side, hip_y + 0.42),
+            at(0.3 * side, 0.42),
             limb(-1.5, 0.0),
         ));
     }
-    // Knock it over.
-    bodies[chest].linear_velocity = Vec2::new(2.0, 0.0);
-    scene("ragdoll", 600, bodies, joints)
+    (bodies, joints)
 }
 
 /// A car: a chassis on two motorised wheel joints with spring suspension, driving over bumpy

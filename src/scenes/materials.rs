@@ -39,6 +39,8 @@ pub fn friction_ramp() -> Scene {
         steps: 180,
         bodies,
         joints: Vec::new(),
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -61,5 +63,7 @@ pub fn restitution() -> Scene {
         steps: 300,
         bodies,
         joints: Vec::new(),
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }

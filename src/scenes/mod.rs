@@ -2,9 +2,11 @@
 
 mod joints;
 mod materials;
+mod rain;
 
-pub use joints::{CRANK_RADIUS, PENDULUM_LENGTH};
+pub use joints::{CRANK_RADIUS, PENDULUM_LENGTH, RAGDOLL_BONES, RAGDOLL_JOINTS};
 pub use materials::{BALL_RESTITUTIONS, DROP_HEIGHT, RAMP_ANGLE, RAMP_FRICTIONS};
+pub use rain::{RAIN_COLUMNS, RAIN_DROP_INTERVAL, RAIN_GROUP_SIZE, RAIN_ROWS, RAIN_TIMELINE_STEPS};
 mod stacking;
 
 pub use stacking::pyramid_boxes;
@@ -35,6 +37,7 @@ pub const SCENE_NAMES: &[&str] = &[
     "overlap_recovery",
     "high_mass_ratio",
     "rain",
+    "shape_rain",
     "tumbler",
     "smash",
     "spinner",
@@ -77,7 +80,8 @@ pub fn scene(name: &str) -> Option<Scene> {
         "restitution" => materials::restitution(),
         "overlap_recovery" => stacking::overlap_recovery(),
         "high_mass_ratio" => stacking::high_mass_ratio(),
-        "rain" => stress::rain(),
+        "rain" => rain::rain(),
+        "shape_rain" => stress::shape_rain(),
         "tumbler" => stress::tumbler(),
         "smash" => stress::smash(),
         "spinner" => stress::spinner(),

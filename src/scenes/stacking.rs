@@ -19,6 +19,8 @@ fn scene(name: &'static str, steps: usize, bodies: Vec<BodyDesc>) -> Scene {
         steps,
         bodies,
         joints: Vec::new(),
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 

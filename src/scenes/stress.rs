@@ -6,7 +6,7 @@ use physics_core::prelude::*;
 /// Three staggered rows of static pegs and 600 mixed shapes (boxes, balls, capsules) raining
 /// onto them from a grid up to 60 m high, in an 80 m wide box (balls deflected by the pegs
 /// would otherwise roll off the ends of the ground).
-pub fn rain() -> Scene {
+pub fn shape_rain() -> Scene {
     let mut bodies = vec![
         BodyDesc::fixed(Vec2::new(0.0, -1.0), boxed(40.0, 1.0)),
         BodyDesc::fixed(Vec2::new(-40.5, 20.0), boxed(0.5, 20.0)),
@@ -37,12 +37,14 @@ pub fn rain() -> Scene {
         bodies.push(BodyDesc::dynamic(position, shape).angle(0.1 * i as f32));
     }
     Scene {
-        name: "rain",
+        name: "shape_rain",
         gravity: Vec2::new(0.0, -10.0),
         dt: 1.0 / 60.0,
         steps: 1000,
         bodies,
         joints: Vec::new(),
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -78,6 +80,8 @@ pub fn tumbler() -> Scene {
         steps: 750,
         bodies,
         joints: Vec::new(),
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -141,6 +145,8 @@ pub fn spinner() -> Scene {
             Vec2::new(0.0, 12.0),
             JointKind::Revolute(motor),
         )],
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -163,5 +169,7 @@ pub fn smash() -> Scene {
         steps: 300,
         bodies,
         joints: Vec::new(),
+        groups: Vec::new(),
+        timeline: Vec::new(),
     }
 }

@@ -102,7 +102,8 @@ pub fn race(
             }
             Ok(Run {
                 ms_per_step: entrant.elapsed * 1000.0 / entrant.taken.max(1) as f64,
-                stability: stability::measure(scene, &positions),
+                // The untimed first step and the timed ones.
+                stability: stability::measure(scene, &positions, entrant.taken + 1),
                 steps: entrant.taken,
             })
         })

@@ -15,14 +15,18 @@ pub fn describe(scene: &Scene) -> &'static str {
     }
 }
 
-/// The figure for final positions `end` (description order); smaller is better.
-pub fn measure(scene: &Scene, end: &[Vec2]) -> f32 {
+/// The figure for positions `end` (description order) after `steps` steps; smaller is better.
+/// Bodies of the scene's groups that do not exist at the end (no position) are left out.
+pub fn measure(scene: &Scene, end: &[Vec2], steps: usize) -> f32 {
+    let present = scene.bodies_present_after(steps);
     let dynamic = || {
         scene
             .bodies
             .iter()
             .zip(end)
-            .filter(|(b, _)| b.body_type == BodyType::Dynamic)
+            .zip(&present)
+            .filter(|((b, _), present)| b.body_type == BodyType::Dynamic && **present)
+            .map(|(pair, _)| pair)
     };
     match scene.name {
         "large_pyramid" | "many_pyramids" => {

@@ -18,12 +18,18 @@ use bevy_transform::components::Transform;
 use physics_core::body::BodyType;
 use physics_core::joint::JointKind;
 use physics_core::shape::Shape;
-use physics2d_demos::{Scene, ShapeDesc};
+use physics2d_demos::{GroupChange, Scene, ShapeDesc};
 use std::time::Duration;
 
 struct Avian {
     app: App,
-    bodies: Vec<Entity>,
+    /// The scene, for the groups its timeline creates and destroys.
+    scene: Scene,
+    /// Body entities in scene order; `None` for a group body that does not exist now.
+    bodies: Vec<Option<Entity>>,
+    /// Joint entities in scene order, likewise.
+    joints: Vec<Option<Entity>>,
+    steps: usize,
 }
 
 /// The scene spawned as avian2d entities in a headless App.
@@ -52,8 +58,28 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
     app.insert_resource(Gravity(scene.gravity));
     app.insert_resource(SubstepCount(settings.substeps));
 
-    let mut bodies = Vec::with_capacity(scene.bodies.len());
-    for desc in &scene.bodies {
+    let mut sim = Avian {
+        app,
+        scene: scene.clone(),
+        bodies: vec![None; scene.bodies.len()],
+        joints: vec![None; scene.joints.len()],
+        steps: 0,
+    };
+    for i in (0..scene.bodies.len()).filter(|i| scene.is_built_at_start(*i)) {
+        sim.spawn_body(i)?;
+    }
+    for j in (0..scene.joints.len()).filter(|j| scene.is_joint_built_at_start(*j)) {
+        sim.spawn_joint(j)?;
+    }
+    // Starts the clock; the next update takes the first step.
+    sim.app.update();
+    Ok(Box::new(sim))
+}
+
+impl Avian {
+    /// Spawns the scene's body `index` as an entity with its collider.
+    fn spawn_body(&mut self, index: usize) -> Result<(), String> {
+        let desc = &self.scene.bodies[index];
         let rigid_body = match desc.body_type {
             BodyType::Static => RigidBody::Static,
             BodyType::Kinematic => RigidBody::Kinematic,
@@ -66,7 +92,8 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         }
         let transform = Transform::from_xyz(desc.position.x, desc.position.y, 0.0)
             .with_rotation(Quat::from_rotation_z(desc.angle));
-        let entity = app
+        let entity = self
+            .app
             .world_mut()
             .spawn((
                 rigid_body,
@@ -81,17 +108,26 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
                 layers,
             ))
             .id();
-        bodies.push(entity);
+        self.bodies[index] = Some(entity);
+        Ok(())
     }
-    for joint in &scene.joints {
+
+    /// Spawns the scene's joint `index` between its (existing) bodies.
+    fn spawn_joint(&mut self, index: usize) -> Result<(), String> {
+        let joint = &self.scene.joints[index];
         let JointKind::Revolute(revolute) = joint.kind else {
             return Err("only revolute joints are mapped to avian2d".into());
         };
-        let (a, b) = (&scene.bodies[joint.body_a], &scene.bodies[joint.body_b]);
+        let body = |i: usize| self.bodies[i].ok_or("avian2d adapter: a joint to an absent body");
+        let (entity_a, entity_b) = (body(joint.body_a)?, body(joint.body_b)?);
+        let (a, b) = (
+            &self.scene.bodies[joint.body_a],
+            &self.scene.bodies[joint.body_b],
+        );
         let local = |body: &physics2d_demos::BodyDesc, anchor: Vec2| {
             Vec2::from_angle(-body.angle).rotate(anchor - body.position)
         };
-        let mut hinge = RevoluteJoint::new(bodies[joint.body_a], bodies[joint.body_b])
+        let mut hinge = RevoluteJoint::new(entity_a, entity_b)
             .with_local_anchor1(local(a, joint.anchor_a))
             .with_local_anchor2(local(b, joint.anchor_b));
         if revolute.enable_limit {
@@ -109,16 +145,44 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             .with_max_torque(revolute.max_motor_torque.min(1e9));
             hinge = hinge.with_motor(motor);
         }
-        let mut entity = app.world_mut().spawn(hinge);
-        if joint.collide_connected {
+        let collide_connected = joint.collide_connected;
+        let mut entity = self.app.world_mut().spawn(hinge);
+        if collide_connected {
             entity.remove::<JointCollisionDisabled>();
         } else {
             entity.insert(JointCollisionDisabled);
         }
+        self.joints[index] = Some(entity.id());
+        Ok(())
     }
-    // Starts the clock; the next update takes the first step.
-    app.update();
-    Ok(Box::new(Avian { app, bodies }))
+
+    /// Spawns and despawns the groups the scene's timeline changes before step `step`.
+    fn apply_changes(&mut self, step: usize) -> Result<(), String> {
+        let changes: Vec<GroupChange> = self.scene.changes_before(step).collect();
+        for change in changes {
+            match change {
+                GroupChange::Create(g) => {
+                    let group = self.scene.groups[g].clone();
+                    for i in group.bodies {
+                        self.spawn_body(i)?;
+                    }
+                    for j in group.joints {
+                        self.spawn_joint(j)?;
+                    }
+                }
+                GroupChange::Destroy(g) => {
+                    let group = self.scene.groups[g].clone();
+                    let joints = self.joints[group.joints].iter_mut();
+                    for slot in joints.chain(self.bodies[group.bodies].iter_mut()) {
+                        if let Some(entity) = slot.take() {
+                            self.app.world_mut().despawn(entity);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Collision layers for a filter: category and mask bits as memberships and filters (avian's
@@ -216,6 +280,8 @@ fn polygon_collider(vertices: &[Vec2], radius: f32) -> Collider {
 
 impl Simulation for Avian {
     fn step(&mut self) -> Result<(), String> {
+        self.apply_changes(self.steps)?;
+        self.steps += 1;
         let before = self.app.world().resource::<Time<Physics>>().elapsed();
         for _ in 0..4 {
             self.app.update();
@@ -231,11 +297,14 @@ impl Simulation for Avian {
         self.bodies
             .iter()
             .map(|e| {
+                let Some(e) = *e else {
+                    return BodySample::NAN;
+                };
                 let (Some(p), Some(q), Some(v), Some(w)) = (
-                    world.get::<Position>(*e),
-                    world.get::<Rotation>(*e),
-                    world.get::<LinearVelocity>(*e),
-                    world.get::<AngularVelocity>(*e),
+                    world.get::<Position>(e),
+                    world.get::<Rotation>(e),
+                    world.get::<LinearVelocity>(e),
+                    world.get::<AngularVelocity>(e),
                 ) else {
                     return BodySample::NAN;
                 };

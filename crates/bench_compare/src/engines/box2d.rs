@@ -8,12 +8,15 @@ use boxdd::prelude::*;
 use physics_core::body::BodyType as CoreBodyType;
 use physics_core::joint::JointKind;
 use physics_core::shape::Shape as CoreShape;
-use physics2d_demos::{Scene, ShapeDesc};
+use physics2d_demos::{GroupChange, Scene, ShapeDesc};
 use std::result::Result;
 
 struct Box2d {
     world: World,
-    bodies: Vec<BodyId>,
+    /// The scene, for the groups its timeline creates and destroys.
+    scene: Scene,
+    /// Body ids in scene order; `None` for a group body that does not exist now.
+    bodies: Vec<Option<BodyId>>,
     /// Every shape and the scene index of its body, for reading contacts.
     shapes: Vec<(ShapeId, usize)>,
     dt: f32,
@@ -45,15 +48,36 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
     if let Some(distance) = settings.recycle_distance {
         world.set_contact_recycle_distance(distance).map_err(err)?;
     }
-    let mut bodies = Vec::with_capacity(scene.bodies.len());
-    let mut shapes = Vec::new();
-    for desc in &scene.bodies {
+    let mut sim = Box2d {
+        world,
+        scene: scene.clone(),
+        bodies: vec![None; scene.bodies.len()],
+        shapes: Vec::new(),
+        dt: scene.dt,
+        substeps: settings.substeps as i32,
+        stages: [0.0; 5],
+        steps: 0,
+    };
+    for i in (0..scene.bodies.len()).filter(|i| scene.is_built_at_start(*i)) {
+        sim.create_body(i)?;
+    }
+    for j in (0..scene.joints.len()).filter(|j| scene.is_joint_built_at_start(*j)) {
+        sim.create_joint(j)?;
+    }
+    Ok(Box::new(sim))
+}
+
+impl Box2d {
+    /// Creates the scene's body `index` with its shapes.
+    fn create_body(&mut self, index: usize) -> Result<(), String> {
+        let desc = &self.scene.bodies[index];
         let body_type = match desc.body_type {
             CoreBodyType::Static => BodyType::Static,
             CoreBodyType::Kinematic => BodyType::Kinematic,
             CoreBodyType::Dynamic => BodyType::Dynamic,
         };
-        let def = world
+        let def = self
+            .world
             .body_builder()
             .body_type(body_type)
             .position([desc.position.x, desc.position.y])
@@ -63,19 +87,26 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             .enable_sleep(false)
             .build()
             .map_err(err)?;
-        let id = world.create_body(def).map_err(err)?;
+        let id = self.world.create_body(def).map_err(err)?;
         for shape in &desc.shapes {
-            shapes.push((add_shape(&mut world, id, shape)?, bodies.len()));
+            self.shapes
+                .push((add_shape(&mut self.world, id, shape)?, index));
         }
-        bodies.push(id);
+        self.bodies[index] = Some(id);
+        Ok(())
     }
-    for joint in &scene.joints {
+
+    /// Creates the scene's joint `index` between its (existing) bodies.
+    fn create_joint(&mut self, index: usize) -> Result<(), String> {
+        let joint = &self.scene.joints[index];
         let JointKind::Revolute(revolute) = joint.kind else {
             return Err(format!("Box2D adapter: no mapping for {:?}", joint.kind));
         };
-        let (a, b) = (bodies[joint.body_a], bodies[joint.body_b]);
+        let body = |i: usize| self.bodies[i].ok_or("Box2D adapter: a joint to an absent body");
+        let (a, b) = (body(joint.body_a)?, body(joint.body_b)?);
         let point = |p: Vec2| [p.x, p.y];
-        let base = world
+        let base = self
+            .world
             .joint_base_from_world_points(a, b, point(joint.anchor_a), point(joint.anchor_b))
             .map_err(err)?
             .with_collide_connected(joint.collide_connected);
@@ -86,17 +117,37 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             .enable_limit(revolute.enable_limit)
             .lower_angle(revolute.lower_angle)
             .upper_angle(revolute.upper_angle);
-        world.create_revolute_joint(&def).map_err(err)?;
+        self.world.create_revolute_joint(&def).map_err(err)?;
+        Ok(())
     }
-    Ok(Box::new(Box2d {
-        world,
-        bodies,
-        shapes,
-        dt: scene.dt,
-        substeps: settings.substeps as i32,
-        stages: [0.0; 5],
-        steps: 0,
-    }))
+
+    /// Creates and destroys the groups the scene's timeline changes before step `step`.
+    fn apply_changes(&mut self, step: usize) -> Result<(), String> {
+        let changes: Vec<GroupChange> = self.scene.changes_before(step).collect();
+        for change in changes {
+            match change {
+                GroupChange::Create(g) => {
+                    let group = self.scene.groups[g].clone();
+                    for i in group.bodies {
+                        self.create_body(i)?;
+                    }
+                    for j in group.joints {
+                        self.create_joint(j)?;
+                    }
+                }
+                GroupChange::Destroy(g) => {
+                    let group = self.scene.groups[g].clone();
+                    for i in group.bodies.clone() {
+                        if let Some(id) = self.bodies[i].take() {
+                            self.world.body(id).and_then(|b| b.destroy()).map_err(err)?;
+                        }
+                    }
+                    self.shapes.retain(|(_, b)| !group.bodies.contains(b));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<ShapeId, String> {
@@ -143,6 +194,7 @@ fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<ShapeI
 
 impl Simulation for Box2d {
     fn step(&mut self) -> Result<(), String> {
+        self.apply_changes(self.steps as usize)?;
         // The completed step borrows the world; its events are not needed.
         drop(self.world.step(self.dt, self.substeps).map_err(err)?);
         let p = self.world.profile().map_err(err)?;
@@ -167,7 +219,7 @@ impl Simulation for Box2d {
         self.bodies
             .iter()
             .map(|id| {
-                let Ok(body) = self.world.body(*id) else {
+                let Some(Ok(body)) = id.map(|id| self.world.body(id)) else {
                     return BodySample::NAN;
                 };
                 let read = || -> boxdd::Result<BodySample> {
@@ -191,7 +243,7 @@ impl Simulation for Box2d {
         };
         let mut out: Vec<ContactSample> = Vec::new();
         let mut seen = Vec::new();
-        for id in &self.bodies {
+        for id in self.bodies.iter().flatten() {
             let Ok(data) = self.world.body(*id).and_then(|b| b.contact_data()) else {
                 continue;
             };

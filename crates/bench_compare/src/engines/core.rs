@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 struct Core {
     built: BuiltScene,
-    dt: f32,
+    /// The scene, for the groups its timeline creates and destroys.
+    scene: Scene,
     /// Stage times summed over the steps taken.
     stages: StepProfile,
     steps: u32,
@@ -34,7 +35,7 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
     built.world.set_task_runner(Arc::new(runner));
     Ok(Box::new(Core {
         built,
-        dt: scene.dt,
+        scene: scene.clone(),
         stages: StepProfile::default(),
         steps: 0,
     }))
@@ -42,7 +43,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
 
 impl Simulation for Core {
     fn step(&mut self) -> Result<(), String> {
-        self.built.world.step(self.dt).map_err(|e| e.to_string())?;
+        self.built
+            .step_scene(&self.scene, self.steps as usize)
+            .map_err(|e| e.to_string())?;
         let p = self.built.world.profile();
         self.stages.update_pairs_ms += p.update_pairs_ms;
         self.stages.collide_ms += p.collide_ms;

@@ -3,17 +3,19 @@
 
 use super::{BodySample, Settings, Simulation};
 use bevy_app::{App, PluginGroup, TaskPoolOptions, TaskPoolPlugin};
-use bevy_ecs::entity::Entity;
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{PhysicsInterpolationPlugin, PhysicsSettings};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::TransformPlugin;
-use physics2d_demos::{Scene, spawn_scene};
+use physics2d_demos::{Scene, SpawnedScene, apply_scene_changes, spawn_scene};
 use std::time::{Duration, Instant};
 
 struct Plugin {
     app: App,
-    bodies: Vec<Entity>,
+    /// The scene, for the groups its timeline creates and destroys.
+    scene: Scene,
+    /// The scene's entities, index-aligned with its descriptions.
+    spawned: SpawnedScene,
     /// Stage times summed over the steps taken, from [`PhysicsDiagnostics`].
     stages: PluginStages,
     steps: u32,
@@ -56,13 +58,16 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         worker_threads: super::threads(),
         ..PhysicsSettings::default()
     });
-    let spawned = spawn_scene(&mut app.world_mut().commands(), scene);
+    let mut spawned = spawn_scene(&mut app.world_mut().commands(), scene);
+    // The groups created before the first step.
+    apply_scene_changes(&mut app.world_mut().commands(), scene, &mut spawned, 0);
     app.world_mut().flush();
     // Starts the clock; the next update takes the first step, which also creates the bodies.
     app.update();
     Ok(Box::new(Plugin {
         app,
-        bodies: spawned.bodies,
+        scene: scene.clone(),
+        spawned,
         stages: PluginStages::default(),
         steps: 0,
     }))
@@ -77,6 +82,16 @@ impl Simulation for Plugin {
             if self.app.world().resource::<PhysicsWorld>().step_count() > before {
                 // The first step creates the bodies (the race leaves it untimed): not a
                 // step's cost.
+                // The groups the timeline changes before the next step, spawned now so that
+                // step creates them (the core and Box2D create them inside their next step).
+                let next = before as usize + 1;
+                apply_scene_changes(
+                    &mut self.app.world_mut().commands(),
+                    &self.scene,
+                    &mut self.spawned,
+                    next,
+                );
+                self.app.world_mut().flush();
                 if before == 0 {
                     return Ok(());
                 }
@@ -108,7 +123,8 @@ impl Simulation for Plugin {
 
     fn samples(&mut self) -> Vec<BodySample> {
         let world = self.app.world();
-        self.bodies
+        self.spawned
+            .bodies
             .iter()
             .map(|e| {
                 let (Some(t), Some(v), Some(w)) = (

@@ -6,7 +6,7 @@ use bevy_math::Vec2;
 use physics_core::body::BodyType;
 use physics_core::joint::JointKind;
 use physics_core::shape::Shape;
-use physics2d_demos::{Scene, ShapeDesc};
+use physics2d_demos::{GroupChange, Scene, ShapeDesc};
 use rapier2d::prelude::*;
 
 /// A point in rapier's glam (another glam release than Bevy's).
@@ -16,7 +16,11 @@ fn v(p: Vec2) -> Vector {
 
 struct Rapier {
     world: PhysicsWorld,
-    bodies: Vec<RigidBodyHandle>,
+    /// The scene, for the groups its timeline creates and destroys.
+    scene: Scene,
+    /// Body handles in scene order; `None` for a group body that does not exist now.
+    bodies: Vec<Option<RigidBodyHandle>>,
+    steps: usize,
 }
 
 /// The scene in a rapier2d world.
@@ -28,8 +32,25 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
     // Its defaults otherwise (contact recycling on, as in Box2D v3 and physics_core); joints
     // warm-started as in the other engines.
     world.integration_parameters.warmstart_joints = true;
-    let mut bodies = Vec::with_capacity(scene.bodies.len());
-    for desc in &scene.bodies {
+    let mut sim = Rapier {
+        world,
+        scene: scene.clone(),
+        bodies: vec![None; scene.bodies.len()],
+        steps: 0,
+    };
+    for i in (0..scene.bodies.len()).filter(|i| scene.is_built_at_start(*i)) {
+        sim.create_body(i)?;
+    }
+    for j in (0..scene.joints.len()).filter(|j| scene.is_joint_built_at_start(*j)) {
+        sim.create_joint(j)?;
+    }
+    Ok(Box::new(sim))
+}
+
+impl Rapier {
+    /// Creates the scene's body `index` with its colliders.
+    fn create_body(&mut self, index: usize) -> Result<(), String> {
+        let desc = &self.scene.bodies[index];
         let builder = match desc.body_type {
             BodyType::Static => RigidBodyBuilder::fixed(),
             BodyType::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
@@ -41,6 +62,7 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             .linvel(v(desc.linear_velocity))
             .angvel(desc.angular_velocity)
             .can_sleep(false);
+        let world = &mut self.world;
         let handle = world.bodies.insert(body);
         for shape in &desc.shapes {
             let collider = collider(shape)?;
@@ -48,13 +70,19 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
                 .colliders
                 .insert_with_parent(collider, handle, &mut world.bodies);
         }
-        bodies.push(handle);
+        self.bodies[index] = Some(handle);
+        Ok(())
     }
-    for joint in &scene.joints {
+
+    /// Creates the scene's joint `index` between its (existing) bodies.
+    fn create_joint(&mut self, index: usize) -> Result<(), String> {
+        let joint = &self.scene.joints[index];
         let JointKind::Revolute(revolute) = joint.kind else {
             return Err(format!("rapier2d adapter: no mapping for {:?}", joint.kind));
         };
-        let (a, b) = (bodies[joint.body_a], bodies[joint.body_b]);
+        let body = |i: usize| self.bodies[i].ok_or("rapier2d adapter: a joint to an absent body");
+        let (a, b) = (body(joint.body_a)?, body(joint.body_b)?);
+        let world = &mut self.world;
         let local = |handle: RigidBodyHandle, point: Vec2| {
             let body = &world.bodies[handle];
             body.position().inverse_transform_point(v(point))
@@ -74,8 +102,34 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             builder = builder.limits([revolute.lower_angle, revolute.upper_angle]);
         }
         world.impulse_joints.insert(a, b, builder, true);
+        Ok(())
     }
-    Ok(Box::new(Rapier { world, bodies }))
+
+    /// Creates and removes the groups the scene's timeline changes before step `step`.
+    fn apply_changes(&mut self, step: usize) -> Result<(), String> {
+        let changes: Vec<GroupChange> = self.scene.changes_before(step).collect();
+        for change in changes {
+            let group = match change {
+                GroupChange::Create(g) | GroupChange::Destroy(g) => self.scene.groups[g].clone(),
+            };
+            if let GroupChange::Create(_) = change {
+                for i in group.bodies {
+                    self.create_body(i)?;
+                }
+                for j in group.joints {
+                    self.create_joint(j)?;
+                }
+            } else {
+                for i in group.bodies {
+                    if let Some(handle) = self.bodies[i].take() {
+                        // With its colliders and joints.
+                        self.world.remove_body(handle);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Category and mask bits become rapier's memberships and filter (its groups are 32 bits; the
@@ -142,6 +196,8 @@ fn centred_box(vertices: &[Vec2]) -> Option<Vec2> {
 
 impl Simulation for Rapier {
     fn step(&mut self) -> Result<(), String> {
+        self.apply_changes(self.steps)?;
+        self.steps += 1;
         self.world.step();
         // rapier puts bodies that went non-finite in quarantine instead of reporting NaN.
         match self.world.quarantine().bodies().len() {
@@ -154,7 +210,9 @@ impl Simulation for Rapier {
         self.bodies
             .iter()
             .map(|h| {
-                let body = &self.world.bodies[*h];
+                let Some(body) = h.and_then(|h| self.world.bodies.get(h)) else {
+                    return BodySample::NAN;
+                };
                 let (p, v) = (body.translation(), body.linvel());
                 BodySample {
                     position: Vec2::new(p.x, p.y),
