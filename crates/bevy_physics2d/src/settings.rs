@@ -35,6 +35,12 @@ pub struct PhysicsSettings {
     /// the default, keeps Box2D v3's soft contacts everywhere). See
     /// `WorldDef::exact_contact_island_bodies`.
     pub exact_contact_island_bodies: u32,
+    /// Joint trees whose heaviest body is at least this many times their lightest have their
+    /// joints solved together and exactly, so they neither stretch nor open; the others keep
+    /// Box2D v3's soft joints. 1, the default, for every tree; 10 for heavy-ended trees only
+    /// (crowds of ragdolls at Box2D's cost); infinity for none. See
+    /// `WorldDef::exact_joint_mass_ratio`.
+    pub exact_joint_mass_ratio: f32,
     /// Lets bodies at rest fall asleep (they then cost nothing per step).
     pub enable_sleep: bool,
     /// Seconds a body must rest before it may sleep.
@@ -97,6 +103,7 @@ impl PhysicsSettings {
             joint_damping_ratio: def.joint_damping_ratio,
             block_solver: def.enable_block_solver,
             exact_contact_island_bodies: def.exact_contact_island_bodies,
+            exact_joint_mass_ratio: def.exact_joint_mass_ratio,
             enable_sleep: def.enable_sleep,
             time_to_sleep: def.time_to_sleep,
             restitution_threshold: def.restitution_threshold,
@@ -128,6 +135,7 @@ impl PhysicsSettings {
             joint_damping_ratio: self.joint_damping_ratio,
             enable_block_solver: self.block_solver,
             exact_contact_island_bodies: self.exact_contact_island_bodies,
+            exact_joint_mass_ratio: self.exact_joint_mass_ratio,
             enable_sleep: self.enable_sleep,
             time_to_sleep: self.time_to_sleep,
             restitution_threshold: self.restitution_threshold,

@@ -46,6 +46,12 @@ fn world_def(u: &mut Unstructured) -> WorldDef {
         joint_hertz: mostly_magnitude(u, 240.0),
         max_linear_speed: mostly_magnitude(u, 1.0e3),
         enable_sleep: u.arbitrary().unwrap_or(true),
+        // Every joint tree exact (the default), or heavy-ended trees only.
+        exact_joint_mass_ratio: if u.arbitrary().unwrap_or(false) {
+            10.0
+        } else {
+            WorldDef::default().exact_joint_mass_ratio
+        },
         ..WorldDef::default()
     }
 }

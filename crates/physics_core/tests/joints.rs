@@ -805,3 +805,82 @@ fn collide_connected_enable_disable_stale_ids_and_breaking_torque() {
     }
     assert!(broke && !w.joint_enabled(wj).unwrap());
 }
+
+/// The widest pin opening over 4 s of a 10-link chain released horizontally from a pivot,
+/// its last link `end_density` times as dense as the others, in a world with `mass_ratio` as
+/// `WorldDef::exact_joint_mass_ratio`.
+fn widest_pin_opening(mass_ratio: f32, end_density: f32) -> f32 {
+    let mut w = World::new(WorldDef {
+        enable_sleep: false,
+        exact_joint_mass_ratio: mass_ratio,
+        ..Default::default()
+    })
+    .unwrap();
+    let half = 0.25f32;
+    let mut prev = anchor_body(&mut w, Vec2::new(0.0, 10.0));
+    let mut joints = Vec::new();
+    for i in 0..10 {
+        let link = w
+            .create_body(&BodyDef::dynamic(Vec2::new(
+                half + 2.0 * half * i as f32,
+                10.0,
+            )))
+            .unwrap();
+        let density = if i == 9 { end_density } else { 1.0 };
+        let def = ShapeDef {
+            density,
+            ..Default::default()
+        };
+        let shape = Polygon::new_box(half, 0.05).unwrap().into();
+        w.create_shape(link, &def, shape).unwrap();
+        let at = Vec2::new(2.0 * half * i as f32, 10.0);
+        joints.push(pin(&mut w, prev, link, at, RevoluteJoint::default()));
+        prev = link;
+    }
+    let mut widest = 0.0f32;
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+        for j in &joints {
+            let def = w.joint_def(*j).unwrap();
+            let pa = w
+                .body_transform(def.body_a)
+                .unwrap()
+                .apply(def.local_anchor_a);
+            let pb = w
+                .body_transform(def.body_b)
+                .unwrap()
+                .apply(def.local_anchor_b);
+            widest = widest.max(pa.distance(pb));
+        }
+    }
+    widest
+}
+
+/// `exact_joint_mass_ratio = 10`: a chain of equal links keeps Box2D's soft pins (they open
+/// by more than the exact solve's 0.1 mm in the whip), a chain ending in a link 100 times as
+/// heavy is still solved exactly (its pins stay within 0.1 mm), and the default solves the
+/// equal chain exactly too. Bad ratios are refused.
+#[test]
+fn the_exact_joint_mass_ratio_picks_the_trees_solved_exactly() {
+    let soft_equal = widest_pin_opening(10.0, 1.0);
+    assert!(
+        soft_equal > 1e-4,
+        "equal links under soft pins opened {soft_equal} m"
+    );
+    let exact_heavy = widest_pin_opening(10.0, 100.0);
+    assert!(exact_heavy < 1e-4, "a 100:1 chain opened {exact_heavy} m");
+    let exact_equal = widest_pin_opening(WorldDef::default().exact_joint_mass_ratio, 1.0);
+    assert!(exact_equal < 1e-4, "the default opened {exact_equal} m");
+    for bad in [0.5, f32::NAN, -1.0] {
+        let def = WorldDef {
+            exact_joint_mass_ratio: bad,
+            ..Default::default()
+        };
+        assert!(World::new(def).is_err(), "ratio {bad} accepted");
+    }
+    let none_exact = WorldDef {
+        exact_joint_mass_ratio: f32::INFINITY,
+        ..Default::default()
+    };
+    assert!(World::new(none_exact).is_ok());
+}

@@ -9,11 +9,12 @@
 //!   A lambda = -(J v + bias),   A = J M^-1 J^T (dense, symmetric positive definite),
 //!
 //! with the rigid mass (no impulse leak) and the joint softness's bias rate on the position
-//! error, by Cholesky factorisation. The rows are the point rows of revolute and rigid weld
+//! error, eliminated joint by joint from the leaves of the tree (`tree_solve.rs`: linear in the
+//! joint count, no matrix formed). The rows are the point rows of revolute and rigid weld
 //! joints (J as in `revolute.rs`), the weld angle row, and the prismatic perpendicular and
 //! angle rows (J as in `prismatic.rs`). Limits, motors and springs stay in the joint's own rows.
 //!
-//! A is assembled and factored in f64. A chain of light links ending in a heavy body is the
+//! The elimination runs in f64. A chain of light links ending in a heavy body is the
 //! hard case: along the straight chain the end can hardly move, so the last pivots of the
 //! factorisation are the heavy body's tiny inverse mass left over after subtracting terms
 //! thousands of times larger. In f32 that difference drowned in rounding from a mass ratio of
@@ -22,19 +23,27 @@
 //! does not satisfy the system) hands the island's joints back to their own soft rows for the
 //! rest of the step: they then stretch as soft joints do, but never diverge.
 
+use super::tree_solve::{
+    EdgeBlocks, NO_PARENT, TreeEdge, TreeScratch, V3, elimination_order, multiply, solve_tree,
+};
 use super::{JointConstraint, JointKind, RowContext};
 use crate::math::{cross, left_perp};
 use crate::solver::body_state::{BodyState, STATIC_BODY, read_state, write_state};
 use bevy_math::Vec2;
 
-/// Islands with more equality rows than this are left to the per-joint rows (the dense
-/// factorisation costs rows^3 / 3 per iteration).
+/// Islands with more equality rows than this are left to the per-joint rows (a long chain
+/// gains little from the exact solve, and its joints then run in the parallel joint stages).
 pub(crate) const MAX_EXACT_ROWS: usize = 96;
 
 /// Joints (indices into the step's joint constraints) whose equality rows are solved together.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ExactIsland {
     pub joints: Vec<usize>,
+    /// The joints (by place in `joints`, with their rows) in the tree's elimination order.
+    tree: Vec<TreeEdge>,
+    /// The island's dynamic bodies by solver index, sorted; the tree's local body indices
+    /// point here.
+    bodies: Vec<u32>,
 }
 
 /// Number of equality rows a joint contributes to an exact island.
@@ -47,8 +56,9 @@ pub(crate) fn exact_rows(kind: &JointKind) -> usize {
     }
 }
 
-/// Groups the exactly solvable joints into islands through their dynamic bodies, marks the
-/// joints of islands small enough as exact, and returns those islands.
+/// Groups the exactly solvable joints into islands through their dynamic bodies and returns
+/// the islands that are trees small enough to solve exactly, each with its elimination order.
+/// Which of them are solved exactly is decided each step by [`mark_exact_islands`].
 pub(crate) fn build_exact_islands(
     joints: &mut [JointConstraint],
     body_count: usize,
@@ -125,14 +135,57 @@ pub(crate) fn build_exact_islands(
         // soft per-joint rows.
         let nodes = g.bodies.len() + usize::from(g.grounded);
         let is_tree = g.island.joints.len() + 1 == nodes;
-        if is_tree {
-            for &j in &g.island.joints {
-                joints[j].exact = true;
-            }
+        if !is_tree {
+            continue;
+        }
+        let ends: Vec<(u32, u32)> = g
+            .island
+            .joints
+            .iter()
+            .map(|&j| (joints[j].frame.index_a, joints[j].frame.index_b))
+            .collect();
+        let rows: Vec<u32> = g
+            .island
+            .joints
+            .iter()
+            .map(|&j| exact_rows(&joints[j].kind) as u32)
+            .collect();
+        if let Some(tree) = elimination_order(&ends, &rows, &g.bodies) {
+            g.island.tree = tree;
+            g.island.bodies = g.bodies;
             out.push(g.island);
         }
     }
     out
+}
+
+/// Marks the joints of the islands whose heaviest dynamic body is at least `mass_ratio` times
+/// their lightest as solved exactly (`WorldDef::exact_joint_mass_ratio`); the others keep their
+/// soft per-joint rows. A body of infinite mass (inverse mass 0) counts as heavier than any
+/// ratio asks, unless the ratio is infinite (nothing exact).
+pub(crate) fn mark_exact_islands(
+    islands: &[ExactIsland],
+    joints: &mut [JointConstraint],
+    mass_ratio: f32,
+) {
+    for island in islands {
+        // The lightest body has the largest inverse mass, the heaviest the smallest.
+        let (mut lightest, mut heaviest) = (0.0f32, f32::INFINITY);
+        for &j in &island.joints {
+            let f = &joints[j].frame;
+            for (body, inv_mass) in [(f.index_a, f.inv_mass_a), (f.index_b, f.inv_mass_b)] {
+                if body != STATIC_BODY {
+                    lightest = lightest.max(inv_mass);
+                    heaviest = heaviest.min(inv_mass);
+                }
+            }
+        }
+        // heaviest mass / lightest mass >= ratio; infinity times 0 is NaN: not exact.
+        let exact = lightest >= mass_ratio * heaviest;
+        for &j in &island.joints {
+            joints[j].exact = exact;
+        }
+    }
 }
 
 /// Buffers the island solve reuses across substeps and steps, so the solver loop allocates
@@ -142,9 +195,14 @@ pub(crate) struct IslandScratch {
     rows: Vec<Row>,
     /// (solver body, summed moment h |lambda . r| of the pins pulling on it).
     stiffness: Vec<(u32, f32)>,
-    matrix: Vec<f64>,
-    /// The matrix before factorisation, to check the solution against.
-    original: Vec<f64>,
+    /// Per tree joint: its rows' Jacobian blocks on its child and parent body.
+    blocks: Vec<EdgeBlocks>,
+    /// Per island body (local index): inverse mass and (stiffened) inverse inertia.
+    inv_mass: Vec<(f64, f64)>,
+    tree: TreeScratch,
+    /// A x for the solution, to check it against the right-hand side.
+    product: Vec<f64>,
+    impulses: Vec<V3>,
     rhs: Vec<f64>,
     solution: Vec<f64>,
 }
@@ -223,41 +281,7 @@ fn rows_of(c: &JointConstraint, states: &[BodyState], out: &mut Vec<Row>) {
     }
 }
 
-/// Assembles A = J M^-1 J^T for the rows into `matrix` (row-major n x n), in f64.
-fn assemble(rows: &[Row], matrix: &mut Vec<f64>) {
-    let n = rows.len();
-    matrix.clear();
-    matrix.resize(n * n, 0.0);
-    let dot = |x: (Vec2, f32), y: (Vec2, f32), m: f32, i: f32| {
-        let (m, i) = (f64::from(m), f64::from(i));
-        m * (f64::from(x.0.x) * f64::from(y.0.x) + f64::from(x.0.y) * f64::from(y.0.y))
-            + i * f64::from(x.1) * f64::from(y.1)
-    };
-    for r in 0..n {
-        for s in 0..=r {
-            let (p, q) = (&rows[r], &rows[s]);
-            let mut v = 0.0f64;
-            for (body, jp, m, i) in [
-                (p.a, p.ja, p.inv_mass_a, p.inv_inertia_a),
-                (p.b, p.jb, p.inv_mass_b, p.inv_inertia_b),
-            ] {
-                if body == STATIC_BODY {
-                    continue;
-                }
-                if q.a == body {
-                    v += dot(jp, q.ja, m, i);
-                }
-                if q.b == body {
-                    v += dot(jp, q.jb, m, i);
-                }
-            }
-            matrix[r * n + s] = v;
-            matrix[s * n + r] = v;
-        }
-    }
-}
-
-/// Gathers an island's rows at the current motion and assembles its matrix, with each body's
+/// Gathers an island's rows at the current motion as blocks of its tree, with each body's
 /// inertia raised by the geometric stiffness of the pins pulling on it (`stiffened`).
 fn island_system(
     island: &ExactIsland,
@@ -268,8 +292,9 @@ fn island_system(
 ) {
     let IslandScratch {
         rows,
-        matrix,
         stiffness,
+        blocks,
+        inv_mass,
         ..
     } = scratch;
     rows.clear();
@@ -304,7 +329,28 @@ fn island_system(
             }
         }
     }
-    assemble(rows, matrix);
+    // The rows as blocks on each tree joint's child and parent, and each body's inverse mass.
+    blocks.clear();
+    inv_mass.clear();
+    inv_mass.resize(island.bodies.len(), (0.0, 0.0));
+    for edge in &island.tree {
+        let mut block = EdgeBlocks::default();
+        let first = edge.first_row as usize;
+        for (r, row) in rows[first..first + edge.rows as usize].iter().enumerate() {
+            let a = (row.ja, (row.inv_mass_a, row.inv_inertia_a));
+            let b = (row.jb, (row.inv_mass_b, row.inv_inertia_b));
+            let ((jc, mc), (jp, mp)) = if edge.child_is_a { (a, b) } else { (b, a) };
+            let wide = |j: (Vec2, f32)| [f64::from(j.0.x), f64::from(j.0.y), f64::from(j.1)];
+            let wide_mass = |(m, i): (f32, f32)| (f64::from(m), f64::from(i));
+            block.child[r] = wide(jc);
+            block.parent[r] = wide(jp);
+            inv_mass[edge.child as usize] = wide_mass(mc);
+            if edge.parent != NO_PARENT {
+                inv_mass[edge.parent as usize] = wide_mass(mp);
+            }
+        }
+        blocks.push(block);
+    }
 }
 
 /// The inverse inertia of a body whose pins pull on it with impulses of moment `x`
@@ -387,7 +433,7 @@ pub(crate) fn solve_exact_islands(
             let bias = if ctx.use_bias { bias_rate * row.c } else { 0.0 };
             -f64::from(jv + bias)
         }));
-        if !scratch.solve() {
+        if !scratch.solve(island) {
             distrust(island, joints);
             continue;
         }
@@ -457,7 +503,7 @@ pub(crate) fn project_exact_islands(
             scratch
                 .rhs
                 .extend(scratch.rows.iter().map(|row| -f64::from(row.c)));
-            if scratch.solve() {
+            if scratch.solve(island) {
                 apply(&scratch.rows, &scratch.solution, states, true);
             } else {
                 distrust(island, joints);
@@ -467,75 +513,61 @@ pub(crate) fn project_exact_islands(
 }
 
 impl IslandScratch {
-    /// Solves `matrix x = rhs` into `solution`; false when the answer cannot be trusted: the
-    /// matrix is not clearly positive definite, or the result is not finite or does not
+    /// Solves the island's system for `rhs` into `solution`; false when the answer cannot be
+    /// trusted: a pivot is not clearly positive, or the result is not finite or does not
     /// satisfy the system to a millionth of its right-hand side.
-    fn solve(&mut self) -> bool {
+    fn solve(&mut self, island: &ExactIsland) -> bool {
         let n = self.rows.len();
-        self.original.clear();
-        self.original.extend_from_slice(&self.matrix);
+        // A tiny diagonal regularisation for redundant rows: a trillionth of the mean diagonal.
+        let trace: f64 = self
+            .rows
+            .iter()
+            .map(|row| {
+                let side = |j: (Vec2, f32), m: f32, i: f32| {
+                    f64::from(m) * f64::from(j.0.length_squared())
+                        + f64::from(i) * f64::from(j.1) * f64::from(j.1)
+                };
+                let a = side(row.ja, row.inv_mass_a, row.inv_inertia_a);
+                let b = side(row.jb, row.inv_mass_b, row.inv_inertia_b);
+                let a = if row.a == STATIC_BODY { 0.0 } else { a };
+                let b = if row.b == STATIC_BODY { 0.0 } else { b };
+                a + b
+            })
+            .sum();
+        let regularisation = 1e-12 * trace / n.max(1) as f64;
         self.solution.clear();
-        self.solution.extend_from_slice(&self.rhs);
-        if !cholesky_solve(&mut self.matrix, n, &mut self.solution) {
+        self.solution.resize(n, 0.0);
+        let solved = solve_tree(
+            &island.tree,
+            &self.blocks,
+            &self.inv_mass,
+            regularisation,
+            &self.rhs,
+            &mut self.solution,
+            &mut self.tree,
+        );
+        if !solved {
             return false;
         }
+        self.product.clear();
+        self.product.resize(n, 0.0);
+        multiply(
+            &island.tree,
+            &self.blocks,
+            &self.inv_mass,
+            &self.solution,
+            &mut self.impulses,
+            &mut self.product,
+        );
         let scale = self.rhs.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        let mut worst = 0.0f64;
-        for i in 0..n {
-            let row = &self.original[i * n..(i + 1) * n];
-            let ax: f64 = row.iter().zip(&self.solution).map(|(a, x)| a * x).sum();
-            worst = worst.max((ax - self.rhs[i]).abs());
-        }
+        let worst = self
+            .product
+            .iter()
+            .zip(&self.rhs)
+            .fold(0.0f64, |m, (ax, b)| m.max((ax - b).abs()));
         // NaN fails both tests.
         worst <= 1e-6 * scale + f64::MIN_POSITIVE && self.solution.iter().all(|x| x.is_finite())
     }
-}
-
-/// Solves A x = b in place for symmetric positive definite A (row-major n x n) in f64, with a
-/// tiny diagonal regularisation for redundant rows. Returns false if a pivot is not clearly
-/// positive (below a billionth of its row's diagonal): the rows are dependent, or rounding
-/// has eaten the pivot.
-fn cholesky_solve(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
-    let trace: f64 = (0..n).map(|i| a[i * n + i]).sum();
-    let epsilon = 1e-12 * trace / n.max(1) as f64;
-    for i in 0..n {
-        a[i * n + i] += epsilon;
-    }
-    for j in 0..n {
-        let diagonal = a[j * n + j];
-        let mut d = diagonal;
-        for k in 0..j {
-            d -= a[j * n + k] * a[j * n + k];
-        }
-        // NaN fails too.
-        if d.is_nan() || d <= 1e-9 * diagonal {
-            return false;
-        }
-        let d = d.sqrt();
-        a[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = a[i * n + j];
-            for k in 0..j {
-                s -= a[i * n + k] * a[j * n + k];
-            }
-            a[i * n + j] = s / d;
-        }
-    }
-    for i in 0..n {
-        let mut s = b[i];
-        for k in 0..i {
-            s -= a[i * n + k] * b[k];
-        }
-        b[i] = s / a[i * n + i];
-    }
-    for i in (0..n).rev() {
-        let mut s = b[i];
-        for k in i + 1..n {
-            s -= a[k * n + i] * b[k];
-        }
-        b[i] = s / a[i * n + i];
-    }
-    true
 }
 
 #[cfg(test)]
@@ -579,6 +611,10 @@ mod tests {
         }];
         let islands = build_exact_islands(&mut joints, 2);
         assert_eq!(islands.len(), 1);
+        // Equal masses: exact only when every tree is.
+        mark_exact_islands(&islands, &mut joints, 10.0);
+        assert!(!joints[0].exact);
+        mark_exact_islands(&islands, &mut joints, 1.0);
         assert!(joints[0].exact);
         joints
     }
@@ -612,25 +648,5 @@ mod tests {
         let at_a = a.linear_velocity + Vec2::new(0.0, 0.5 * a.angular_velocity);
         let at_b = b.linear_velocity + Vec2::new(0.0, -0.5 * b.angular_velocity);
         assert!(at_a.distance(at_b) < 1e-5, "{at_a} against {at_b}");
-    }
-
-    #[test]
-    fn cholesky_solves_a_symmetric_positive_definite_system() {
-        let mut a = vec![4.0, 2.0, 0.0, 2.0, 5.0, 1.0, 0.0, 1.0, 3.0];
-        let mut b = vec![6.0, 8.0, 4.0];
-        assert!(cholesky_solve(&mut a, 3, &mut b));
-        // Exact solution of [[4,2,0],[2,5,1],[0,1,3]] x = [6,8,4] is (1, 1, 1).
-        for x in b {
-            assert!((x - 1.0).abs() < 1e-9, "{x}");
-        }
-    }
-
-    /// Two equal rows (a joint counted twice) make a singular matrix: refused, not solved
-    /// into huge impulses.
-    #[test]
-    fn cholesky_refuses_dependent_rows() {
-        let mut a = vec![2.0, 2.0, 2.0, 2.0];
-        let mut b = vec![1.0, 1.0];
-        assert!(!cholesky_solve(&mut a, 2, &mut b));
     }
 }

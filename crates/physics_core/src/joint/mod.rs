@@ -17,6 +17,7 @@ mod mouse;
 mod prismatic;
 mod pulley;
 mod revolute;
+mod tree_solve;
 mod weld;
 mod wheel;
 
@@ -31,7 +32,8 @@ pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
 
 pub(crate) use exact_islands::{
-    ExactIsland, IslandScratch, build_exact_islands, project_exact_islands, solve_exact_islands,
+    ExactIsland, IslandScratch, build_exact_islands, mark_exact_islands, project_exact_islands,
+    solve_exact_islands,
 };
 
 use crate::id::BodyId;

@@ -503,11 +503,6 @@ impl World {
         }
         let bodies = arrays.states.len();
         if order_holds {
-            for island in &arrays.exact_islands {
-                for &j in &island.joints {
-                    out[j].exact = true;
-                }
-            }
             #[cfg(debug_assertions)]
             {
                 let fresh = crate::joint::build_exact_islands(&mut out.clone(), bodies);
@@ -516,6 +511,9 @@ impl World {
         } else {
             arrays.exact_islands = crate::joint::build_exact_islands(out, bodies);
         }
+        // Masses may have changed while the order held: decided afresh each step.
+        let ratio = self.def.exact_joint_mass_ratio;
+        crate::joint::mark_exact_islands(&arrays.exact_islands, out, ratio);
     }
 
     /// The solved joints' (solver body a, solver body b) in slot order, each handed to
