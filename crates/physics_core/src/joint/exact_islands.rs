@@ -24,7 +24,8 @@
 //! rest of the step: they then stretch as soft joints do, but never diverge.
 
 use super::tree_solve::{
-    EdgeBlocks, NO_PARENT, TreeEdge, TreeScratch, V3, elimination_order, multiply, solve_tree,
+    EdgeBlocks, NO_PARENT, TreeEdge, TreeFactor, TreeWork, V3, elimination_order, factor_tree,
+    multiply, substitute,
 };
 use super::{JointConstraint, JointKind, RowContext};
 use crate::math::{cross, left_perp};
@@ -188,23 +189,62 @@ pub(crate) fn mark_exact_islands(
     }
 }
 
-/// Buffers the island solve reuses across substeps and steps, so the solver loop allocates
-/// nothing once they have grown to the largest island.
+/// What an island's kept system holds at the current pose and impulses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Kept {
+    /// Nothing current: the rows must be gathered again.
+    #[default]
+    Nothing,
+    /// The rows and blocks.
+    Rows,
+    /// The rows, blocks and their factorisation.
+    Factored,
+}
+
+/// One island's system, kept between the stages of a step while the pose and the impulses
+/// it was built from stay the same.
+///
+/// Within a substep the projection gathers the rows after the positions move; when they are
+/// already closed, the relax solve uses those rows as they are. Between the relax of one
+/// substep and the biased solve of the next only velocities change (gravity, warm starting),
+/// so that solve reuses the relax's factorisation with its own right-hand side. The answers
+/// are the same bits as from a system built afresh.
 #[derive(Default)]
-pub(crate) struct IslandScratch {
+struct IslandSystem {
     rows: Vec<Row>,
-    /// (solver body, summed moment h |lambda . r| of the pins pulling on it).
-    stiffness: Vec<(u32, f32)>,
     /// Per tree joint: its rows' Jacobian blocks on its child and parent body.
     blocks: Vec<EdgeBlocks>,
     /// Per island body (local index): inverse mass and (stiffened) inverse inertia.
     inv_mass: Vec<(f64, f64)>,
-    tree: TreeScratch,
+    factor: TreeFactor,
+    kept: Kept,
+}
+
+/// Buffers the island solve reuses across substeps and steps, so the solver loop allocates
+/// nothing once they have grown to the largest island.
+#[derive(Default)]
+pub(crate) struct IslandScratch {
+    /// Per exact island (same order): its kept system.
+    systems: Vec<IslandSystem>,
+    /// (solver body, summed moment h |lambda . r| of the pins pulling on it).
+    stiffness: Vec<(u32, f32)>,
+    work: TreeWork,
     /// A x for the solution, to check it against the right-hand side.
     product: Vec<f64>,
     impulses: Vec<V3>,
     rhs: Vec<f64>,
     solution: Vec<f64>,
+}
+
+impl IslandScratch {
+    /// Forgets every kept system: a new step has new joint frames. `islands` is the step's
+    /// exact island count.
+    pub(crate) fn begin_step(&mut self, islands: usize) {
+        self.systems.resize_with(islands, IslandSystem::default);
+        for system in &mut self.systems {
+            system.kept = Kept::Nothing;
+        }
+    }
 }
 
 /// One constraint row: Jacobian blocks (vx, vy, w) on A and B, and the position error.
@@ -288,15 +328,17 @@ fn island_system(
     joints: &[JointConstraint],
     states: &[BodyState],
     h: f32,
-    scratch: &mut IslandScratch,
+    system: &mut IslandSystem,
+    stiffness: &mut Vec<(u32, f32)>,
 ) {
-    let IslandScratch {
+    let IslandSystem {
         rows,
-        stiffness,
         blocks,
         inv_mass,
+        kept,
         ..
-    } = scratch;
+    } = system;
+    *kept = Kept::Rows;
     rows.clear();
     stiffness.clear();
     for &j in &island.joints {
@@ -417,14 +459,24 @@ pub(crate) fn solve_exact_islands(
     ctx: &RowContext,
     scratch: &mut IslandScratch,
 ) {
-    for island in islands {
+    for (k, island) in islands.iter().enumerate() {
         if !trusted(island, joints) {
             continue;
         }
-        island_system(island, joints, states, ctx.h, scratch);
+        let system = &mut scratch.systems[k];
+        if system.kept == Kept::Nothing {
+            island_system(
+                island,
+                joints,
+                states,
+                ctx.h,
+                system,
+                &mut scratch.stiffness,
+            );
+        }
         // Right-hand side: -(J v + bias).
         scratch.rhs.clear();
-        scratch.rhs.extend(scratch.rows.iter().map(|row| {
+        scratch.rhs.extend(system.rows.iter().map(|row| {
             let (sa, sb) = (read_state(states, row.a), read_state(states, row.b));
             let jv = row.ja.0.dot(sa.linear_velocity)
                 + row.ja.1 * sa.angular_velocity
@@ -433,12 +485,17 @@ pub(crate) fn solve_exact_islands(
             let bias = if ctx.use_bias { bias_rate * row.c } else { 0.0 };
             -f64::from(jv + bias)
         }));
-        if !scratch.solve(island) {
+        if !scratch.solve(k, island) {
             distrust(island, joints);
             continue;
         }
-        apply(&scratch.rows, &scratch.solution, states, false);
+        let system = &mut scratch.systems[k];
+        apply(&system.rows, &scratch.solution, states, false);
         if ctx.use_bias {
+            // The impulses below weigh the next system's inertia (`stiffened`): this one is
+            // spent. (Relaxed, it stays: the next substep's biased solve meets the same pose
+            // and impulses.)
+            system.kept = Kept::Nothing;
             // Keep the biased solve's impulse per joint for reaction forces and breaking.
             let mut k = 0;
             for &j in &island.joints {
@@ -481,13 +538,14 @@ pub(crate) fn project_exact_islands(
     h: f32,
     scratch: &mut IslandScratch,
 ) {
-    for island in islands {
+    for (k, island) in islands.iter().enumerate() {
         for _ in 0..MAX_PROJECTION_STEPS {
             if !trusted(island, joints) {
                 break;
             }
-            island_system(island, joints, states, h, scratch);
-            let closed = scratch.rows.iter().all(|row| {
+            let system = &mut scratch.systems[k];
+            island_system(island, joints, states, h, system, &mut scratch.stiffness);
+            let closed = system.rows.iter().all(|row| {
                 let angular = row.ja.0 == Vec2::ZERO && row.jb.0 == Vec2::ZERO;
                 let limit = if angular {
                     ANGULAR_PROJECTION_TOLERANCE
@@ -502,9 +560,12 @@ pub(crate) fn project_exact_islands(
             scratch.rhs.clear();
             scratch
                 .rhs
-                .extend(scratch.rows.iter().map(|row| -f64::from(row.c)));
-            if scratch.solve(island) {
-                apply(&scratch.rows, &scratch.solution, states, true);
+                .extend(system.rows.iter().map(|row| -f64::from(row.c)));
+            if scratch.solve(k, island) {
+                let system = &mut scratch.systems[k];
+                apply(&system.rows, &scratch.solution, states, true);
+                // The bodies moved: the rows are no longer the pose's.
+                system.kept = Kept::Nothing;
             } else {
                 distrust(island, joints);
             }
@@ -513,48 +574,62 @@ pub(crate) fn project_exact_islands(
 }
 
 impl IslandScratch {
-    /// Solves the island's system for `rhs` into `solution`; false when the answer cannot be
-    /// trusted: a pivot is not clearly positive, or the result is not finite or does not
-    /// satisfy the system to a millionth of its right-hand side.
-    fn solve(&mut self, island: &ExactIsland) -> bool {
-        let n = self.rows.len();
-        // A tiny diagonal regularisation for redundant rows: a trillionth of the mean diagonal.
-        let trace: f64 = self
-            .rows
-            .iter()
-            .map(|row| {
-                let side = |j: (Vec2, f32), m: f32, i: f32| {
-                    f64::from(m) * f64::from(j.0.length_squared())
-                        + f64::from(i) * f64::from(j.1) * f64::from(j.1)
-                };
-                let a = side(row.ja, row.inv_mass_a, row.inv_inertia_a);
-                let b = side(row.jb, row.inv_mass_b, row.inv_inertia_b);
-                let a = if row.a == STATIC_BODY { 0.0 } else { a };
-                let b = if row.b == STATIC_BODY { 0.0 } else { b };
-                a + b
-            })
-            .sum();
-        let regularisation = 1e-12 * trace / n.max(1) as f64;
+    /// Solves island `k`'s kept system (its rows gathered) for `rhs` into `solution`,
+    /// factoring it first unless already factored; false when the answer cannot be trusted: a
+    /// pivot is not clearly positive, or the result is not finite or does not satisfy the
+    /// system to a millionth of its right-hand side.
+    fn solve(&mut self, k: usize, island: &ExactIsland) -> bool {
+        let system = &mut self.systems[k];
+        let n = system.rows.len();
+        if system.kept != Kept::Factored {
+            // A tiny diagonal regularisation for redundant rows: a trillionth of the mean
+            // diagonal.
+            let trace: f64 = system
+                .rows
+                .iter()
+                .map(|row| {
+                    let side = |j: (Vec2, f32), m: f32, i: f32| {
+                        f64::from(m) * f64::from(j.0.length_squared())
+                            + f64::from(i) * f64::from(j.1) * f64::from(j.1)
+                    };
+                    let a = side(row.ja, row.inv_mass_a, row.inv_inertia_a);
+                    let b = side(row.jb, row.inv_mass_b, row.inv_inertia_b);
+                    let a = if row.a == STATIC_BODY { 0.0 } else { a };
+                    let b = if row.b == STATIC_BODY { 0.0 } else { b };
+                    a + b
+                })
+                .sum();
+            let regularisation = 1e-12 * trace / n.max(1) as f64;
+            let factored = factor_tree(
+                &island.tree,
+                &system.blocks,
+                &system.inv_mass,
+                regularisation,
+                &mut system.factor,
+                &mut self.work,
+            );
+            if !factored {
+                system.kept = Kept::Nothing;
+                return false;
+            }
+            system.kept = Kept::Factored;
+        }
         self.solution.clear();
         self.solution.resize(n, 0.0);
-        let solved = solve_tree(
+        substitute(
             &island.tree,
-            &self.blocks,
-            &self.inv_mass,
-            regularisation,
+            &system.blocks,
+            &system.factor,
             &self.rhs,
             &mut self.solution,
-            &mut self.tree,
+            &mut self.work,
         );
-        if !solved {
-            return false;
-        }
         self.product.clear();
         self.product.resize(n, 0.0);
         multiply(
             &island.tree,
-            &self.blocks,
-            &self.inv_mass,
+            &system.blocks,
+            &system.inv_mass,
             &self.solution,
             &mut self.impulses,
             &mut self.product,
@@ -634,6 +709,7 @@ mod tests {
             use_bias: true,
         };
         let mut scratch = IslandScratch::default();
+        scratch.begin_step(islands.len());
         solve_exact_islands(&islands, &mut joints, &mut states, 10.0, &ctx, &mut scratch);
         assert!(!joints[0].exact, "the pin is still solved exactly");
         assert_eq!(states[0], BodyState::AT_REST, "the NaN crossed the pin");
@@ -641,6 +717,7 @@ mod tests {
         let mut joints = pinned_pair();
         let mut states = vec![BodyState::AT_REST; 2];
         states[1].linear_velocity = Vec2::new(0.0, 1.0);
+        scratch.begin_step(islands.len());
         solve_exact_islands(&islands, &mut joints, &mut states, 10.0, &ctx, &mut scratch);
         assert!(joints[0].exact);
         let (a, b) = (states[0], states[1]);

@@ -22,6 +22,8 @@
 //!   forward: y_j = b_j - J_jc U_c - J_jp U_p,  G_j = D_j^-1 J_jp W_p,  U_p += G_j^T y_j
 //!   back:    lambda_j = D_j^-1 y_j - G_j P_p,  P_p += J_jp^T lambda_j,  P_c += J_jc^T lambda_j
 //!
+//! [`factor_tree`] does the forward elimination of A (D_j, G_j) and [`substitute`] carries one
+//! right-hand side through it, so one factorisation serves several solves of the same rows.
 //! The dense factorisation it replaces cost rows^3 / 6 per solve plus an n^2 assembly; this is
 //! a few hundred operations per joint, in f64 for the same reason (a light chain under a heavy
 //! end leaves pivots that are small differences of large terms).
@@ -134,61 +136,50 @@ pub(crate) struct EdgeBlocks {
     pub parent: M3,
 }
 
-/// Buffers a tree solve reuses, so a solve allocates nothing once they have grown.
+/// A tree's factorisation: per joint, the factor of D_j and G_j = D_j^-1 J_jp W_p. Kept
+/// while the rows stay the same, so several right-hand sides share one factorisation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TreeFactor {
+    factors: Vec<M3>,
+    g: Vec<M3>,
+}
+
+/// Buffers a factorisation and a substitution use and throw away.
 #[derive(Default)]
-pub(crate) struct TreeScratch {
+pub(crate) struct TreeWork {
     /// Each body's inverse mass as the elimination has reduced it.
     w: Vec<M3>,
     /// Velocity the eliminated joints leave on each body (forward pass).
     u: Vec<V3>,
     /// Impulse the back-substituted joints put on each body.
     p: Vec<V3>,
-    /// Per joint: the factor of D_j.
-    factors: Vec<M3>,
-    /// Per joint: G_j = D_j^-1 J_jp W_p.
-    g: Vec<M3>,
     /// Per joint: D_j^-1 y_j.
     z: Vec<V3>,
 }
 
-/// Solves A x = rhs for the tree `edges` (in elimination order) with Jacobian `blocks`
-/// (index-aligned with `edges`) and bodies' inverse masses `inv_mass` ((linear, angular) per
-/// local body), `regularisation` added to every row's diagonal. Writes x to `solution` (rows
-/// indexed as in `rhs`). False if a pivot is not clearly positive (below a billionth of its
-/// row's own diagonal: dependent rows, or rounding ate it).
-pub(crate) fn solve_tree(
+/// Factors A = J W J^T + `regularisation` I for the tree `edges` (in elimination order) with
+/// Jacobian `blocks` (index-aligned with `edges`) and the bodies' inverse masses `inv_mass`
+/// ((linear, angular) per local body) into `factor`. False if a pivot is not clearly
+/// positive (below a billionth of its row's own diagonal: dependent rows, or rounding ate it).
+pub(crate) fn factor_tree(
     edges: &[TreeEdge],
     blocks: &[EdgeBlocks],
     inv_mass: &[(f64, f64)],
     regularisation: f64,
-    rhs: &[f64],
-    solution: &mut [f64],
-    scratch: &mut TreeScratch,
+    factor: &mut TreeFactor,
+    work: &mut TreeWork,
 ) -> bool {
-    let TreeScratch {
-        w,
-        u,
-        p,
-        factors,
-        g,
-        z,
-    } = scratch;
+    let w = &mut work.w;
     w.clear();
     w.extend(inv_mass.iter().map(|&(m, i)| diagonal([m, m, i])));
-    u.clear();
-    u.resize(inv_mass.len(), [0.0; 3]);
-    p.clear();
-    p.resize(inv_mass.len(), [0.0; 3]);
-    factors.clear();
-    g.clear();
-    z.clear();
+    factor.factors.clear();
+    factor.g.clear();
     for (edge, block) in edges.iter().zip(blocks) {
         let (c, n) = (edge.child as usize, edge.rows as usize);
         let parent = (edge.parent != NO_PARENT).then_some(edge.parent as usize);
         // The row's own diagonal, before any elimination, for the pivot test.
         let unreduced = |r: usize| {
-            let jc = block.child[r];
-            let mut a = weighted_square(jc, inv_mass[c]);
+            let mut a = weighted_square(block.child[r], inv_mass[c]);
             if let Some(q) = parent {
                 a += weighted_square(block.parent[r], inv_mass[q]);
             }
@@ -217,40 +208,65 @@ pub(crate) fn solve_tree(
                 row[r] = 0.0;
             }
         }
-        let Some(factor) = cholesky(&d, n, unreduced) else {
+        let Some(l) = cholesky(&d, n, unreduced) else {
             return false;
         };
-        let first = edge.first_row as usize;
-        let mut y = [0.0; 3];
-        y[..n].copy_from_slice(&rhs[first..first + n]);
-        sub_assign_vec(&mut y, &mul_vec(&block.child, &u[c]));
         let gj = match parent {
             Some(q) => {
-                sub_assign_vec(&mut y, &mul_vec(&block.parent, &u[q]));
-                let gj = solve_columns(&factor, &jp_wp);
-                add_assign_vec(&mut u[q], &transposed_mul_vec(&gj, &y));
+                let gj = solve_columns(&l, &jp_wp);
                 sub_assign(&mut w[q], &transposed_mul(&jp_wp, &gj));
                 gj
             }
             None => [[0.0; 3]; 3],
         };
-        factors.push(factor);
-        g.push(gj);
-        z.push(solve_vec(&factor, y));
+        factor.factors.push(l);
+        factor.g.push(gj);
+    }
+    true
+}
+
+/// Solves A x = rhs with a factorisation of A from [`factor_tree`] (the same `edges` and
+/// `blocks`), writing x to `solution` (rows indexed as in `rhs`).
+pub(crate) fn substitute(
+    edges: &[TreeEdge],
+    blocks: &[EdgeBlocks],
+    factor: &TreeFactor,
+    rhs: &[f64],
+    solution: &mut [f64],
+    work: &mut TreeWork,
+) {
+    let bodies = edges.len() + 1;
+    let TreeWork { u, p, z, .. } = work;
+    u.clear();
+    u.resize(bodies, [0.0; 3]);
+    p.clear();
+    p.resize(bodies, [0.0; 3]);
+    z.clear();
+    for (k, (edge, block)) in edges.iter().zip(blocks).enumerate() {
+        let (c, n) = (edge.child as usize, edge.rows as usize);
+        let first = edge.first_row as usize;
+        let mut y = [0.0; 3];
+        y[..n].copy_from_slice(&rhs[first..first + n]);
+        sub_assign_vec(&mut y, &mul_vec(&block.child, &u[c]));
+        if edge.parent != NO_PARENT {
+            let q = edge.parent as usize;
+            sub_assign_vec(&mut y, &mul_vec(&block.parent, &u[q]));
+            add_assign_vec(&mut u[q], &transposed_mul_vec(&factor.g[k], &y));
+        }
+        z.push(solve_vec(&factor.factors[k], y));
     }
     for (k, (edge, block)) in edges.iter().zip(blocks).enumerate().rev() {
         let (c, n) = (edge.child as usize, edge.rows as usize);
         let mut x = z[k];
         if edge.parent != NO_PARENT {
             let q = edge.parent as usize;
-            sub_assign_vec(&mut x, &mul_vec(&g[k], &p[q]));
+            sub_assign_vec(&mut x, &mul_vec(&factor.g[k], &p[q]));
             add_assign_vec(&mut p[q], &transposed_mul_vec(&block.parent, &x));
         }
         add_assign_vec(&mut p[c], &transposed_mul_vec(&block.child, &x));
         let first = edge.first_row as usize;
         solution[first..first + n].copy_from_slice(&x[..n]);
     }
-    true
 }
 
 /// A x for the tree's A = J W J^T (unreduced inverse masses), into `out`, without forming A:
@@ -354,9 +370,9 @@ fn sub_assign_vec(a: &mut V3, b: &V3) {
     }
 }
 
-/// The lower Cholesky factor L (L L^T = d) of a symmetric 3x3 block, or None if one of the
-/// first `n` pivots is not clearly positive: at or below a billionth of `unreduced(row)`
-/// (NaN fails too).
+/// The lower Cholesky factor L (L L^T = d) of a symmetric 3x3 block, its diagonal stored as
+/// reciprocals (the solves multiply instead of dividing), or None if one of the first `n`
+/// pivots is not clearly positive: at or below a billionth of `unreduced(row)` (NaN fails too).
 fn cholesky(d: &M3, n: usize, unreduced: impl Fn(usize) -> f64) -> Option<M3> {
     let mut l = [[0.0; 3]; 3];
     for j in 0..3 {
@@ -369,27 +385,25 @@ fn cholesky(d: &M3, n: usize, unreduced: impl Fn(usize) -> f64) -> Option<M3> {
         if !clearly_positive {
             return None;
         }
-        let root = pivot.sqrt();
-        l[j][j] = root;
+        let inverse = 1.0 / pivot.sqrt();
+        l[j][j] = inverse;
         for i in j + 1..3 {
             let s = d[i][j] - (0..j).map(|k| l[i][k] * l[j][k]).sum::<f64>();
-            l[i][j] = s / root;
+            l[i][j] = s * inverse;
         }
     }
     Some(l)
 }
 
-/// x with L L^T x = b.
+/// x with L L^T x = b (L from [`cholesky`], reciprocal diagonal).
 fn solve_vec(l: &M3, b: V3) -> V3 {
-    let mut y = [0.0; 3];
-    for i in 0..3 {
-        y[i] = (b[i] - (0..i).map(|k| l[i][k] * y[k]).sum::<f64>()) / l[i][i];
-    }
-    let mut x = [0.0; 3];
-    for i in (0..3).rev() {
-        x[i] = (y[i] - (i + 1..3).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
-    }
-    x
+    let y0 = b[0] * l[0][0];
+    let y1 = (b[1] - l[1][0] * y0) * l[1][1];
+    let y2 = (b[2] - l[2][0] * y0 - l[2][1] * y1) * l[2][2];
+    let x2 = y2 * l[2][2];
+    let x1 = (y1 - l[2][1] * x2) * l[1][1];
+    let x0 = (y0 - l[1][0] * x1 - l[2][0] * x2) * l[0][0];
+    [x0, x1, x2]
 }
 
 /// X with L L^T X = B, column by column.
@@ -475,16 +489,16 @@ mod tests {
         let n: usize = rows.iter().sum::<u32>() as usize;
         let rhs: Vec<f64> = (0..n).map(|_| random()).collect();
         let mut x = vec![0.0; n];
-        let mut scratch = TreeScratch::default();
-        assert!(solve_tree(
+        let (mut factor, mut work) = (TreeFactor::default(), TreeWork::default());
+        assert!(factor_tree(
             &edges,
             &blocks,
             &inv_mass,
             0.0,
-            &rhs,
-            &mut x,
-            &mut scratch
+            &mut factor,
+            &mut work
         ));
+        substitute(&edges, &blocks, &factor, &rhs, &mut x, &mut work);
         let a = dense(&edges, &blocks, &inv_mass);
         for (i, b) in rhs.iter().enumerate() {
             let ax: f64 = (0..n).map(|j| a[j][i] * x[j]).sum();
@@ -514,16 +528,14 @@ mod tests {
             child: [row, row, [0.0; 3]],
             parent: [row, row, [0.0; 3]],
         };
-        let mut x = vec![0.0; 2];
-        let solved = solve_tree(
+        let factored = factor_tree(
             &edges,
             &[block],
             &[(1.0, 1.0), (1.0, 1.0)],
             1e-12,
-            &[1.0, 1.0],
-            &mut x,
-            &mut TreeScratch::default(),
+            &mut TreeFactor::default(),
+            &mut TreeWork::default(),
         );
-        assert!(!solved);
+        assert!(!factored);
     }
 }

@@ -232,6 +232,7 @@ pub(crate) fn run_substeps(
     let overflow_start = arrays.overflow_start();
     let exact_start = arrays.exact_start;
     arrays.exact_contacts.begin_step();
+    arrays.island_scratch.begin_step(arrays.exact_islands.len());
     let SolverArrays {
         states,
         params,
