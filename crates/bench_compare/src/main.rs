@@ -56,8 +56,8 @@ const SCENES: &[&str] = &[
 /// What differs from Box2D's own benchmark, printed under the tables.
 const NOTES: &str = "Notes:
 - Box2D v3 is the `boxdd` 0.6 build of its C source with `-O3 -DNDEBUG` (set in
-  `.cargo/config.toml`; without NDEBUG its assertions stay on), SSE2 like our Rust build (no
-  AVX2 feature), one worker.
+  `.cargo/config.toml`; without NDEBUG its assertions stay on), one worker; the build line
+  above says which SIMD path each engine's contact solver takes.
 - Every engine reuses the manifolds of touching pairs that barely moved (contact recycling,
   each engine's default: Box2D v3 and physics_core within 5 cm of relative motion, rapier2d
   its own rule).
@@ -245,14 +245,16 @@ fn main() {
         print!("{report}");
         if let Some(path) = &options.markdown {
             let block = format!(
-                "{FIDELITY_START}\n## Fidelity\n\nMachine: {}. Date: {}.\n\
+                "{}\n## Fidelity\n\nMachine: {}. Date: {}.\n\
                  Command: `cargo run --release -p bench_compare -- --fidelity`.\n\n{report}\
-                 {FIDELITY_END}\n",
+                 {}\n",
+                FIDELITY.0,
                 cpu_model(),
-                today()
+                today(),
+                FIDELITY.1
             );
             let old = std::fs::read_to_string(path).unwrap_or_default();
-            if let Err(e) = std::fs::write(path, with_block(&old, &block)) {
+            if let Err(e) = std::fs::write(path, with_block(&old, &block, FIDELITY)) {
                 eprintln!("bench_compare: cannot write {path}: {e}");
                 std::process::exit(1);
             }
@@ -352,27 +354,44 @@ fn main() {
     );
     print!("{report}");
     if let Some(path) = options.markdown {
+        let args = std::env::args()
+            .skip(1)
+            .map(|a| format!(" {a}"))
+            .collect::<String>()
+            .replace(&format!(" --markdown {path}"), "");
+        // Arguments go to the program, after cargo's own.
+        let args = if args.is_empty() {
+            args
+        } else {
+            format!(" --{args}")
+        };
+        let avx2 = cfg!(target_feature = "avx2");
+        let command = if avx2 {
+            let features = if cfg!(feature = "box2d-avx2") {
+                " --features box2d-avx2"
+            } else {
+                ""
+            };
+            format!(
+                "RUSTFLAGS=\"-C target-cpu=x86-64-v3\" cargo run --release -p bench_compare\
+                 {features}{args}"
+            )
+        } else {
+            format!("cargo run --release -p bench_compare{args}")
+        };
+        let heading = if avx2 {
+            "## AVX2 build"
+        } else {
+            "# Benchmarks"
+        };
         let text = format!(
-            "# Benchmarks\n\nMachine: {}, {} cores. Date: {}.\n\
-             Command: `cargo run --release -p bench_compare{}`.\n\
+            "{heading}\n\nMachine: {}, {} cores. Date: {}.\nCommand: `{command}`.\n\
+             Build: {BUILD}.\n\
              All engines in one process, taking turns of {} steps{}: 60 Hz, 4 substeps, \
              sleeping off, one thread.\n\n{report}",
             cpu_model(),
             std::thread::available_parallelism().map_or(0, |n| n.get()),
             today(),
-            {
-                let args = std::env::args()
-                    .skip(1)
-                    .map(|a| format!(" {a}"))
-                    .collect::<String>()
-                    .replace(&format!(" --markdown {path}"), "");
-                // Arguments go to the program, after cargo's own.
-                if args.is_empty() {
-                    args
-                } else {
-                    format!(" --{args}")
-                }
-            },
             race::TURN_STEPS,
             if options.repeat > 1 {
                 format!(
@@ -383,11 +402,21 @@ fn main() {
                 String::new()
             },
         );
-        // The fidelity section, written by `--fidelity`, stays.
+        // The default build rewrites the file, keeping the sections the fidelity mode and the
+        // AVX2 build wrote; the AVX2 build writes its own section only.
         let old = std::fs::read_to_string(&path).unwrap_or_default();
-        let text = match fidelity_block(&old) {
-            Some(block) => format!("{text}\n{block}"),
-            None => text,
+        let text = if avx2 {
+            let section = format!("{}\n{text}{}\n", AVX2_RUN.0, AVX2_RUN.1);
+            with_block(&old, &section, AVX2_RUN)
+        } else {
+            let kept: Vec<&str> = [FIDELITY, AVX2_RUN]
+                .into_iter()
+                .filter_map(|markers| block(&old, markers))
+                .collect();
+            std::iter::once(text.as_str())
+                .chain(kept)
+                .collect::<Vec<_>>()
+                .join("\n")
         };
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("bench_compare: cannot write {path}: {e}");
@@ -397,24 +426,47 @@ fn main() {
 }
 
 /// Markers around the fidelity section of the markdown file.
-const FIDELITY_START: &str = "<!-- fidelity: written by bench_compare --fidelity -->";
-const FIDELITY_END: &str = "<!-- end of fidelity -->";
+const FIDELITY: (&str, &str) = (
+    "<!-- fidelity: written by bench_compare --fidelity -->",
+    "<!-- end of fidelity -->",
+);
+/// Markers around the section an AVX2 build writes (see [`BUILD`]).
+const AVX2_RUN: (&str, &str) = (
+    "<!-- avx2: written by an x86-64-v3 build of bench_compare -->",
+    "<!-- end of avx2 -->",
+);
 
-/// The fidelity section of `text` with its markers, if it has one.
-fn fidelity_block(text: &str) -> Option<&str> {
-    let start = text.find(FIDELITY_START)?;
-    let end = text[start..].find(FIDELITY_END)? + start + FIDELITY_END.len();
+/// The section of `text` between `markers` (with them), if it has one.
+fn block<'a>(text: &'a str, markers: (&str, &str)) -> Option<&'a str> {
+    let start = text.find(markers.0)?;
+    let end = text[start..].find(markers.1)? + start + markers.1.len();
     Some(&text[start..end])
 }
 
-/// `text` with its fidelity section replaced by `block`, or `block` appended.
-fn with_block(text: &str, block: &str) -> String {
-    match fidelity_block(text) {
-        Some(old) => text.replacen(old, block.trim_end(), 1),
-        None if text.is_empty() => block.to_string(),
-        None => format!("{}\n\n{block}", text.trim_end()),
+/// `text` with its section between `markers` replaced by `new` (which carries the markers),
+/// or `new` appended.
+fn with_block(text: &str, new: &str, markers: (&str, &str)) -> String {
+    match block(text, markers) {
+        Some(old) => text.replacen(old, new.trim_end(), 1),
+        None if text.is_empty() => new.to_string(),
+        None => format!("{}\n\n{new}", text.trim_end()),
     }
 }
+
+/// How this binary was built: Box2D's SIMD path and our contact lanes.
+const BUILD: &str = if cfg!(target_feature = "avx2") {
+    if cfg!(feature = "box2d-avx2") {
+        "x86-64-v3: Box2D v3 with its AVX2 path (`simd-avx2`), physics_core's contact solver in \
+         eight AVX lanes"
+    } else {
+        "x86-64-v3, Box2D v3 without its AVX2 path: physics_core's contact solver in eight AVX \
+         lanes"
+    }
+} else if cfg!(feature = "box2d-avx2") {
+    "default: physics_core's contact solver in four SSE2 lanes, Box2D v3 with its AVX2 path"
+} else {
+    "default: Box2D v3 and physics_core's contact solver in four SSE2 lanes"
+};
 
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")

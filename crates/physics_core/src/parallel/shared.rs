@@ -12,6 +12,8 @@ use crate::solver::body_state::{BodyState, STATIC_BODY};
 use std::marker::PhantomData;
 use std::ops::Range;
 use wide::f32x4;
+#[cfg(target_feature = "avx2")]
+use wide::f32x8;
 
 // `StatesView` relies on the static index never being a valid one, and reads a state as two
 // aligned rows of four floats: velocity, angular velocity, padding; then delta position and
@@ -169,6 +171,26 @@ impl<'a> StatesView<'a> {
         // `shared`), and this view hands out no references, so the copy cannot alias a live
         // `&mut`.
         unsafe { self.source(index).cast::<[f32x4; 2]>().read() }
+    }
+
+    /// The state of body `index` as one row of eight floats, the velocity half then the
+    /// motion half (the eight-lane contact path of an AVX2 build): one load.
+    #[cfg(target_feature = "avx2")]
+    #[inline(always)]
+    pub fn read_row8(&self, index: u32) -> f32x8 {
+        // SAFETY: as in `read_rows`; `BodyState` is 16-byte aligned, so the 32-byte row is
+        // read unaligned.
+        unsafe { self.source(index).cast::<f32x8>().read_unaligned() }
+    }
+
+    /// Sets the velocity half of body `index` from the first four lanes of `row` (the
+    /// eight-lane path's counterpart of [`StatesView::write_velocity_row`]).
+    #[cfg(target_feature = "avx2")]
+    #[inline(always)]
+    pub fn write_velocity_half(&mut self, index: u32, row: f32x8) {
+        // SAFETY: an f32x8 is 32-byte aligned and holds two f32x4; the first is read.
+        let low = unsafe { (&row as *const f32x8).cast::<f32x4>().read() };
+        self.write_velocity_row(index, low);
     }
 
     /// Sets the velocity half (vx, vy, w, padding) of body `index` with one aligned store;
