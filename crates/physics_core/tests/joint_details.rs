@@ -53,14 +53,26 @@ fn a_revolute_upper_limit_stops_a_bar_turning_the_positive_way() {
         upper_angle: 0.5,
         ..Default::default()
     };
-    joint(&mut w, ground, bar, Vec2::ZERO, JointKind::Revolute(limited));
+    joint(
+        &mut w,
+        ground,
+        bar,
+        Vec2::ZERO,
+        JointKind::Revolute(limited),
+    );
     let mut highest = f32::NEG_INFINITY;
     for _ in 0..300 {
         w.step(DT).unwrap();
         highest = highest.max(w.body_rotation(bar).unwrap().angle());
     }
-    assert!(highest > 0.49, "the bar never reached its limit: {highest} rad");
-    assert!(highest < 0.5 + 0.01, "the bar passed its limit: {highest} rad");
+    assert!(
+        highest > 0.49,
+        "the bar never reached its limit: {highest} rad"
+    );
+    assert!(
+        highest < 0.5 + 0.01,
+        "the bar passed its limit: {highest} rad"
+    );
     let resting = w.body_rotation(bar).unwrap().angle();
     assert!((resting - 0.5).abs() < 0.01, "rests at {resting} rad");
 }
@@ -122,7 +134,13 @@ fn a_wheel_joint_travel_limit_stops_a_soft_suspension() {
     };
     // The axis is the chassis's up: the chassis sinking onto the wheel moves the wheel's
     // anchor up along it, towards the upper limit.
-    joint(&mut w, chassis, wheel, Vec2::new(0.0, 0.5), JointKind::Wheel(suspension));
+    joint(
+        &mut w,
+        chassis,
+        wheel,
+        Vec2::new(0.0, 0.5),
+        JointKind::Wheel(suspension),
+    );
     let mut lowest = f32::INFINITY;
     for _ in 0..240 {
         w.step(DT).unwrap();
@@ -150,7 +168,13 @@ fn a_prismatic_motor_pushes_with_no_more_than_its_force() {
         max_motor_force: 2.0,
         ..Default::default()
     };
-    joint(&mut w, ground, block, Vec2::ZERO, JointKind::Prismatic(rail));
+    joint(
+        &mut w,
+        ground,
+        block,
+        Vec2::ZERO,
+        JointKind::Prismatic(rail),
+    );
     for _ in 0..60 {
         w.step(DT).unwrap();
     }
@@ -222,7 +246,10 @@ fn an_angle_joint_holds_its_offset() {
         w.body_rotation(b).unwrap().angle(),
     );
     let held = tb - -2.0 * ta;
-    assert!((held - 0.3).abs() < 0.01, "theta_B - ratio theta_A = {held}");
+    assert!(
+        (held - 0.3).abs() < 0.01,
+        "theta_B - ratio theta_A = {held}"
+    );
     assert!(
         w.angular_velocity(a).unwrap().abs() > 0.1,
         "the gear stopped turning"
