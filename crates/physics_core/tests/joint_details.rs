@@ -226,7 +226,6 @@ fn an_angle_joint_holds_its_offset() {
     let gear = AngleJoint {
         ratio: -2.0,
         offset: Some(0.3),
-        ..Default::default()
     };
     w.create_joint(&JointDef::new(
         a,
