@@ -26,6 +26,10 @@
 //! physics_core side by side, with where they part (`--steps`, `--every`, `--tolerance`,
 //! `--substeps`, `--hertz`, `--recycle`, `--mirror`, `--contacts`).
 //!
+//! `--joint-mass-ratio R` sets physics_core's and bevy_physics2d's
+//! `WorldDef::exact_joint_mass_ratio` in the race (10: joint trees lighter-ended than 10:1
+//! keep Box2D's soft rows), to time the exact joint-tree solve.
+//!
 //! `--exact-islands N` turns on physics_core's exact contact islands of up to N bodies
 //! (`WorldDef::exact_contact_island_bodies`) in the race and the differential mode, to time
 //! and compare them.
@@ -193,6 +197,15 @@ fn parse() -> Result<Options, String> {
                 options.settings.substeps = count_in(&value()?, 1..=64, "substep")? as u32
             }
             "--hertz" => options.settings.contact_hertz = Some(positive(&value()?, "hertz")?),
+            "--joint-mass-ratio" => {
+                let text = value()?;
+                options.settings.exact_joint_mass_ratio = Some(
+                    text.parse()
+                        .ok()
+                        .filter(|r: &f32| *r >= 1.0)
+                        .ok_or(format!("bad joint mass ratio {text} (1 or more, or inf)"))?,
+                );
+            }
             "--exact-islands" => {
                 options.settings.exact_contact_island_bodies =
                     count_in(&value()?, 0..=1_000_000, "exact island body")? as u32
@@ -261,10 +274,11 @@ fn main() {
         }
         return;
     }
-    // The race keeps the benchmark's settings, but for exact contact islands (physics_core and
-    // bevy_physics2d only), to time them.
+    // The race keeps the benchmark's settings, but for exact contact islands and the exact
+    // joint-tree rule (physics_core and bevy_physics2d only), to time them.
     let race_settings = engines::Settings {
         exact_contact_island_bodies: options.settings.exact_contact_island_bodies,
+        exact_joint_mass_ratio: options.settings.exact_joint_mass_ratio,
         ..engines::Settings::default()
     };
     let mut table = String::new();

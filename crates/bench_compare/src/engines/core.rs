@@ -26,6 +26,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             .recycle_distance
             .unwrap_or(defaults.contact_recycle_distance),
         exact_contact_island_bodies: settings.exact_contact_island_bodies,
+        exact_joint_mass_ratio: settings
+            .exact_joint_mass_ratio
+            .unwrap_or(defaults.exact_joint_mass_ratio),
         ..defaults
     };
     let mut built = scene.build(def).map_err(|e| e.to_string())?;

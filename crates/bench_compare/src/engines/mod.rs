@@ -33,6 +33,9 @@ pub struct Settings {
     /// physics_core and bevy_physics2d: solve contact islands of at most this many bodies
     /// exactly (`WorldDef::exact_contact_island_bodies`; 0, the default, is off).
     pub exact_contact_island_bodies: u32,
+    /// physics_core and bevy_physics2d: `WorldDef::exact_joint_mass_ratio` (`None`: their
+    /// default, every joint tree exact).
+    pub exact_joint_mass_ratio: Option<f32>,
 }
 
 impl Default for Settings {
@@ -42,6 +45,7 @@ impl Default for Settings {
             contact_hertz: None,
             recycle_distance: None,
             exact_contact_island_bodies: 0,
+            exact_joint_mass_ratio: None,
         }
     }
 }

@@ -54,6 +54,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         gravity: scene.gravity,
         substeps: settings.substeps,
         exact_contact_island_bodies: settings.exact_contact_island_bodies,
+        exact_joint_mass_ratio: settings
+            .exact_joint_mass_ratio
+            .unwrap_or(PhysicsSettings::default().exact_joint_mass_ratio),
         enable_sleep: false,
         worker_threads: super::threads(),
         ..PhysicsSettings::default()
