@@ -189,3 +189,68 @@ fn shape_casts_match_brute_force() {
     }
     assert!(hits > 30, "only {hits} casts hit");
 }
+
+/// The queries read the shapes where the step left them: after a second of falling and
+/// shoving (the broadphase boxes enlarged, moved and reinserted), box, point and ray queries
+/// still give exactly the brute-force answer over the shapes' current poses.
+#[test]
+fn queries_match_brute_force_after_the_bodies_moved() {
+    let mut scene = random_scene(0x5eed);
+    for _ in 0..60 {
+        scene.world.step(1.0 / 60.0).unwrap();
+    }
+    let world = &scene.world;
+    let mut moved = 0;
+    for (id, _, xf, _) in &mut scene.shapes {
+        let now = world
+            .body_transform(world.shape_body(*id).unwrap())
+            .unwrap();
+        moved += usize::from(now.p.distance(xf.p) > 0.5);
+        *xf = now;
+    }
+    assert!(moved > 200, "only {moved} shapes moved half a metre");
+    let mut rng = Rng::new(3);
+    let mut hits = 0;
+    for filter in filters() {
+        for _ in 0..100 {
+            let c = rng.vec(30.0) - Vec2::new(0.0, 5.0);
+            let half = Vec2::new(rng.range(0.1, 4.0), rng.range(0.1, 4.0));
+            let aabb = Aabb::new(c - half, c + half);
+            let mut expected: Vec<ShapeId> = scene
+                .shapes
+                .iter()
+                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.compute_aabb(*xf).overlaps(&aabb))
+                .map(|(id, ..)| *id)
+                .collect();
+            expected.sort();
+            hits += expected.len();
+            assert_eq!(world.query_aabb(&aabb, &filter), expected);
+
+            let point = rng.vec(30.0);
+            let mut expected: Vec<ShapeId> = scene
+                .shapes
+                .iter()
+                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.contains_point(*xf, point))
+                .map(|(id, ..)| *id)
+                .collect();
+            expected.sort();
+            assert_eq!(world.query_point(point, &filter), expected);
+
+            let (origin, translation) = (rng.vec(30.0), rng.vec(40.0));
+            let input = RayCastInput {
+                origin,
+                translation,
+                max_fraction: 1.0,
+            };
+            let mut expected: Vec<(ShapeId, RayHit)> = scene
+                .shapes
+                .iter()
+                .filter(|(.., d)| accepts(&filter, d))
+                .filter_map(|(id, s, xf, _)| s.ray_cast(*xf, &input).map(|h| (*id, h)))
+                .collect();
+            expected.sort_by(|a, b| a.1.fraction.total_cmp(&b.1.fraction).then(a.0.cmp(&b.0)));
+            assert_eq!(world.ray_cast_all(origin, translation, &filter), expected);
+        }
+    }
+    assert!(hits > 300, "the boxes met only {hits} shapes");
+}
