@@ -58,23 +58,29 @@ impl ShapeDef {
     /// Checks the numbers: finite, density and friction and restitution not negative.
     pub fn validate(&self) -> Result<(), crate::world::WorldError> {
         use crate::world::WorldError;
-        if !self.density.is_finite()
-            || !self.friction.is_finite()
-            || !self.restitution.is_finite()
-            || !self.tangent_speed.is_finite()
-            || !self.rolling_resistance.is_finite()
-        {
-            return Err(WorldError::NonFinite(
-                "shape density, friction, restitution, tangent speed or rolling resistance",
-            ));
+        let numbers = [
+            ("shape density", self.density),
+            ("shape friction", self.friction),
+            ("shape restitution", self.restitution),
+            ("shape tangent speed", self.tangent_speed),
+            ("shape rolling resistance", self.rolling_resistance),
+        ];
+        if let Some((name, _)) = numbers.iter().find(|(_, x)| !x.is_finite()) {
+            return Err(WorldError::NonFinite(name));
         }
+        let negative = [
+            ("friction must not be negative", self.friction),
+            ("restitution must not be negative", self.restitution),
+            (
+                "rolling resistance must not be negative",
+                self.rolling_resistance,
+            ),
+        ];
         if self.density < 0.0 {
             return Err(WorldError::NegativeDensity(self.density));
         }
-        if self.friction < 0.0 || self.restitution < 0.0 || self.rolling_resistance < 0.0 {
-            return Err(WorldError::InvalidSetting(
-                "friction, restitution and rolling resistance must not be negative",
-            ));
+        if let Some((what, _)) = negative.iter().find(|(_, x)| *x < 0.0) {
+            return Err(WorldError::InvalidSetting(what));
         }
         Ok(())
     }

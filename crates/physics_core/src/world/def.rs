@@ -166,27 +166,57 @@ impl WorldDef {
     pub fn validate(&self) -> Result<(), super::WorldError> {
         use super::WorldError::InvalidSetting;
         let finite = [
-            self.gravity.x,
-            self.gravity.y,
-            self.contact_hertz,
-            self.contact_damping_ratio,
-            self.joint_hertz,
-            self.joint_damping_ratio,
-            self.restitution_threshold,
-            self.hit_event_threshold,
-            self.max_contact_push_speed,
-            self.linear_slop,
-            self.speculative_distance,
-            self.aabb_margin,
-            self.contact_recycle_distance,
-            self.max_linear_speed,
-            self.length_units_per_meter,
-            self.sleep_linear_speed,
-            self.sleep_angular_speed,
-            self.time_to_sleep,
+            ("gravity is NaN or infinite", self.gravity.x),
+            ("gravity is NaN or infinite", self.gravity.y),
+            ("contact_hertz is NaN or infinite", self.contact_hertz),
+            (
+                "contact_damping_ratio is NaN or infinite",
+                self.contact_damping_ratio,
+            ),
+            ("joint_hertz is NaN or infinite", self.joint_hertz),
+            (
+                "joint_damping_ratio is NaN or infinite",
+                self.joint_damping_ratio,
+            ),
+            (
+                "restitution_threshold is NaN or infinite",
+                self.restitution_threshold,
+            ),
+            (
+                "hit_event_threshold is NaN or infinite",
+                self.hit_event_threshold,
+            ),
+            (
+                "max_contact_push_speed is NaN or infinite",
+                self.max_contact_push_speed,
+            ),
+            ("linear_slop is NaN or infinite", self.linear_slop),
+            (
+                "speculative_distance is NaN or infinite",
+                self.speculative_distance,
+            ),
+            ("aabb_margin is NaN or infinite", self.aabb_margin),
+            (
+                "contact_recycle_distance is NaN or infinite",
+                self.contact_recycle_distance,
+            ),
+            ("max_linear_speed is NaN or infinite", self.max_linear_speed),
+            (
+                "length_units_per_meter is NaN or infinite",
+                self.length_units_per_meter,
+            ),
+            (
+                "sleep_linear_speed is NaN or infinite",
+                self.sleep_linear_speed,
+            ),
+            (
+                "sleep_angular_speed is NaN or infinite",
+                self.sleep_angular_speed,
+            ),
+            ("time_to_sleep is NaN or infinite", self.time_to_sleep),
         ];
-        if finite.iter().any(|x| !x.is_finite()) {
-            return Err(InvalidSetting("a world setting is NaN or infinite"));
+        if let Some((what, _)) = finite.iter().find(|(_, x)| !x.is_finite()) {
+            return Err(InvalidSetting(what));
         }
         if self.substep_count == 0 {
             return Err(InvalidSetting("substep_count must be at least 1"));
