@@ -8,7 +8,7 @@ use physics_core::prelude::*;
 
 /// A small world with every kind of link: a stack on a ground (contacts, static and moving
 /// trees), a pendulum (a joint), a sleeping-capable ball; 20 steps in.
-fn saved_world() -> Vec<u8> {
+fn build_saved_world() -> Vec<u8> {
     let mut w = World::new(WorldDef::default()).expect("default settings");
     let ground = w
         .create_body(&BodyDef::fixed(Vec2::new(0.0, -0.5)))
@@ -42,6 +42,21 @@ fn saved_world() -> Vec<u8> {
     w.snapshot().to_bytes()
 }
 
+/// The saved world's snapshot bytes and their inflated state, made once per process: every
+/// input alters the same world (the corpus replay checks thousands of inputs).
+fn saved_world() -> &'static (Vec<u8>, Vec<u8>) {
+    static SAVED: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    SAVED.get_or_init(|| {
+        let saved = build_saved_world();
+        let state = miniz_oxide::inflate::decompress_to_vec(&saved[HEADER..])
+            .expect("a world's own snapshot inflates");
+        (saved, state)
+    })
+}
+
+/// Tag (4), version (1), checksum (8), then the deflated state.
+const HEADER: usize = 13;
+
 /// FNV-1a, as `WorldSnapshot::to_bytes` puts it ahead of the deflated state.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
@@ -56,11 +71,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// altered bytes were accepted.
 pub fn check_snapshot_bytes(data: &[u8]) -> bool {
     let mut u = Unstructured::new(data);
-    let saved = saved_world();
-    // Tag (4), version (1), checksum (8), then the deflated state.
-    let header = 13;
-    let mut state = miniz_oxide::inflate::decompress_to_vec(&saved[header..])
-        .expect("a world's own snapshot inflates");
+    let (saved, state) = saved_world();
+    let mut state = state.clone();
     let len = state.len();
     for _ in 0..1 + count(&mut u, 7) {
         let at: u16 = u.arbitrary().unwrap_or(0);
@@ -68,7 +80,7 @@ pub fn check_snapshot_bytes(data: &[u8]) -> bool {
         state[at as usize % len] ^= flip;
     }
     let deflated = miniz_oxide::deflate::compress_to_vec(&state, 1);
-    let mut bytes = saved[..header].to_vec();
+    let mut bytes = saved[..HEADER].to_vec();
     bytes[5..13].copy_from_slice(&fnv1a(&deflated).to_le_bytes());
     bytes.extend(deflated);
     let Ok(snapshot) = WorldSnapshot::from_bytes(&bytes) else {
