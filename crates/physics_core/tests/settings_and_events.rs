@@ -182,3 +182,53 @@ fn a_visitor_destroyed_inside_a_sensor_ends_its_overlap() {
     w.step(DT).unwrap();
     assert!(w.sensor_end_events().is_empty(), "reported again");
 }
+
+/// Seconds until two unit boxes overlapping by 0.1 m in zero gravity overlap by 0.03 m,
+/// under `contact_hertz`.
+fn overlap_closing_time(contact_hertz: f32) -> f32 {
+    let mut w = world(WorldDef {
+        contact_hertz,
+        ..weightless()
+    });
+    let boxes: Vec<BodyId> = [-0.45f32, 0.45]
+        .iter()
+        .map(|&x| {
+            let b = w.create_body(&BodyDef::dynamic(Vec2::new(x, 0.0))).unwrap();
+            let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+            w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+            b
+        })
+        .collect();
+    for step in 1..=600 {
+        w.step(DT).unwrap();
+        let gap = w.body_position(boxes[1]).unwrap().x - w.body_position(boxes[0]).unwrap().x - 1.0;
+        if gap > -0.03 {
+            return step as f32 * DT;
+        }
+    }
+    f32::INFINITY
+}
+
+/// A softer `contact_hertz` pushes overlaps out more slowly, as the soft contact predicts.
+/// Per substep (h = 1/240 s) the overlap C closes at the bias rate times the mass scale:
+/// k = w / (2 z + h w) * h w (2 z + h w) / (1 + h w (2 z + h w)) with w = 2 pi f and the
+/// damping ratio z = 10, so C falls as exp(-k t): k = 8.5 /s at the default 30 Hz and 1.1 /s
+/// at 5 Hz, and closing from 0.1 to 0.03 m takes 7.5 times as long at 5 Hz. The bound allows
+/// the steps' rounding of short times (the stiff case closes in about nine steps).
+#[test]
+fn a_softer_contact_hertz_closes_overlaps_as_much_more_slowly_as_predicted() {
+    let rate = |hertz: f32| {
+        let (h, z) = (1.0 / 240.0, 10.0);
+        let w = 2.0 * std::f32::consts::PI * hertz;
+        let hw = h * w;
+        let mass_scale = hw * (2.0 * z + hw) / (1.0 + hw * (2.0 * z + hw));
+        w / (2.0 * z + hw) * mass_scale
+    };
+    let predicted = rate(30.0) / rate(5.0);
+    let (stiff, soft) = (overlap_closing_time(30.0), overlap_closing_time(5.0));
+    let measured = soft / stiff;
+    assert!(
+        (measured - predicted).abs() < 0.25 * predicted,
+        "closing took {soft} s at 5 Hz and {stiff} s at 30 Hz: {measured}x, predicted {predicted}x"
+    );
+}
