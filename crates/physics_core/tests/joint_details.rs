@@ -254,3 +254,72 @@ fn an_angle_joint_holds_its_offset() {
         "the gear stopped turning"
     );
 }
+
+/// Weld, prismatic and distance joints report the load they carry, as the pin does: a body
+/// held at rest feels the joint's force equal to its weight, upwards, and a weld holding a
+/// ball 1 m out to the side carries the ball's weight times that metre as torque.
+#[test]
+fn weld_prismatic_and_distance_joints_report_the_load_they_hold() {
+    let mut w = world(Vec2::new(0.0, -G));
+    let anchor = fixed(&mut w, Vec2::ZERO);
+    // A ball welded 1 m to the right of the weld point (which is on the anchor).
+    let welded = disk(&mut w, Vec2::new(1.0, 0.0), 0.25);
+    let (la, lb) = w.local_anchors(anchor, welded, Vec2::ZERO).unwrap();
+    let weld = w
+        .create_joint(&JointDef::new(
+            anchor,
+            welded,
+            la,
+            lb,
+            JointKind::Weld(WeldJoint::default()),
+        ))
+        .unwrap();
+    // A block on a horizontal rail: the row across the rail holds its weight.
+    let rail_anchor = fixed(&mut w, Vec2::new(5.0, 0.0));
+    let block = boxed(&mut w, Vec2::new(5.0, 0.0), 0.5, 0.5);
+    let rail = PrismaticJoint {
+        local_axis_a: Vec2::X,
+        ..Default::default()
+    };
+    let slide = joint(
+        &mut w,
+        rail_anchor,
+        block,
+        Vec2::new(5.0, 0.0),
+        JointKind::Prismatic(rail),
+    );
+    // A ball on a 1 m rod below a pivot.
+    let pivot = fixed(&mut w, Vec2::new(10.0, 0.0));
+    let hanging = disk(&mut w, Vec2::new(10.0, -1.0), 0.25);
+    let rod = w
+        .create_joint(&JointDef::new(
+            pivot,
+            hanging,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            JointKind::Distance(DistanceJoint::rigid(1.0)),
+        ))
+        .unwrap();
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+    }
+    for (name, j, body, torque) in [
+        ("weld", weld, welded, Some(1.0)),
+        ("prismatic", slide, block, Some(0.0)),
+        ("distance", rod, hanging, None),
+    ] {
+        let weight = w.body_mass_data(body).unwrap().mass * G;
+        let (force, moment) = w.joint_reaction(j).unwrap();
+        assert!(
+            (force - Vec2::new(0.0, weight)).length() < 0.01 * weight,
+            "{name}: reaction {force} N holding {weight} N"
+        );
+        if let Some(lever) = torque {
+            let expected = lever * weight;
+            assert!(
+                (moment.abs() - expected).abs() < 0.01 * weight,
+                "{name}: reaction torque {moment} N m, expected {expected} in size"
+            );
+        }
+    }
+}
