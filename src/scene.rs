@@ -219,16 +219,16 @@ impl Scene {
             ..def
         })?;
         let mut bodies = Vec::with_capacity(self.bodies.len());
-        for i in 0..self.bodies.len() {
-            bodies.push(if self.is_built_at_start(i) {
+        for (i, at_start) in self.bodies_present_after(0).into_iter().enumerate() {
+            bodies.push(if at_start {
                 self.create_body(&mut world, i)?
             } else {
                 ABSENT_BODY
             });
         }
         let mut joints = Vec::with_capacity(self.joints.len());
-        for j in 0..self.joints.len() {
-            joints.push(if self.is_joint_built_at_start(j) {
+        for (j, at_start) in self.joints_present_after(0).into_iter().enumerate() {
+            joints.push(if at_start {
                 self.create_joint(&mut world, &bodies, j)?
             } else {
                 ABSENT_JOINT

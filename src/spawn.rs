@@ -29,19 +29,25 @@ pub struct SpawnedScene {
 /// and joints of the scene's groups are not spawned (their places hold `Entity::PLACEHOLDER`):
 /// [`apply_scene_changes`] spawns them when the timeline says.
 pub fn spawn_scene(commands: &mut Commands, scene: &Scene) -> SpawnedScene {
-    let bodies: Vec<Entity> = (0..scene.bodies.len())
-        .map(|i| {
-            if scene.is_built_at_start(i) {
-                spawn_body(commands, &scene.bodies[i])
+    let bodies: Vec<Entity> = scene
+        .bodies
+        .iter()
+        .zip(scene.bodies_present_after(0))
+        .map(|(body, at_start)| {
+            if at_start {
+                spawn_body(commands, body)
             } else {
                 Entity::PLACEHOLDER
             }
         })
         .collect();
-    let joints = (0..scene.joints.len())
-        .map(|j| {
-            if scene.is_joint_built_at_start(j) {
-                spawn_joint(commands, &scene.joints[j], &bodies)
+    let joints = scene
+        .joints
+        .iter()
+        .zip(scene.joints_present_after(0))
+        .map(|(joint, at_start)| {
+            if at_start {
+                spawn_joint(commands, joint, &bodies)
             } else {
                 Entity::PLACEHOLDER
             }

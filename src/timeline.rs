@@ -52,17 +52,6 @@ pub const ABSENT_JOINT: JointId = JointId {
 };
 
 impl Scene {
-    /// Whether the body at `index` of [`Scene::bodies`] is built with the scene (it belongs
-    /// to no group).
-    pub fn is_built_at_start(&self, index: usize) -> bool {
-        !self.groups.iter().any(|g| g.bodies.contains(&index))
-    }
-
-    /// Whether the joint at `index` of [`Scene::joints`] is built with the scene.
-    pub fn is_joint_built_at_start(&self, index: usize) -> bool {
-        !self.groups.iter().any(|g| g.joints.contains(&index))
-    }
-
     /// The group changes made before step `step`, in order (the timeline is sorted by step).
     pub fn changes_before(&self, step: usize) -> impl Iterator<Item = GroupChange> + '_ {
         let start = self.timeline.partition_point(|c| c.step < step);
@@ -73,34 +62,37 @@ impl Scene {
     }
 
     /// For every body of [`Scene::bodies`], whether it exists after the first `steps` steps
-    /// (the changes before steps `0..steps` made).
+    /// (the changes before steps `0..steps` made); after 0 steps, the bodies built with the
+    /// scene (those of no group).
     pub fn bodies_present_after(&self, steps: usize) -> Vec<bool> {
-        let start = (0..self.bodies.len()).map(|i| self.is_built_at_start(i));
-        self.present_after(steps, start.collect(), |g| g.bodies.clone())
+        self.present_after(steps, self.bodies.len(), |g| g.bodies.clone())
     }
 
-    /// For every joint of [`Scene::joints`], whether it exists after the first `steps` steps.
+    /// For every joint of [`Scene::joints`], whether it exists after the first `steps` steps
+    /// (after 0, the joints built with the scene).
     pub fn joints_present_after(&self, steps: usize) -> Vec<bool> {
-        let start = (0..self.joints.len()).map(|j| self.is_joint_built_at_start(j));
-        self.present_after(steps, start.collect(), |g| g.joints.clone())
+        self.present_after(steps, self.joints.len(), |g| g.joints.clone())
     }
 
-    /// `present` (indexed like the items `members` picks out of each group) after the changes
-    /// before steps `0..steps`.
+    /// Whether each of `count` items (indexed like the ones `members` picks out of each
+    /// group) exists after the changes before steps `0..steps`: at the start every item but
+    /// the groups' members.
     fn present_after(
         &self,
         steps: usize,
-        mut present: Vec<bool>,
+        count: usize,
         members: impl Fn(&BodyGroup) -> Range<usize>,
     ) -> Vec<bool> {
+        let mut present = vec![true; count];
+        for group in &self.groups {
+            present[members(group)].fill(false);
+        }
         for timed in self.timeline.iter().take_while(|c| c.step < steps) {
             let (group, alive) = match timed.change {
                 GroupChange::Create(g) => (g, true),
                 GroupChange::Destroy(g) => (g, false),
             };
-            for i in members(&self.groups[group]) {
-                present[i] = alive;
-            }
+            present[members(&self.groups[group])].fill(alive);
         }
         present
     }

@@ -41,6 +41,13 @@ fn pin(w: &mut World, a: BodyId, b: BodyId, at: Vec2, joint: RevoluteJoint) -> J
         .unwrap()
 }
 
+/// How far apart a joint's two anchors are now.
+fn pin_gap(w: &World, j: JointId) -> f32 {
+    let def = w.joint_def(j).unwrap();
+    let at = |body, local| w.body_transform(body).unwrap().apply(local);
+    at(def.body_a, def.local_anchor_a).distance(at(def.body_b, def.local_anchor_b))
+}
+
 /// Times of upward zero crossings of `signal`, linearly interpolated between steps.
 fn upward_crossings(samples: &[f32]) -> Vec<f32> {
     samples
@@ -111,19 +118,8 @@ fn swinging_chain_keeps_its_pins_together() {
     let mut worst = 0.0f32;
     for _ in 0..600 {
         w.step(DT).unwrap();
-        {
-            for j in &joints {
-                let def = w.joint_def(*j).unwrap();
-                let pa = w
-                    .body_transform(def.body_a)
-                    .unwrap()
-                    .apply(def.local_anchor_a);
-                let pb = w
-                    .body_transform(def.body_b)
-                    .unwrap()
-                    .apply(def.local_anchor_b);
-                worst = worst.max(pa.distance(pb));
-            }
+        for j in &joints {
+            worst = worst.max(pin_gap(&w, *j));
         }
     }
     // Every step of the 10 s, from the release: joint trees are solved exactly, so pins stay
@@ -841,16 +837,7 @@ fn widest_pin_opening(mass_ratio: f32, end_density: f32) -> f32 {
     for _ in 0..240 {
         w.step(DT).unwrap();
         for j in &joints {
-            let def = w.joint_def(*j).unwrap();
-            let pa = w
-                .body_transform(def.body_a)
-                .unwrap()
-                .apply(def.local_anchor_a);
-            let pb = w
-                .body_transform(def.body_b)
-                .unwrap()
-                .apply(def.local_anchor_b);
-            widest = widest.max(pa.distance(pb));
+            widest = widest.max(pin_gap(&w, *j));
         }
     }
     widest

@@ -49,6 +49,43 @@ fn accepts(filter: &QueryFilter, def: &ShapeDef) -> bool {
         && (filter.include_sensors || !def.is_sensor)
 }
 
+/// A scene's shapes with their poses and definitions.
+type Placed = [(ShapeId, Shape, Transform, ShapeDef)];
+
+/// Brute force: the shapes `filter` accepts whose bounding box overlaps `aabb`, sorted.
+fn in_box(shapes: &Placed, filter: &QueryFilter, aabb: &Aabb) -> Vec<ShapeId> {
+    let mut found: Vec<ShapeId> = shapes
+        .iter()
+        .filter(|(_, s, xf, d)| accepts(filter, d) && s.compute_aabb(*xf).overlaps(aabb))
+        .map(|(id, ..)| *id)
+        .collect();
+    found.sort();
+    found
+}
+
+/// Brute force: the shapes `filter` accepts that contain `point`, sorted.
+fn at_point(shapes: &Placed, filter: &QueryFilter, point: Vec2) -> Vec<ShapeId> {
+    let mut found: Vec<ShapeId> = shapes
+        .iter()
+        .filter(|(_, s, xf, d)| accepts(filter, d) && s.contains_point(*xf, point))
+        .map(|(id, ..)| *id)
+        .collect();
+    found.sort();
+    found
+}
+
+/// Brute force: every hit of the ray on the shapes `filter` accepts, nearest first (ties by
+/// id).
+fn ray_hits(shapes: &Placed, filter: &QueryFilter, input: &RayCastInput) -> Vec<(ShapeId, RayHit)> {
+    let mut hits: Vec<(ShapeId, RayHit)> = shapes
+        .iter()
+        .filter(|(.., d)| accepts(filter, d))
+        .filter_map(|(id, s, xf, _)| s.ray_cast(*xf, input).map(|h| (*id, h)))
+        .collect();
+    hits.sort_by(|a, b| a.1.fraction.total_cmp(&b.1.fraction).then(a.0.cmp(&b.0)));
+    hits
+}
+
 fn filters() -> [QueryFilter; 3] {
     [
         QueryFilter::default(),
@@ -72,23 +109,11 @@ fn aabb_point_and_overlap_queries_match_brute_force() {
             let c = rng.vec(25.0);
             let half = Vec2::new(rng.range(0.1, 4.0), rng.range(0.1, 4.0));
             let aabb = Aabb::new(c - half, c + half);
-            let mut expected: Vec<ShapeId> = scene
-                .shapes
-                .iter()
-                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.compute_aabb(*xf).overlaps(&aabb))
-                .map(|(id, ..)| *id)
-                .collect();
-            expected.sort();
+            let expected = in_box(&scene.shapes, &filter, &aabb);
             assert_eq!(scene.world.query_aabb(&aabb, &filter), expected);
 
             let point = rng.vec(25.0);
-            let mut expected: Vec<ShapeId> = scene
-                .shapes
-                .iter()
-                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.contains_point(*xf, point))
-                .map(|(id, ..)| *id)
-                .collect();
-            expected.sort();
+            let expected = at_point(&scene.shapes, &filter, point);
             assert_eq!(scene.world.query_point(point, &filter), expected);
 
             let probe = rng.shape();
@@ -123,13 +148,7 @@ fn ray_casts_match_brute_force_in_order() {
                 translation,
                 max_fraction: 1.0,
             };
-            let mut expected: Vec<(ShapeId, RayHit)> = scene
-                .shapes
-                .iter()
-                .filter(|(.., d)| accepts(&filter, d))
-                .filter_map(|(id, s, xf, _)| s.ray_cast(*xf, &input).map(|h| (*id, h)))
-                .collect();
-            expected.sort_by(|a, b| a.1.fraction.total_cmp(&b.1.fraction).then(a.0.cmp(&b.0)));
+            let expected = ray_hits(&scene.shapes, &filter, &input);
             let all = scene.world.ray_cast_all(origin, translation, &filter);
             assert_eq!(all, expected);
             assert_eq!(
@@ -216,24 +235,12 @@ fn queries_match_brute_force_after_the_bodies_moved() {
             let c = rng.vec(30.0) - Vec2::new(0.0, 5.0);
             let half = Vec2::new(rng.range(0.1, 4.0), rng.range(0.1, 4.0));
             let aabb = Aabb::new(c - half, c + half);
-            let mut expected: Vec<ShapeId> = scene
-                .shapes
-                .iter()
-                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.compute_aabb(*xf).overlaps(&aabb))
-                .map(|(id, ..)| *id)
-                .collect();
-            expected.sort();
+            let expected = in_box(&scene.shapes, &filter, &aabb);
             hits += expected.len();
             assert_eq!(world.query_aabb(&aabb, &filter), expected);
 
             let point = rng.vec(30.0);
-            let mut expected: Vec<ShapeId> = scene
-                .shapes
-                .iter()
-                .filter(|(_, s, xf, d)| accepts(&filter, d) && s.contains_point(*xf, point))
-                .map(|(id, ..)| *id)
-                .collect();
-            expected.sort();
+            let expected = at_point(&scene.shapes, &filter, point);
             assert_eq!(world.query_point(point, &filter), expected);
 
             let (origin, translation) = (rng.vec(30.0), rng.vec(40.0));
@@ -242,13 +249,7 @@ fn queries_match_brute_force_after_the_bodies_moved() {
                 translation,
                 max_fraction: 1.0,
             };
-            let mut expected: Vec<(ShapeId, RayHit)> = scene
-                .shapes
-                .iter()
-                .filter(|(.., d)| accepts(&filter, d))
-                .filter_map(|(id, s, xf, _)| s.ray_cast(*xf, &input).map(|h| (*id, h)))
-                .collect();
-            expected.sort_by(|a, b| a.1.fraction.total_cmp(&b.1.fraction).then(a.0.cmp(&b.0)));
+            let expected = ray_hits(&scene.shapes, &filter, &input);
             assert_eq!(world.ray_cast_all(origin, translation, &filter), expected);
         }
     }

@@ -39,6 +39,22 @@ fn slab(w: &mut World, at: Vec2, hx: f32, hy: f32, def: &ShapeDef) -> ShapeId {
     w.create_shape(body, def, shape).unwrap()
 }
 
+/// Two unit boxes side by side on the x axis, overlapping by `overlap`.
+fn overlapping_boxes(w: &mut World, overlap: f32) -> [BodyId; 2] {
+    [-0.5, 0.5].map(|side| {
+        let at = Vec2::new(side * (1.0 - overlap), 0.0);
+        let b = w.create_body(&BodyDef::dynamic(at)).unwrap();
+        let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+        w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+        b
+    })
+}
+
+/// The gap between the two boxes of [`overlapping_boxes`] (negative: their overlap).
+fn gap_between(w: &World, [a, b]: [BodyId; 2]) -> f32 {
+    w.body_position(b).unwrap().x - w.body_position(a).unwrap().x - 1.0
+}
+
 /// With `hit_event_threshold` at 4 m/s, a ball meeting a wall at 3 m/s reports no hit and
 /// one at 5 m/s reports one, with its approach speed (the threshold compares the normal
 /// approach speed; zero gravity keeps it the launch speed).
@@ -85,22 +101,8 @@ fn the_push_speed_limit_bounds_how_fast_overlaps_separate() {
             max_contact_push_speed: push,
             ..weightless()
         });
-        let boxes: Vec<BodyId> = [-0.35f32, 0.35]
-            .iter()
-            .map(|&x| {
-                let b = w.create_body(&BodyDef::dynamic(Vec2::new(x, 0.0))).unwrap();
-                let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
-                w.create_shape(b, &ShapeDef::default(), shape).unwrap();
-                b
-            })
-            .collect();
-        let gap = |w: &World| {
-            let (a, b) = (
-                w.body_position(boxes[0]).unwrap(),
-                w.body_position(boxes[1]).unwrap(),
-            );
-            b.x - a.x - 1.0
-        };
+        let boxes = overlapping_boxes(&mut w, 0.3);
+        let gap = |w: &World| gap_between(w, boxes);
         let mut fastest = 0.0f32;
         for _ in 0..60 {
             let before = gap(&w);
@@ -190,19 +192,10 @@ fn overlap_closing_time(contact_hertz: f32) -> f32 {
         contact_hertz,
         ..weightless()
     });
-    let boxes: Vec<BodyId> = [-0.45f32, 0.45]
-        .iter()
-        .map(|&x| {
-            let b = w.create_body(&BodyDef::dynamic(Vec2::new(x, 0.0))).unwrap();
-            let shape = Polygon::new_box(0.5, 0.5).unwrap().into();
-            w.create_shape(b, &ShapeDef::default(), shape).unwrap();
-            b
-        })
-        .collect();
+    let boxes = overlapping_boxes(&mut w, 0.1);
     for step in 1..=600 {
         w.step(DT).unwrap();
-        let gap = w.body_position(boxes[1]).unwrap().x - w.body_position(boxes[0]).unwrap().x - 1.0;
-        if gap > -0.03 {
+        if gap_between(&w, boxes) > -0.03 {
             return step as f32 * DT;
         }
     }

@@ -6,6 +6,7 @@
 //! material). Axis-aligned centred boxes are avian's rectangles (cuboids), other polygons
 //! convex polylines, rounded ones with their rounding.
 
+use super::scene_groups::{BuildsBodies, apply_changes, build_start};
 use super::{BodySample, Settings, Simulation};
 use avian2d::parry::shape::SharedShape;
 use avian2d::prelude::*;
@@ -18,13 +19,14 @@ use bevy_transform::components::Transform;
 use physics_core::body::BodyType;
 use physics_core::joint::JointKind;
 use physics_core::shape::Shape;
-use physics2d_demos::{GroupChange, Scene, ShapeDesc};
+use physics2d_demos::{BodyGroup, Scene, ShapeDesc};
+use std::sync::Arc;
 use std::time::Duration;
 
 struct Avian {
     app: App,
     /// The scene, for the groups its timeline creates and destroys.
-    scene: Scene,
+    scene: Arc<Scene>,
     /// Body entities in scene order; `None` for a group body that does not exist now.
     bodies: Vec<Option<Entity>>,
     /// Joint entities in scene order, likewise.
@@ -60,26 +62,21 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
 
     let mut sim = Avian {
         app,
-        scene: scene.clone(),
+        scene: Arc::new(scene.clone()),
         bodies: vec![None; scene.bodies.len()],
         joints: vec![None; scene.joints.len()],
         steps: 0,
     };
-    for i in (0..scene.bodies.len()).filter(|i| scene.is_built_at_start(*i)) {
-        sim.spawn_body(i)?;
-    }
-    for j in (0..scene.joints.len()).filter(|j| scene.is_joint_built_at_start(*j)) {
-        sim.spawn_joint(j)?;
-    }
+    build_start(&mut sim, scene)?;
     // Starts the clock; the next update takes the first step.
     sim.app.update();
     Ok(Box::new(sim))
 }
 
-impl Avian {
-    /// Spawns the scene's body `index` as an entity with its collider.
-    fn spawn_body(&mut self, index: usize) -> Result<(), String> {
-        let desc = &self.scene.bodies[index];
+/// Bodies and joints are entities: a body with its collider, a joint of its own.
+impl BuildsBodies for Avian {
+    fn create_body(&mut self, scene: &Scene, index: usize) -> Result<(), String> {
+        let desc = &scene.bodies[index];
         let rigid_body = match desc.body_type {
             BodyType::Static => RigidBody::Static,
             BodyType::Kinematic => RigidBody::Kinematic,
@@ -112,18 +109,14 @@ impl Avian {
         Ok(())
     }
 
-    /// Spawns the scene's joint `index` between its (existing) bodies.
-    fn spawn_joint(&mut self, index: usize) -> Result<(), String> {
-        let joint = &self.scene.joints[index];
+    fn create_joint(&mut self, scene: &Scene, index: usize) -> Result<(), String> {
+        let joint = &scene.joints[index];
         let JointKind::Revolute(revolute) = joint.kind else {
             return Err("only revolute joints are mapped to avian2d".into());
         };
         let body = |i: usize| self.bodies[i].ok_or("avian2d adapter: a joint to an absent body");
         let (entity_a, entity_b) = (body(joint.body_a)?, body(joint.body_b)?);
-        let (a, b) = (
-            &self.scene.bodies[joint.body_a],
-            &self.scene.bodies[joint.body_b],
-        );
+        let (a, b) = (&scene.bodies[joint.body_a], &scene.bodies[joint.body_b]);
         let local = |body: &physics2d_demos::BodyDesc, anchor: Vec2| {
             Vec2::from_angle(-body.angle).rotate(anchor - body.position)
         };
@@ -156,29 +149,11 @@ impl Avian {
         Ok(())
     }
 
-    /// Spawns and despawns the groups the scene's timeline changes before step `step`.
-    fn apply_changes(&mut self, step: usize) -> Result<(), String> {
-        let changes: Vec<GroupChange> = self.scene.changes_before(step).collect();
-        for change in changes {
-            match change {
-                GroupChange::Create(g) => {
-                    let group = self.scene.groups[g].clone();
-                    for i in group.bodies {
-                        self.spawn_body(i)?;
-                    }
-                    for j in group.joints {
-                        self.spawn_joint(j)?;
-                    }
-                }
-                GroupChange::Destroy(g) => {
-                    let group = self.scene.groups[g].clone();
-                    let joints = self.joints[group.joints].iter_mut();
-                    for slot in joints.chain(self.bodies[group.bodies].iter_mut()) {
-                        if let Some(entity) = slot.take() {
-                            self.app.world_mut().despawn(entity);
-                        }
-                    }
-                }
+    fn destroy_group(&mut self, group: &BodyGroup) -> Result<(), String> {
+        let joints = self.joints[group.joints.clone()].iter_mut();
+        for slot in joints.chain(self.bodies[group.bodies.clone()].iter_mut()) {
+            if let Some(entity) = slot.take() {
+                self.app.world_mut().despawn(entity);
             }
         }
         Ok(())
@@ -280,7 +255,8 @@ fn polygon_collider(vertices: &[Vec2], radius: f32) -> Collider {
 
 impl Simulation for Avian {
     fn step(&mut self) -> Result<(), String> {
-        self.apply_changes(self.steps)?;
+        let scene = Arc::clone(&self.scene);
+        apply_changes(self, &scene, self.steps)?;
         self.steps += 1;
         let before = self.app.world().resource::<Time<Physics>>().elapsed();
         for _ in 0..4 {

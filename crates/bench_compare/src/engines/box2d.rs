@@ -1,6 +1,7 @@
 //! Box2D v3 through `boxdd` (its C source built with the C compiler): one worker, sleeping
 //! off, 4 substeps.
 
+use super::scene_groups::{BuildsBodies, apply_changes, build_start};
 use super::{BodySample, ContactSample, PointSample, Settings, Simulation};
 use bevy_math::Vec2;
 use boxdd::prelude::*;
@@ -8,13 +9,14 @@ use boxdd::prelude::*;
 use physics_core::body::BodyType as CoreBodyType;
 use physics_core::joint::JointKind;
 use physics_core::shape::Shape as CoreShape;
-use physics2d_demos::{GroupChange, Scene, ShapeDesc};
+use physics2d_demos::{BodyGroup, Scene, ShapeDesc};
 use std::result::Result;
+use std::sync::Arc;
 
 struct Box2d {
     world: World,
     /// The scene, for the groups its timeline creates and destroys.
-    scene: Scene,
+    scene: Arc<Scene>,
     /// Body ids in scene order; `None` for a group body that does not exist now.
     bodies: Vec<Option<BodyId>>,
     /// Every shape and the scene index of its body, for reading contacts.
@@ -50,7 +52,7 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
     }
     let mut sim = Box2d {
         world,
-        scene: scene.clone(),
+        scene: Arc::new(scene.clone()),
         bodies: vec![None; scene.bodies.len()],
         shapes: Vec::new(),
         dt: scene.dt,
@@ -58,19 +60,13 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         stages: [0.0; 5],
         steps: 0,
     };
-    for i in (0..scene.bodies.len()).filter(|i| scene.is_built_at_start(*i)) {
-        sim.create_body(i)?;
-    }
-    for j in (0..scene.joints.len()).filter(|j| scene.is_joint_built_at_start(*j)) {
-        sim.create_joint(j)?;
-    }
+    build_start(&mut sim, scene)?;
     Ok(Box::new(sim))
 }
 
-impl Box2d {
-    /// Creates the scene's body `index` with its shapes.
-    fn create_body(&mut self, index: usize) -> Result<(), String> {
-        let desc = &self.scene.bodies[index];
+impl BuildsBodies for Box2d {
+    fn create_body(&mut self, scene: &Scene, index: usize) -> Result<(), String> {
+        let desc = &scene.bodies[index];
         let body_type = match desc.body_type {
             CoreBodyType::Static => BodyType::Static,
             CoreBodyType::Kinematic => BodyType::Kinematic,
@@ -96,9 +92,8 @@ impl Box2d {
         Ok(())
     }
 
-    /// Creates the scene's joint `index` between its (existing) bodies.
-    fn create_joint(&mut self, index: usize) -> Result<(), String> {
-        let joint = &self.scene.joints[index];
+    fn create_joint(&mut self, scene: &Scene, index: usize) -> Result<(), String> {
+        let joint = &scene.joints[index];
         let JointKind::Revolute(revolute) = joint.kind else {
             return Err(format!("Box2D adapter: no mapping for {:?}", joint.kind));
         };
@@ -121,31 +116,13 @@ impl Box2d {
         Ok(())
     }
 
-    /// Creates and destroys the groups the scene's timeline changes before step `step`.
-    fn apply_changes(&mut self, step: usize) -> Result<(), String> {
-        let changes: Vec<GroupChange> = self.scene.changes_before(step).collect();
-        for change in changes {
-            match change {
-                GroupChange::Create(g) => {
-                    let group = self.scene.groups[g].clone();
-                    for i in group.bodies {
-                        self.create_body(i)?;
-                    }
-                    for j in group.joints {
-                        self.create_joint(j)?;
-                    }
-                }
-                GroupChange::Destroy(g) => {
-                    let group = self.scene.groups[g].clone();
-                    for i in group.bodies.clone() {
-                        if let Some(id) = self.bodies[i].take() {
-                            self.world.body(id).and_then(|b| b.destroy()).map_err(err)?;
-                        }
-                    }
-                    self.shapes.retain(|(_, b)| !group.bodies.contains(b));
-                }
+    fn destroy_group(&mut self, group: &BodyGroup) -> Result<(), String> {
+        for i in group.bodies.clone() {
+            if let Some(id) = self.bodies[i].take() {
+                self.world.body(id).and_then(|b| b.destroy()).map_err(err)?;
             }
         }
+        self.shapes.retain(|(_, b)| !group.bodies.contains(b));
         Ok(())
     }
 }
@@ -194,7 +171,8 @@ fn add_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<ShapeI
 
 impl Simulation for Box2d {
     fn step(&mut self) -> Result<(), String> {
-        self.apply_changes(self.steps as usize)?;
+        let scene = Arc::clone(&self.scene);
+        apply_changes(self, &scene, self.steps as usize)?;
         // The completed step borrows the world; its events are not needed.
         drop(self.world.step(self.dt, self.substeps).map_err(err)?);
         let p = self.world.profile().map_err(err)?;

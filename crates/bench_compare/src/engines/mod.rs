@@ -10,6 +10,7 @@ mod box2d;
 mod core;
 mod plugin;
 mod rapier;
+mod scene_groups;
 
 use bevy_math::Vec2;
 use physics2d_demos::Scene;

@@ -1,13 +1,15 @@
 //! rapier2d 0.36 through its `PhysicsWorld`: `num_solver_iterations` is its substep count,
 //! bodies never sleep, the default build is single-threaded.
 
+use super::scene_groups::{BuildsBodies, apply_changes, build_start};
 use super::{BodySample, Settings, Simulation};
 use bevy_math::Vec2;
 use physics_core::body::BodyType;
 use physics_core::joint::JointKind;
 use physics_core::shape::Shape;
-use physics2d_demos::{GroupChange, Scene, ShapeDesc};
+use physics2d_demos::{BodyGroup, Scene, ShapeDesc};
 use rapier2d::prelude::*;
+use std::sync::Arc;
 
 /// A point in rapier's glam (another glam release than Bevy's).
 fn v(p: Vec2) -> Vector {
@@ -17,7 +19,7 @@ fn v(p: Vec2) -> Vector {
 struct Rapier {
     world: PhysicsWorld,
     /// The scene, for the groups its timeline creates and destroys.
-    scene: Scene,
+    scene: Arc<Scene>,
     /// Body handles in scene order; `None` for a group body that does not exist now.
     bodies: Vec<Option<RigidBodyHandle>>,
     steps: usize,
@@ -34,23 +36,17 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
     world.integration_parameters.warmstart_joints = true;
     let mut sim = Rapier {
         world,
-        scene: scene.clone(),
+        scene: Arc::new(scene.clone()),
         bodies: vec![None; scene.bodies.len()],
         steps: 0,
     };
-    for i in (0..scene.bodies.len()).filter(|i| scene.is_built_at_start(*i)) {
-        sim.create_body(i)?;
-    }
-    for j in (0..scene.joints.len()).filter(|j| scene.is_joint_built_at_start(*j)) {
-        sim.create_joint(j)?;
-    }
+    build_start(&mut sim, scene)?;
     Ok(Box::new(sim))
 }
 
-impl Rapier {
-    /// Creates the scene's body `index` with its colliders.
-    fn create_body(&mut self, index: usize) -> Result<(), String> {
-        let desc = &self.scene.bodies[index];
+impl BuildsBodies for Rapier {
+    fn create_body(&mut self, scene: &Scene, index: usize) -> Result<(), String> {
+        let desc = &scene.bodies[index];
         let builder = match desc.body_type {
             BodyType::Static => RigidBodyBuilder::fixed(),
             BodyType::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
@@ -74,9 +70,8 @@ impl Rapier {
         Ok(())
     }
 
-    /// Creates the scene's joint `index` between its (existing) bodies.
-    fn create_joint(&mut self, index: usize) -> Result<(), String> {
-        let joint = &self.scene.joints[index];
+    fn create_joint(&mut self, scene: &Scene, index: usize) -> Result<(), String> {
+        let joint = &scene.joints[index];
         let JointKind::Revolute(revolute) = joint.kind else {
             return Err(format!("rapier2d adapter: no mapping for {:?}", joint.kind));
         };
@@ -105,27 +100,11 @@ impl Rapier {
         Ok(())
     }
 
-    /// Creates and removes the groups the scene's timeline changes before step `step`.
-    fn apply_changes(&mut self, step: usize) -> Result<(), String> {
-        let changes: Vec<GroupChange> = self.scene.changes_before(step).collect();
-        for change in changes {
-            let group = match change {
-                GroupChange::Create(g) | GroupChange::Destroy(g) => self.scene.groups[g].clone(),
-            };
-            if let GroupChange::Create(_) = change {
-                for i in group.bodies {
-                    self.create_body(i)?;
-                }
-                for j in group.joints {
-                    self.create_joint(j)?;
-                }
-            } else {
-                for i in group.bodies {
-                    if let Some(handle) = self.bodies[i].take() {
-                        // With its colliders and joints.
-                        self.world.remove_body(handle);
-                    }
-                }
+    fn destroy_group(&mut self, group: &BodyGroup) -> Result<(), String> {
+        for i in group.bodies.clone() {
+            if let Some(handle) = self.bodies[i].take() {
+                // With its colliders and joints.
+                self.world.remove_body(handle);
             }
         }
         Ok(())
@@ -196,7 +175,8 @@ fn centred_box(vertices: &[Vec2]) -> Option<Vec2> {
 
 impl Simulation for Rapier {
     fn step(&mut self) -> Result<(), String> {
-        self.apply_changes(self.steps)?;
+        let scene = Arc::clone(&self.scene);
+        apply_changes(self, &scene, self.steps)?;
         self.steps += 1;
         self.world.step();
         // rapier puts bodies that went non-finite in quarantine instead of reporting NaN.

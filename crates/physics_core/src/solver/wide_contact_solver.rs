@@ -102,6 +102,24 @@ struct WideBody {
     qs: Lanes,
 }
 
+impl WideBody {
+    /// The body lanes from its eight columns in field order (vx, vy, w, padding, dpx, dpy,
+    /// qc, qs).
+    #[inline(always)]
+    fn from_columns([vx, vy, w, padding, dpx, dpy, qc, qs]: [Lanes; 8]) -> Self {
+        WideBody {
+            vx,
+            vy,
+            w,
+            padding,
+            dpx,
+            dpy,
+            qc,
+            qs,
+        }
+    }
+}
+
 /// The coloured contact constraints of a step in SIMD groups.
 #[derive(Default)]
 pub(crate) struct WideContacts {
@@ -336,17 +354,7 @@ pub(crate) fn lane_results(group: &WideConstraint, lane: usize) -> [SolvedPoint;
 #[inline(always)]
 fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     let rows: [Lanes; LANES] = std::array::from_fn(|k| states.read_row8(indices[k]));
-    let [vx, vy, w, padding, dpx, dpy, qc, qs] = Lanes::transpose(rows);
-    WideBody {
-        vx,
-        vy,
-        w,
-        padding,
-        dpx,
-        dpy,
-        qc,
-        qs,
-    }
+    WideBody::from_columns(Lanes::transpose(rows))
 }
 
 /// The warm start's gather: with eight lanes a body's whole row is one load anyway.
@@ -391,16 +399,7 @@ fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     ];
     let [vx, vy, w, padding] = Lanes::transpose([r0[0], r1[0], r2[0], r3[0]]);
     let [dpx, dpy, qc, qs] = Lanes::transpose([r0[1], r1[1], r2[1], r3[1]]);
-    WideBody {
-        vx,
-        vy,
-        w,
-        padding,
-        dpx,
-        dpy,
-        qc,
-        qs,
-    }
+    WideBody::from_columns([vx, vy, w, padding, dpx, dpy, qc, qs])
 }
 
 /// Only the velocities of the bodies `indices` in lanes (the motion half is left at zero):
@@ -416,16 +415,7 @@ fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
     ];
     let [vx, vy, w, padding] = Lanes::transpose([r0, r1, r2, r3]);
     let zero = Lanes::splat(0.0);
-    WideBody {
-        vx,
-        vy,
-        w,
-        padding,
-        dpx: zero,
-        dpy: zero,
-        qc: zero,
-        qs: zero,
-    }
+    WideBody::from_columns([vx, vy, w, padding, zero, zero, zero, zero])
 }
 
 /// Writes the lanes' velocities back (the solver changes nothing else); the static index is
