@@ -100,7 +100,8 @@ fn camera(mut commands: Commands) {
     ));
 }
 
-fn setup(mut commands: Commands) {
+/// The ground, walls, boxes and the player's ball.
+pub fn setup(mut commands: Commands) {
     commands.spawn((
         RigidBody::Static,
         Collider::rectangle(30.0, 1.0),

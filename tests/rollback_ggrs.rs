@@ -13,8 +13,10 @@ use bevy::prelude::*;
 use bevy::time::{TimePlugin, TimeUpdateStrategy};
 use bevy::transform::TransformPlugin;
 use bevy_ggrs::prelude::*;
-use bevy_ggrs::{LoadWorld, RollbackFrameCount};
+use bevy_ggrs::{LoadWorld, LoadWorldSystems, RollbackEntityMap, RollbackFrameCount};
+use bevy_physics2d::physics_core::id::BodyId;
 use bevy_physics2d::prelude::*;
+use bevy_physics2d::{CollisionEventsEnabled, CollisionStart, PhysicsBody, PhysicsWorld};
 use rollback_ggrs::{CHECK_DISTANCE, Mismatches, Player};
 use std::time::Duration;
 
@@ -136,3 +138,132 @@ fn sync_test_notices_state_outside_the_rollback_set() {
     let mismatches = &app.world().resource::<Mismatches>().0;
     assert!(!mismatches.is_empty(), "a leaking kick went unnoticed");
 }
+
+/// Collision starts seen by an observer: (GGRS frame, collider, other collider).
+#[derive(Resource, Default)]
+struct StartsSeen(Vec<(i32, Entity, Entity)>);
+
+/// Regression: every frame the sync test resimulates sent its collision events again, so a
+/// game heard each start eight times. A resimulated step now sends only what its first run
+/// did not.
+#[test]
+fn resimulated_frames_do_not_send_their_collision_events_again() {
+    let mut app = headless();
+    app.init_resource::<StartsSeen>()
+        .add_systems(
+            Startup,
+            (|mut commands: Commands, colliders: Query<Entity, With<Collider>>| {
+                for entity in &colliders {
+                    commands.entity(entity).insert(CollisionEventsEnabled);
+                }
+            })
+            .after(rollback_ggrs::setup),
+        )
+        .add_observer(
+            |on: On<CollisionStart>,
+             frame: Res<RollbackFrameCount>,
+             mut seen: ResMut<StartsSeen>| {
+                seen.0.push((frame.0, on.collider1, on.collider2));
+            },
+        );
+    app.update();
+    play(&mut app, 240);
+    let seen = &app.world().resource::<StartsSeen>().0;
+    assert!(seen.len() > 40, "only {} collision starts", seen.len());
+    let mut unique = seen.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        seen.len(),
+        "{} of {} collision starts were sent again by a resimulation",
+        seen.len() - unique.len(),
+        seen.len()
+    );
+    let mismatches = &app.world().resource::<Mismatches>().0;
+    assert!(mismatches.is_empty(), "mismatched frames: {mismatches:?}");
+}
+
+/// Regression: a body despawned inside the rollback window comes back from bevy_ggrs with a
+/// new entity id; the restored physics world named the old one, so the respawned entity got
+/// a second core body (or none) and the resimulation differed. The world's entities now
+/// follow bevy_ggrs's `RollbackEntityMap`.
+#[test]
+fn bodies_spawned_and_despawned_inside_the_rollback_window_keep_their_core_bodies() {
+    /// A dropped ball and the frame it was dropped (entity ids change on respawn; the
+    /// frame does not).
+    #[derive(Component, Clone, Copy)]
+    struct Dropped(i32);
+    let mut app = headless();
+    app.init_resource::<Remapped>().add_systems(
+        LoadWorld,
+        (|map: Res<RollbackEntityMap>, mut remapped: ResMut<Remapped>| {
+            if !map.is_empty() {
+                remapped.0 += 1;
+            }
+        })
+        .after(LoadWorldSystems::Mapping),
+    );
+    app.rollback_component_with_clone::<RigidBody>()
+        .rollback_component_with_clone::<Collider>()
+        .rollback_component_with_copy::<Dropped>()
+        .add_systems(
+            GgrsSchedule,
+            (|mut commands: Commands,
+              frame: Res<RollbackFrameCount>,
+              dropped: Query<(Entity, &Dropped)>| {
+                // A ball dropped every 20 frames and removed 30 frames later: spawns and
+                // despawns keep falling inside the 7 frames the sync test rolls back.
+                if frame.0 % 20 == 5 {
+                    let x = -12.0 + 0.3 * (frame.0 % 80) as f32;
+                    commands.spawn((
+                        Dropped(frame.0),
+                        RigidBody::Dynamic,
+                        Collider::circle(0.3),
+                        Transform::from_xyz(x, 10.0, 0.0),
+                    ));
+                }
+                if frame.0 % 20 == 15 && dropped.iter().count() > 1 {
+                    let (oldest, _) = dropped
+                        .iter()
+                        .min_by_key(|(_, d)| d.0)
+                        .expect("more than one");
+                    commands.entity(oldest).despawn();
+                }
+            })
+            .before(PhysicsSystems::Prepare),
+        );
+    app.update();
+    play(&mut app, 300);
+    let mismatches = &app.world().resource::<Mismatches>().0;
+    assert!(mismatches.is_empty(), "mismatched frames: {mismatches:?}");
+    // Every rigid-body entity has exactly one core body, and no core body is left over.
+    let mut bodies = app.world_mut().query::<(Entity, &PhysicsBody)>();
+    let handles: Vec<(Entity, BodyId)> = bodies
+        .iter(app.world())
+        .map(|(e, handle)| (e, handle.id()))
+        .collect();
+    let physics = app.world().resource::<PhysicsWorld>();
+    for (entity, id) in &handles {
+        assert_eq!(
+            physics.body(*entity),
+            Some(*id),
+            "{entity} lost its core body"
+        );
+    }
+    assert_eq!(
+        physics.core().body_count(),
+        handles.len(),
+        "core bodies without an entity"
+    );
+    let mut dropped = app.world_mut().query_filtered::<(), With<Dropped>>();
+    let balls = dropped.iter(app.world()).count();
+    assert!(balls >= 1, "{balls} dropped balls");
+    // The test means something only if rollbacks respawned entities under new ids.
+    let remapped = app.world().resource::<Remapped>().0;
+    assert!(remapped >= 10, "only {remapped} loads respawned an entity");
+}
+
+/// Loads whose `RollbackEntityMap` renamed at least one entity.
+#[derive(Resource, Default)]
+struct Remapped(u32);

@@ -3,6 +3,7 @@
 
 use crate::material::CollisionEventsEnabled;
 use crate::physics_world::PhysicsWorld;
+use crate::sent_events::SentKind;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 
@@ -104,7 +105,9 @@ pub struct JointBroken {
     pub reason: JointBreakReason,
 }
 
-/// Writeback stage: turns the core's events of this step into messages and entity events.
+/// Writeback stage: turns the core's events of this step into messages and entity events. A
+/// step simulated again after a rollback sends only the events its first run did not (see
+/// [the rollback notes](crate::rollback)).
 pub(crate) fn send_events(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
@@ -116,6 +119,8 @@ pub(crate) fn send_events(
     mut hits: MessageWriter<CollisionHit>,
     mut broken: MessageWriter<JointBroken>,
 ) {
+    let mut log = std::mem::take(&mut physics.sent_events);
+    let mut sent = log.begin(physics.steps);
     let p = &*physics;
     let body_of = |collider: Entity| -> Option<Entity> {
         let shape = p.shape(collider)?;
@@ -132,6 +137,14 @@ pub(crate) fn send_events(
             };
             let (on1, on2) = (enabled.contains(c1), enabled.contains(c2));
             if !(on1 || on2) {
+                continue;
+            }
+            let kind = if begin {
+                SentKind::CollisionStart
+            } else {
+                SentKind::CollisionEnd
+            };
+            if !sent.first_time(kind, c1, c2) {
                 continue;
             }
             let (b1, b2) = (body_of(c1), body_of(c2));
@@ -184,6 +197,14 @@ pub(crate) fn send_events(
             else {
                 continue;
             };
+            let kind = if begin {
+                SentKind::SensorEntered
+            } else {
+                SentKind::SensorExited
+            };
+            if !sent.first_time(kind, sensor, visitor) {
+                continue;
+            }
             let observed = enabled.contains(sensor);
             if begin {
                 entered.write(SensorEntered { sensor, visitor });
@@ -203,6 +224,9 @@ pub(crate) fn send_events(
         else {
             continue;
         };
+        if !sent.first_time(SentKind::Hit, c1, c2) {
+            continue;
+        }
         let hit = CollisionHit {
             collider1: c1,
             collider2: c2,
@@ -226,6 +250,9 @@ pub(crate) fn send_events(
         let Some(joint) = p.joint_entity(e.joint) else {
             continue;
         };
+        if !sent.first_time(SentKind::JointBroken, joint, Entity::PLACEHOLDER) {
+            continue;
+        }
         let event = JointBroken {
             joint,
             reason: JointBreakReason::Overloaded {
@@ -243,4 +270,6 @@ pub(crate) fn send_events(
     }
     // End events of shapes destroyed before this step have been delivered.
     physics.retired_shapes.clear();
+    log.drop_empty();
+    physics.sent_events = log;
 }

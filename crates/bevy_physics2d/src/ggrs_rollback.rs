@@ -10,7 +10,9 @@ use crate::physics_world::PhysicsWorld;
 use crate::rollback::PhysicsWorldSnapshot;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
-use bevy_ggrs::{ResourceSnapshotPlugin, Rollback, RollbackApp, Strategy};
+use bevy_ggrs::{
+    ResourceMapEntitiesPlugin, ResourceSnapshotPlugin, Rollback, RollbackApp, Strategy,
+};
 use bevy_transform::components::Transform;
 use physics_core::world::WorldDef;
 
@@ -21,6 +23,8 @@ use physics_core::world::WorldDef;
 /// - saves and restores the [`PhysicsWorld`] resource with [`PhysicsWorld::save_snapshot`]
 ///   and [`PhysicsWorld::restore_snapshot`];
 /// - rolls back the rigid-body components of the [rollback set](crate::rollback);
+/// - renames the entities inside the restored world through bevy_ggrs's `RollbackEntityMap`,
+///   for entities respawned by a rollback;
 /// - adds bevy_ggrs's `Rollback` marker to every `RigidBody` entity, since the world snapshot
 ///   rolls every body back whether marked or not;
 /// - adds checksums of every body's `Transform`, `LinearVelocity` and `AngularVelocity`
@@ -34,22 +38,25 @@ pub struct PhysicsRollbackPlugin;
 
 impl Plugin for PhysicsRollbackPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(ResourceSnapshotPlugin::<PhysicsWorldStrategy>::default())
-            .rollback_component_with_clone::<Transform>()
-            .rollback_component_with_copy::<LinearVelocity>()
-            .rollback_component_with_copy::<AngularVelocity>()
-            .rollback_component_with_copy::<ExternalForce>()
-            .rollback_component_with_copy::<ExternalImpulse>()
-            .rollback_component_with_copy::<PhysicsBody>()
-            .rollback_component_with_copy::<InterpolationPoses>()
-            .rollback_component_with_copy::<Sleeping>()
-            .checksum_component::<Transform>(hash_transform)
-            .checksum_component::<LinearVelocity>(|v| hash_bits(&[v.0.x, v.0.y]))
-            .checksum_component::<AngularVelocity>(|w| hash_bits(&[w.0]))
-            .checksum_resource::<PhysicsWorld>(|physics| physics.state_hash())
-            .add_observer(|on: On<Add, RigidBody>, mut commands: Commands| {
-                commands.entity(on.entity).insert_if_new(Rollback);
-            });
+        app.add_plugins((
+            ResourceSnapshotPlugin::<PhysicsWorldStrategy>::default(),
+            ResourceMapEntitiesPlugin::<PhysicsWorld>::default(),
+        ))
+        .rollback_component_with_clone::<Transform>()
+        .rollback_component_with_copy::<LinearVelocity>()
+        .rollback_component_with_copy::<AngularVelocity>()
+        .rollback_component_with_copy::<ExternalForce>()
+        .rollback_component_with_copy::<ExternalImpulse>()
+        .rollback_component_with_copy::<PhysicsBody>()
+        .rollback_component_with_copy::<InterpolationPoses>()
+        .rollback_component_with_copy::<Sleeping>()
+        .checksum_component::<Transform>(hash_transform)
+        .checksum_component::<LinearVelocity>(|v| hash_bits(&[v.0.x, v.0.y]))
+        .checksum_component::<AngularVelocity>(|w| hash_bits(&[w.0]))
+        .checksum_resource::<PhysicsWorld>(|physics| physics.state_hash())
+        .add_observer(|on: On<Add, RigidBody>, mut commands: Commands| {
+            commands.entity(on.entity).insert_if_new(Rollback);
+        });
     }
 }
 

@@ -46,6 +46,8 @@ mod interpolation;
 mod joint;
 mod joint_builder;
 mod lifecycle;
+#[cfg(feature = "lightyear")]
+pub mod lightyear_net;
 mod material;
 mod physics_world;
 mod plugin;
@@ -55,7 +57,9 @@ mod prepare_joints;
 mod query;
 pub mod rollback;
 mod schedule;
+mod sent_events;
 mod settings;
+mod snapshot_bytes;
 mod stages;
 mod sync;
 mod threads;
@@ -81,6 +85,8 @@ pub use joint::{Joint, JointAnchor, JointTypeError};
 pub use joint_builder::{
     HasLimits, HasMotor, HasReferenceAngle, HasSpring, JointBuilder, JointType, joint_types,
 };
+#[cfg(feature = "lightyear")]
+pub use lightyear_net::{PhysicsLightyearPlugin, PhysicsNetId, PhysicsNetSystems};
 pub use material::{
     ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution,
     RollingResistance, Sensor, TangentSpeed,
@@ -92,6 +98,7 @@ pub use query::{QueryHit, SpatialQuery, SpatialQueryFilter};
 pub use rollback::PhysicsWorldSnapshot;
 pub use schedule::{PhysicsPlugins, PhysicsSchedule, PhysicsSchedulePlugin, PhysicsSystems};
 pub use settings::PhysicsSettings;
+pub use snapshot_bytes::SnapshotDecodeError;
 pub use stages::PhysicsDiagnostics;
 pub use threads::ComputeTaskPoolRunner;
 pub use warnings::PhysicsWarning;

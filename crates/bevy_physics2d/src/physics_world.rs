@@ -36,6 +36,9 @@ pub struct PhysicsWorld {
     /// The world scale each body's colliders were last built at, for bodies scaled other
     /// than by one (so a changed scale rebuilds them, and unscaled worlds pay nothing).
     pub(crate) built_scale: EntityHashMap<Vec2>,
+    /// The events recent steps sent, so a step resimulated after a rollback does not send
+    /// them again. Not part of a snapshot: it is the history of what the game was told.
+    pub(crate) sent_events: crate::sent_events::SentEventLog,
 }
 
 /// Entities whose physics objects must be created or rebuilt at the next step, in the order
@@ -47,6 +50,34 @@ pub(crate) struct Pending {
     pub joints: EntityQueue,
     /// Bodies whose settings (damping, gravity scale, mass...) changed.
     pub props: EntityQueue,
+}
+
+impl Pending {
+    /// The four queues, in a fixed order.
+    pub fn queues(&self) -> [&EntityQueue; 4] {
+        [&self.bodies, &self.colliders, &self.joints, &self.props]
+    }
+
+    /// The four queues, in the order of [`Pending::queues`].
+    pub fn queues_mut(&mut self) -> [&mut EntityQueue; 4] {
+        [
+            &mut self.bodies,
+            &mut self.colliders,
+            &mut self.joints,
+            &mut self.props,
+        ]
+    }
+}
+
+impl bevy_ecs::entity::MapEntities for Pending {
+    fn map_entities<M: bevy_ecs::entity::EntityMapper>(&mut self, mapper: &mut M) {
+        for queue in self.queues_mut() {
+            let order = queue.take();
+            for entity in order {
+                queue.push(mapper.get_mapped(entity));
+            }
+        }
+    }
 }
 
 /// Entities in arrival order, each at most once until the queue is taken.
@@ -62,6 +93,11 @@ impl EntityQueue {
         if self.queued.insert(e) {
             self.order.push(e);
         }
+    }
+
+    /// The queued entities in arrival order.
+    pub fn iter(&self) -> impl Iterator<Item = &Entity> {
+        self.order.iter()
     }
 
     /// Whether nothing waits.
@@ -102,6 +138,7 @@ impl PhysicsWorld {
             pending: Pending::default(),
             steps: 0,
             built_scale: EntityHashMap::default(),
+            sent_events: Default::default(),
         })
     }
 
@@ -113,6 +150,11 @@ impl PhysicsWorld {
     /// The core world, mutable (see the type's notes).
     pub fn core_mut(&mut self) -> &mut World {
         &mut self.world
+    }
+
+    /// Whether no entity waits for its core object to be built or rebuilt.
+    pub(crate) fn pending_is_empty(&self) -> bool {
+        self.pending.queues().iter().all(|q| q.is_empty())
     }
 
     /// Steps taken by the plugin.

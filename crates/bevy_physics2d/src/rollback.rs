@@ -20,11 +20,25 @@
 //! rolling back if the game changes it inside the rolled-back frames. Spawning or despawning
 //! physics entities inside the rollback window needs those components registered too.
 //!
+//! # Spawning and despawning inside the rollback window
+//! A rollback library that respawns an entity gives it a new id and an old-to-new map
+//! (bevy_ggrs's `RollbackEntityMap`). [`PhysicsWorld`] implements [`MapEntities`]: every
+//! entity it names (bodies, colliders, joints and the bodies they join, queued work, the log
+//! of sent events) follows the map, so the restored core bodies belong to the respawned
+//! entities. [`PhysicsRollbackPlugin`](crate::PhysicsRollbackPlugin) applies the map after
+//! each load.
+//!
+//! # Events of resimulated steps
+//! A resimulated step has the number it had the first time (the step counter is part of the
+//! snapshot). Collision, sensor, hit and joint-break events it already sent are not sent
+//! again; events its corrected timeline adds are. The plugin remembers the last 256 steps'
+//! events for this, outside the snapshot.
+//!
 //! With the `ggrs` feature, [`PhysicsRollbackPlugin`](crate::PhysicsRollbackPlugin) registers
 //! this set with bevy_ggrs.
 
 use crate::physics_world::{Pending, PhysicsWorld};
-use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
 use bevy_ecs::prelude::*;
 use physics_core::id::{BodyId, JointId, ShapeId};
 use physics_core::world::{WorldError, WorldSnapshot};
@@ -33,19 +47,19 @@ use physics_core::world::{WorldError, WorldSnapshot};
 /// between entities and core ids. Cloning it copies every array, so keep one per saved frame.
 #[derive(Clone)]
 pub struct PhysicsWorldSnapshot {
-    core: WorldSnapshot,
-    ground: Option<BodyId>,
-    body_of: EntityHashMap<BodyId>,
-    body_entity: Vec<Option<(BodyId, Entity)>>,
-    shape_of: EntityHashMap<ShapeId>,
-    compound_parts: EntityHashMap<Vec<ShapeId>>,
-    shape_entity: Vec<Option<(ShapeId, Entity)>>,
-    retired_shapes: Vec<(ShapeId, Entity)>,
-    joint_of: EntityHashMap<JointId>,
-    joint_entity: Vec<Option<(JointId, Entity)>>,
-    joint_source: EntityHashMap<crate::joint::Joint>,
-    pending: Pending,
-    steps: u64,
+    pub(crate) core: WorldSnapshot,
+    pub(crate) ground: Option<BodyId>,
+    pub(crate) body_of: EntityHashMap<BodyId>,
+    pub(crate) body_entity: Vec<Option<(BodyId, Entity)>>,
+    pub(crate) shape_of: EntityHashMap<ShapeId>,
+    pub(crate) compound_parts: EntityHashMap<Vec<ShapeId>>,
+    pub(crate) shape_entity: Vec<Option<(ShapeId, Entity)>>,
+    pub(crate) retired_shapes: Vec<(ShapeId, Entity)>,
+    pub(crate) joint_of: EntityHashMap<JointId>,
+    pub(crate) joint_entity: Vec<Option<(JointId, Entity)>>,
+    pub(crate) joint_source: EntityHashMap<crate::joint::Joint>,
+    pub(crate) pending: Pending,
+    pub(crate) steps: u64,
 }
 
 impl PhysicsWorldSnapshot {
@@ -103,5 +117,54 @@ impl PhysicsWorld {
     /// it as a desync checksum.
     pub fn state_hash(&self) -> u64 {
         self.world.state_hash()
+    }
+}
+
+/// Renames every entity in the maps shared by [`PhysicsWorld`] and [`PhysicsWorldSnapshot`].
+macro_rules! map_maps {
+    ($maps:expr, $mapper:expr) => {{
+        use bevy_ecs::entity::{EntityHashMap, EntityMapper};
+        fn rekey<V, M: EntityMapper>(map: &mut EntityHashMap<V>, mapper: &mut M) {
+            *map = map
+                .drain()
+                .map(|(entity, value)| (mapper.get_mapped(entity), value))
+                .collect();
+        }
+        fn rename<I, M: EntityMapper>(slots: &mut [Option<(I, Entity)>], mapper: &mut M) {
+            for (_, entity) in slots.iter_mut().flatten() {
+                *entity = mapper.get_mapped(*entity);
+            }
+        }
+        let (maps, mapper) = ($maps, $mapper);
+        rekey(&mut maps.body_of, mapper);
+        rekey(&mut maps.shape_of, mapper);
+        rekey(&mut maps.compound_parts, mapper);
+        rekey(&mut maps.joint_of, mapper);
+        rekey(&mut maps.joint_source, mapper);
+        for joint in maps.joint_source.values_mut() {
+            joint.entity_a = mapper.get_mapped(joint.entity_a);
+            joint.entity_b = mapper.get_mapped(joint.entity_b);
+        }
+        rename(&mut maps.body_entity, mapper);
+        rename(&mut maps.shape_entity, mapper);
+        rename(&mut maps.joint_entity, mapper);
+        for (_, entity) in &mut maps.retired_shapes {
+            *entity = mapper.get_mapped(*entity);
+        }
+        bevy_ecs::entity::MapEntities::map_entities(&mut maps.pending, mapper);
+    }};
+}
+pub(crate) use map_maps;
+
+impl MapEntities for PhysicsWorld {
+    /// Renames every entity the world refers to (see the [module notes](crate::rollback)).
+    fn map_entities<M: EntityMapper>(&mut self, mapper: &mut M) {
+        map_maps!(&mut *self, &mut *mapper);
+        let built_scale = std::mem::take(&mut self.built_scale);
+        self.built_scale = built_scale
+            .into_iter()
+            .map(|(entity, scale)| (mapper.get_mapped(entity), scale))
+            .collect();
+        self.sent_events.map_entities(mapper);
     }
 }

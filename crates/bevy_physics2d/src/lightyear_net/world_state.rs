@@ -1,0 +1,228 @@
+//! The server's whole physics world, sent to clients so their predictions start from the
+//! server's state bit for bit.
+//!
+//! Replicated components carry poses and velocities; they do not carry contacts, warm-start
+//! impulses, sleep timers or the order of the core's arrays, and a client that built its
+//! bodies itself would predict a slightly different future. So the server sends its
+//! [`PhysicsWorldSnapshot`] as bytes (entities named by [`PhysicsNetId`]) to a client that
+//! connects, and to every client after bodies, colliders or joints came or went (at most
+//! every [`RESEND_INTERVAL_TICKS`]). The client keeps the newest one until it has every
+//! entity it names, then records it as its world of that tick and asks lightyear for a
+//! rollback to it: the resimulation carries it to the present.
+
+use super::PhysicsNetId;
+use super::history::{WorldHistory, reconcile};
+use crate::body::{AngularVelocity, LinearVelocity, RigidBody};
+use crate::collider::Collider;
+use crate::handle::PhysicsBody;
+use crate::joint::Joint;
+use crate::physics_world::PhysicsWorld;
+use crate::rollback::PhysicsWorldSnapshot;
+use bevy_app::App;
+use bevy_ecs::entity::Entities;
+use bevy_ecs::prelude::*;
+use bevy_transform::components::Transform;
+use lightyear::prelude::client::Client;
+use lightyear::prelude::server::ClientOf;
+use lightyear::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Shortest time between two sends of the world to every client (a burst of spawns is sent
+/// once), in ticks.
+pub const RESEND_INTERVAL_TICKS: u32 = 30;
+
+/// The server's physics world after `tick`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PhysicsWorldState {
+    /// The server tick the world was recorded after.
+    pub tick: Tick,
+    /// [`PhysicsWorldSnapshot::to_bytes`], entities written as their [`PhysicsNetId`].
+    pub bytes: Vec<u8>,
+}
+
+/// The reliable, ordered channel world states travel on.
+pub struct PhysicsWorldChannel;
+
+/// Server: which clients need the world, and when it was last sent to all.
+#[derive(Resource, Default)]
+pub(crate) struct WorldStateDue {
+    /// Links that connected since the last send.
+    new_clients: Vec<Entity>,
+    /// Physics entities came or went since the last send to all.
+    changed: bool,
+    /// Tick of the last send to all.
+    last_broadcast: Option<Tick>,
+}
+
+/// Client: the newest world received and not yet installed.
+#[derive(Resource, Default)]
+pub(crate) struct ReceivedWorld(Option<PhysicsWorldState>);
+
+/// Counts for reports and tests.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorldStateStats {
+    /// Server: world states sent (one per client reached). Client: world states installed.
+    pub count: u32,
+    /// Bytes of the last world state sent or installed.
+    pub last_bytes: usize,
+}
+
+pub(crate) fn register(app: &mut App) {
+    app.register_message::<PhysicsWorldState>()
+        .add_direction(NetworkDirection::ServerToClient);
+    app.add_channel::<PhysicsWorldChannel>(ChannelSettings {
+        mode: ChannelMode::OrderedReliable(ReliableSettings::default()),
+        ..Default::default()
+    })
+    .add_direction(NetworkDirection::ServerToClient);
+    app.init_resource::<WorldStateDue>()
+        .init_resource::<ReceivedWorld>()
+        .init_resource::<WorldStateStats>()
+        .add_observer(
+            |on: On<Add, Connected>,
+             links: Query<(), With<ClientOf>>,
+             mut due: ResMut<WorldStateDue>| {
+                if links.contains(on.entity) {
+                    due.new_clients.push(on.entity);
+                }
+            },
+        )
+        .add_observer(mark_changed::<Add, RigidBody>)
+        .add_observer(mark_changed::<Remove, RigidBody>)
+        .add_observer(mark_changed::<Add, Collider>)
+        .add_observer(mark_changed::<Remove, Collider>)
+        .add_observer(mark_changed::<Add, Joint>)
+        .add_observer(mark_changed::<Remove, Joint>);
+}
+
+fn mark_changed<E: EntityEvent, C: Component>(_on: On<E, C>, mut due: ResMut<WorldStateDue>) {
+    due.changed = true;
+}
+
+/// Server, `FixedPostUpdate` after the writeback: sends the world to the clients that need
+/// it.
+pub(crate) fn send_world(
+    timeline: Res<LocalTimeline>,
+    physics: Res<PhysicsWorld>,
+    mut due: ResMut<WorldStateDue>,
+    mut stats: ResMut<WorldStateStats>,
+    mut links: Query<(Entity, &mut MessageSender<PhysicsWorldState>), With<Connected>>,
+) {
+    let tick = timeline.tick();
+    let broadcast = due.changed
+        && due
+            .last_broadcast
+            .is_none_or(|last| tick.0.wrapping_sub(last.0) >= RESEND_INTERVAL_TICKS);
+    // Entities waiting to be built are not in the world yet: send once they are.
+    let wanted = broadcast || !due.new_clients.is_empty();
+    if !wanted || !physics.pending_is_empty() {
+        return;
+    }
+    let bytes = physics.save_snapshot().to_bytes(|e| e.to_bits());
+    let message = PhysicsWorldState { tick, bytes };
+    let new_clients = std::mem::take(&mut due.new_clients);
+    for (link, mut sender) in &mut links {
+        if broadcast || new_clients.contains(&link) {
+            sender.send::<PhysicsWorldChannel>(message.clone());
+            stats.count += 1;
+            stats.last_bytes = message.bytes.len();
+        }
+    }
+    if broadcast {
+        due.changed = false;
+        due.last_broadcast = Some(tick);
+    }
+}
+
+/// Client, `PreUpdate` before lightyear's rollback check: installs the newest world
+/// received once every entity it names has arrived.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn install_world(
+    mut commands: Commands,
+    mut receivers: Query<&mut MessageReceiver<PhysicsWorldState>, With<Client>>,
+    mut received: ResMut<ReceivedWorld>,
+    mut history: ResMut<WorldHistory>,
+    mut physics: ResMut<PhysicsWorld>,
+    rollback: Option<ResMut<StateRollbackMetadata>>,
+    mut stats: ResMut<WorldStateStats>,
+    timeline: Res<LocalTimeline>,
+    manager: Res<PredictionManager>,
+    named: Query<(Entity, &PhysicsNetId)>,
+    entities: &Entities,
+    bodies: Query<(Entity, Option<&PhysicsBody>), With<RigidBody>>,
+    colliders: Query<Entity, With<Collider>>,
+    joints: Query<Entity, With<Joint>>,
+    mut motion: Query<(
+        Entity,
+        &mut Transform,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+    )>,
+) {
+    for mut receiver in &mut receivers {
+        for state in receiver.receive() {
+            if received.0.as_ref().is_none_or(|old| old.tick <= state.tick) {
+                received.0 = Some(state);
+            }
+        }
+    }
+    let Some(state) = received.0.as_ref() else {
+        return;
+    };
+    let local: HashMap<u64, Entity> = named.iter().map(|(e, id)| (id.0, e)).collect();
+    let world = match PhysicsWorldSnapshot::from_bytes(&state.bytes, |n| local.get(&n).copied()) {
+        Ok(world) => world,
+        // Replication has not brought that entity yet: try again next frame.
+        Err(crate::SnapshotDecodeError::UnknownEntity(id)) => {
+            bevy_log::debug!(
+                "physics: the server's world names entity {id}, not replicated here yet"
+            );
+            return;
+        }
+        Err(error) => {
+            bevy_log::warn!("physics: a world state from the server was dropped ({error})");
+            received.0 = None;
+            return;
+        }
+    };
+    let state = received.0.take().expect("checked above");
+    let now = timeline.tick();
+    let depth = now.0.wrapping_sub(state.tick.0);
+    stats.count += 1;
+    stats.last_bytes = state.bytes.len();
+    if let Some(mut rollback) = rollback
+        && state.tick.0 < now.0
+        && depth <= manager.rollback_policy.max_rollback_ticks as u32
+    {
+        // Resimulate from the server's world to the present.
+        history.record(state.tick, world, usize::MAX);
+        rollback.request_forced_rollback(state.tick);
+    } else {
+        // Not yet synchronised, or too far behind to resimulate: take it as it is.
+        if let Err(error) = physics.restore_snapshot(&world) {
+            bevy_log::warn!("physics: a world state from the server was refused ({error})");
+            return;
+        }
+        reconcile(
+            &mut commands,
+            &mut physics,
+            entities,
+            &bodies,
+            &colliders,
+            &joints,
+        );
+        // The components follow the world (a pose the core did not write would be taken for
+        // a teleport).
+        for (entity, mut transform, mut linear, mut angular) in &mut motion {
+            let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id))
+            else {
+                continue;
+            };
+            transform.translation = core.transform.p.extend(transform.translation.z);
+            transform.rotation = crate::quat_from_rot(core.transform.q);
+            linear.0 = core.linear_velocity;
+            angular.0 = core.angular_velocity;
+        }
+    }
+}

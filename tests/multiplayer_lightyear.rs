@@ -1,0 +1,439 @@
+//! The lightyear example's server and two clients, in one process over crossbeam channels
+//! with lightyear's link conditioner (100 ms each way, 5 % of packets lost): the clients
+//! drive their balls with random inputs for 600 ticks, then stop; every client must end with
+//! every body within 1 mm of the server's, and its state predictions must only have missed
+//! where another client's inputs came late.
+//!
+//! Diagnostics: `NET_LOG=1` logs the first client's warnings and the plugin's debug lines;
+//! `NO_STATE=1` turns the clients' state checks off, to see how far input-only prediction
+//! drifts.
+
+#![allow(dead_code)]
+
+#[path = "../examples/multiplayer_lightyear.rs"]
+mod multiplayer_lightyear;
+
+use bevy::app::TaskPoolPlugin;
+use bevy::prelude::*;
+use bevy::time::{TimePlugin, TimeUpdateStrategy};
+use bevy::transform::TransformPlugin;
+use bevy_physics2d::PhysicsNetId;
+use bevy_physics2d::prelude::*;
+use lightyear::crossbeam::CrossbeamIo;
+use lightyear::netcode::{NetcodeClient, NetcodeServer};
+use lightyear::prelude::client::Client;
+use lightyear::prelude::server::Start;
+use lightyear::prelude::*;
+use multiplayer_lightyear::{self as game, JUMP, LEFT, LocalInput, Player, PlayerInput, RIGHT};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::{Duration, Instant};
+
+/// Rollbacks a client did, by cause, and the largest jump they made in what it shows.
+#[derive(Resource, Default, Debug, Clone, Copy)]
+struct Rollbacks {
+    from_state: u32,
+    from_inputs: u32,
+    ticks: u32,
+    /// Largest distance a body moved in one rollback (the correction a player would see
+    /// without smoothing), metres.
+    largest_correction: f32,
+}
+
+/// Poses before this frame's rollback, to measure its correction.
+#[derive(Resource, Default)]
+struct PosesBefore(Vec<(Entity, Vec2)>);
+
+fn base_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        bevy_state::app::StatesPlugin,
+        TransformPlugin,
+    ));
+    app
+}
+
+fn conditioner() -> RecvLinkConditioner {
+    RecvLinkConditioner::new(
+        LinkConditionerConfig {
+            incoming_latency: Duration::from_millis(100),
+            ..default()
+        }
+        .with_fixed_loss(0.05),
+    )
+}
+
+fn count_rollbacks(
+    rollback: Res<lightyear::core::timeline::Rollback>,
+    manager: Res<PredictionManager>,
+    timeline: Res<LocalTimeline>,
+    mut counts: ResMut<Rollbacks>,
+) {
+    match *rollback {
+        lightyear::core::timeline::Rollback::FromState => counts.from_state += 1,
+        lightyear::core::timeline::Rollback::FromInputs => counts.from_inputs += 1,
+    }
+    if let Some(start) = manager.get_rollback_start_tick() {
+        counts.ticks += timeline.tick().0.saturating_sub(start.0);
+    }
+}
+
+fn poses_before(
+    mut before: ResMut<PosesBefore>,
+    bodies: Query<(Entity, &Transform), With<RigidBody>>,
+) {
+    before.0 = bodies
+        .iter()
+        .map(|(e, t)| (e, t.translation.truncate()))
+        .collect();
+}
+
+fn correction_after(
+    before: Res<PosesBefore>,
+    bodies: Query<&Transform, With<RigidBody>>,
+    mut counts: ResMut<Rollbacks>,
+) {
+    for (entity, was) in &before.0 {
+        if let Ok(now) = bodies.get(*entity) {
+            let jump = now.translation.truncate().distance(*was);
+            counts.largest_correction = counts.largest_correction.max(jump);
+        }
+    }
+}
+
+struct Sim {
+    server: App,
+    clients: Vec<App>,
+    now: Instant,
+}
+
+impl Sim {
+    fn new(clients: usize) -> Sim {
+        let mut server = base_app();
+        game::server_app(&mut server);
+        server.finish();
+        server.cleanup();
+        let server_entity = server
+            .world_mut()
+            .spawn(NetcodeServer::new(
+                lightyear::netcode::server_plugin::NetcodeConfig {
+                    protocol_id: game::PROTOCOL_ID,
+                    private_key: game::KEY,
+                    // Crossbeam links have no socket address to check.
+                    server_addr_check: false,
+                    ..default()
+                },
+            ))
+            .id();
+        let mut apps = Vec::new();
+        for i in 0..clients {
+            let mut app = base_app();
+            if i == 0 && std::env::var("NET_LOG").is_ok() {
+                app.add_plugins(bevy::log::LogPlugin {
+                    filter: "warn,bevy_physics2d=debug".into(),
+                    ..default()
+                });
+            }
+            game::client_app(&mut app);
+            app.init_resource::<Rollbacks>()
+                .init_resource::<PosesBefore>()
+                .add_systems(
+                    PreUpdate,
+                    (
+                        poses_before.before(RollbackSystems::Check),
+                        count_rollbacks
+                            .after(RollbackSystems::Check)
+                            .before(RollbackSystems::Rollback)
+                            .run_if(is_in_rollback),
+                        correction_after.after(RollbackSystems::Rollback),
+                    ),
+                );
+            if std::env::var("NO_STATE").is_ok() {
+                app.world_mut()
+                    .resource_mut::<PredictionManager>()
+                    .rollback_policy
+                    .state = RollbackMode::Disabled;
+            }
+            app.finish();
+            app.cleanup();
+            let (client_io, server_io) = CrossbeamIo::new_pair();
+            let auth = Authentication::Manual {
+                server_addr: SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 5000),
+                client_id: i as u64 + 1,
+                private_key: game::KEY,
+                protocol_id: game::PROTOCOL_ID,
+            };
+            app.world_mut().spawn((
+                Client,
+                Link::default().with_conditioner(conditioner()),
+                client_io,
+                ReplicationReceiver,
+                NetcodeClient::new(
+                    auth,
+                    lightyear::netcode::client_plugin::NetcodeConfig {
+                        token_expire_secs: -1,
+                        ..default()
+                    },
+                )
+                .expect("a manual token is valid"),
+            ));
+            server.world_mut().spawn((
+                LinkOf {
+                    server: server_entity,
+                },
+                Link::default().with_conditioner(conditioner()),
+                PeerAddr(SocketAddr::new(
+                    Ipv4Addr::LOCALHOST.into(),
+                    10_000 + i as u16,
+                )),
+                Linked,
+                server_io,
+            ));
+            apps.push(app);
+        }
+        let now = Instant::now();
+        server
+            .world_mut()
+            .resource_mut::<Time<Real>>()
+            .update_with_instant(now);
+        server.world_mut().trigger(Start {
+            entity: server_entity,
+        });
+        server.world_mut().flush();
+        for app in &mut apps {
+            app.world_mut()
+                .resource_mut::<Time<Real>>()
+                .update_with_instant(now);
+            let client = app
+                .world_mut()
+                .query_filtered::<Entity, With<Client>>()
+                .single(app.world())
+                .expect("one client");
+            app.world_mut().trigger(Connect { entity: client });
+        }
+        Sim {
+            server,
+            clients: apps,
+            now,
+        }
+    }
+
+    /// One tick of time for every App, paced to the wall clock (the link conditioner's
+    /// latency is measured on it).
+    fn step(&mut self) {
+        self.now += game::TICK;
+        if let Some(wait) = self.now.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+        for app in &mut self.clients {
+            app.insert_resource(TimeUpdateStrategy::ManualInstant(self.now));
+            app.update();
+        }
+        self.server
+            .insert_resource(TimeUpdateStrategy::ManualInstant(self.now));
+        self.server.update();
+    }
+
+    /// What each peer has, for failure messages.
+    fn status(&mut self) -> String {
+        let mut out = String::new();
+        let mut links = self
+            .server
+            .world_mut()
+            .query_filtered::<(), (With<LinkOf>, With<Connected>)>();
+        let connected = links.iter(self.server.world()).count();
+        let bodies = dynamic_bodies(&mut self.server).len();
+        let sent = *self
+            .server
+            .world()
+            .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>();
+        let mut named = self.server.world_mut().query::<&PhysicsNetId>();
+        let named = named.iter(self.server.world()).count();
+        out += &format!(
+            "server: {connected} connected, {bodies} dynamic bodies, {named} named, sent {sent:?}; "
+        );
+        for (i, app) in self.clients.iter_mut().enumerate() {
+            let mut connected = app
+                .world_mut()
+                .query_filtered::<(), (With<Client>, With<Connected>)>();
+            let connected = connected.iter(app.world()).count();
+            let players = players(app);
+            let bodies = dynamic_bodies(app).len();
+            let mut receivers = app.world_mut().query::<&MessageReceiver<
+                bevy_physics2d::lightyear_net::world_state::PhysicsWorldState,
+            >>();
+            let receivers = receivers.iter(app.world()).count();
+            let mut named = app.world_mut().query::<&PhysicsNetId>();
+            let named: Vec<u64> = named.iter(app.world()).map(|n| n.0).collect();
+            out += &format!("receivers {receivers}, named {named:?}, ");
+            let installed = app
+                .world()
+                .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
+                .count;
+            let synced = app.world().resource::<LocalTimelineSync>().is_synced();
+            out += &format!(
+                "client {i}: connected {connected}, {players} players, {bodies} bodies, {installed} worlds installed, synced {synced}; "
+            );
+        }
+        out
+    }
+
+    fn set_input(&mut self, client: usize, bits: u8) {
+        self.clients[client]
+            .world_mut()
+            .resource_mut::<LocalInput>()
+            .0 = PlayerInput(bits);
+    }
+}
+
+/// Every dynamic body: its server name and position.
+fn dynamic_bodies(app: &mut App) -> Vec<(u64, Vec2)> {
+    let mut query = app
+        .world_mut()
+        .query::<(&PhysicsNetId, &RigidBody, &Transform)>();
+    let mut bodies: Vec<(u64, Vec2)> = query
+        .iter(app.world())
+        .filter(|(_, body, _)| **body == RigidBody::Dynamic)
+        .map(|(id, _, t)| (id.0, t.translation.truncate()))
+        .collect();
+    bodies.sort_by_key(|(id, _)| *id);
+    bodies
+}
+
+fn players(app: &mut App) -> usize {
+    let mut query = app.world_mut().query::<&Player>();
+    query.iter(app.world()).count()
+}
+
+/// A tiny deterministic generator for the inputs.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+#[ignore = "open (issue 31): the clients' predictions drift from the server (about 2 mm after \
+            the inputs stop, a state rollback nearly every tick); run with --ignored"]
+fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
+    let mut sim = Sim::new(2);
+    // Connect, synchronise, and let both players' balls reach both clients.
+    let mut ready = false;
+    for _ in 0..900 {
+        sim.step();
+        ready = sim.clients.iter_mut().all(|app| {
+            players(app) == 2
+                && app
+                    .world()
+                    .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
+                    .count
+                    > 0
+                && app.world().resource::<LocalTimelineSync>().is_synced()
+        });
+        if ready {
+            break;
+        }
+    }
+    assert!(
+        ready,
+        "the clients did not connect and synchronise in 15 s: {}",
+        sim.status()
+    );
+    // Settle the last installs.
+    for _ in 0..120 {
+        sim.step();
+    }
+    let before: Vec<Rollbacks> = sim
+        .clients
+        .iter()
+        .map(|app| *app.world().resource::<Rollbacks>())
+        .collect();
+    let mut random = [Lcg(1), Lcg(2)];
+    let mut inputs = [0u8; 2];
+    for tick in 0..600 {
+        for (client, random) in random.iter_mut().enumerate() {
+            if tick % 12 == 0 {
+                inputs[client] =
+                    [0, LEFT, RIGHT, JUMP, LEFT | JUMP, RIGHT | JUMP][(random.next() % 6) as usize];
+            }
+            sim.set_input(client, inputs[client]);
+        }
+        sim.step();
+    }
+    let during: Vec<Rollbacks> = sim
+        .clients
+        .iter()
+        .map(|app| *app.world().resource::<Rollbacks>())
+        .collect();
+    for client in 0..2 {
+        sim.set_input(client, 0);
+    }
+    for _ in 0..360 {
+        sim.step();
+    }
+    let server_bodies = dynamic_bodies(&mut sim.server);
+    assert_eq!(server_bodies.len(), 24 + 6 + 2);
+    for (client, app) in sim.clients.iter_mut().enumerate() {
+        let bodies = dynamic_bodies(app);
+        let ids: Vec<u64> = bodies.iter().map(|(id, _)| *id).collect();
+        let server_ids: Vec<u64> = server_bodies.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, server_ids, "client {client} has other bodies");
+        let worst = bodies
+            .iter()
+            .zip(&server_bodies)
+            .map(|((_, a), (_, b))| a.distance(*b))
+            .fold(0.0f32, f32::max);
+        let mut actions = app.world_mut().query::<(
+            &Player,
+            Option<&lightyear::input::native::prelude::ActionState<PlayerInput>>,
+            Option<&lightyear::input::native::prelude::InputMarker<PlayerInput>>,
+            Option<&Predicted>,
+        )>();
+        let actions: Vec<String> = actions
+            .iter(app.world())
+            .map(|(p, a, m, pr)| {
+                format!(
+                    "{p:?} action {} marker {} predicted {}",
+                    a.is_some(),
+                    m.is_some(),
+                    pr.is_some()
+                )
+            })
+            .collect();
+        println!("client {client}: {actions:?}");
+        println!(
+            "client {client}: worst distance to the server {worst:e} m; rollbacks during play: {:?}",
+            Rollbacks {
+                from_state: during[client].from_state - before[client].from_state,
+                from_inputs: during[client].from_inputs - before[client].from_inputs,
+                ticks: during[client].ticks - before[client].ticks,
+                largest_correction: during[client].largest_correction,
+            }
+        );
+        assert!(
+            worst < 1.0e-3,
+            "client {client} is {worst} m from the server"
+        );
+    }
+    for client in 0..2 {
+        let state = during[client].from_state - before[client].from_state;
+        let late_inputs = during[client].from_inputs - before[client].from_inputs;
+        // The other client's inputs arrive 200 ms after it pressed: they are late every
+        // time they change, and the client must have resimulated for them.
+        assert!(
+            late_inputs >= 20,
+            "client {client}: {late_inputs} input rollbacks"
+        );
+        assert_eq!(
+            state, 0,
+            "client {client} mispredicted the server's state {state} times"
+        );
+    }
+}
