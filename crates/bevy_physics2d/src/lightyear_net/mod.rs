@@ -60,7 +60,7 @@ pub const ANGULAR_VELOCITY_TOLERANCE: f32 = 1.0e-3;
 /// every client (see the [module notes](self)).
 ///
 /// ```no_run
-/// use bevy_app::App;
+/// use bevy_app::{App, PluginGroup};
 /// use bevy_physics2d::prelude::*;
 /// use bevy_physics2d::{PhysicsInterpolationPlugin, PhysicsLightyearPlugin};
 /// use lightyear::prelude::server::ServerPlugins;
