@@ -1,12 +1,15 @@
 //! The lightyear example's server and two clients, in one process over crossbeam channels
 //! with lightyear's link conditioner (100 ms each way, 5 % of packets lost): the clients
-//! drive their balls with random inputs for 600 ticks, then stop; every client must end with
-//! every body within 1 mm of the server's, and its state predictions must only have missed
-//! where another client's inputs came late.
+//! drive their balls with random inputs for 600 ticks, then stop for 360. Each client, from
+//! the server's world it installed on joining, must compute the server's state bit for bit
+//! at every tick both simulated; at the server's last tick every body must be within 1 mm of
+//! the server's (it is the same bits); and its state checks must never have found a
+//! misprediction during play: its only rollbacks are for the other client's inputs, which
+//! always arrive late (200 ms after they were pressed, while the client runs ahead).
 //!
 //! Diagnostics: `NET_LOG=1` logs the first client's warnings and the plugin's debug lines;
-//! `NO_STATE=1` turns the clients' state checks off, to see how far input-only prediction
-//! drifts.
+//! `NO_STATE=1` turns the clients' state checks off, leaving the installed world and the
+//! input rollbacks alone.
 
 #![allow(dead_code)]
 
@@ -35,8 +38,52 @@ struct Rollbacks {
     from_inputs: u32,
     ticks: u32,
     /// Largest distance a body moved in one rollback (the correction a player would see
-    /// without smoothing), metres.
+    /// without smoothing), metres; from the start of play.
     largest_correction: f32,
+}
+
+/// Per tick: the world's state hash after the step, and each player's input that tick (a
+/// client's entries are those of its last resimulation).
+#[derive(Resource, Default)]
+struct TickLog {
+    hash: std::collections::BTreeMap<u32, u64>,
+    bodies: std::collections::BTreeMap<(u32, u64), [f32; 4]>,
+    inputs: std::collections::BTreeMap<(u32, u64), u8>,
+}
+
+fn log_hash(
+    timeline: Res<LocalTimeline>,
+    physics: Res<bevy_physics2d::PhysicsWorld>,
+    bodies: Query<(&PhysicsNetId, &Transform, &LinearVelocity)>,
+    mut log: ResMut<TickLog>,
+) {
+    let tick = timeline.tick().0;
+    log.hash.insert(tick, physics.state_hash());
+    for (id, t, v) in &bodies {
+        log.bodies.insert(
+            (tick, id.0),
+            [t.translation.x, t.translation.y, v.0.x, v.0.y],
+        );
+    }
+}
+
+fn log_inputs(
+    timeline: Res<LocalTimeline>,
+    players: Query<(
+        &Player,
+        &lightyear::input::native::prelude::ActionState<PlayerInput>,
+    )>,
+    mut log: ResMut<TickLog>,
+) {
+    for (player, action) in &players {
+        log.inputs.insert((timeline.tick().0, player.0), action.0.0);
+    }
+}
+
+fn add_tick_log(app: &mut App) {
+    app.init_resource::<TickLog>()
+        .add_systems(FixedPostUpdate, log_hash.after(PhysicsSystems::Writeback))
+        .add_systems(FixedUpdate, log_inputs);
 }
 
 /// Poses before this frame's rollback, to measure its correction.
@@ -112,6 +159,7 @@ impl Sim {
     fn new(clients: usize) -> Sim {
         let mut server = base_app();
         game::server_app(&mut server);
+        add_tick_log(&mut server);
         server.finish();
         server.cleanup();
         let server_entity = server
@@ -136,6 +184,7 @@ impl Sim {
                 });
             }
             game::client_app(&mut app);
+            add_tick_log(&mut app);
             app.init_resource::<Rollbacks>()
                 .init_resource::<PosesBefore>()
                 .add_systems(
@@ -320,8 +369,6 @@ impl Lcg {
 }
 
 #[test]
-#[ignore = "open (issue 31): the clients' predictions drift from the server (about 2 mm after \
-            the inputs stop, a state rollback nearly every tick); run with --ignored"]
 fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
     let mut sim = Sim::new(2);
     // Connect, synchronise, and let both players' balls reach both clients.
@@ -349,6 +396,12 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
     // Settle the last installs.
     for _ in 0..120 {
         sim.step();
+    }
+    for app in &mut sim.clients {
+        // The corrections of the world installs at connection are not play.
+        app.world_mut()
+            .resource_mut::<Rollbacks>()
+            .largest_correction = 0.0;
     }
     let before: Vec<Rollbacks> = sim
         .clients
@@ -378,38 +431,78 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
     for _ in 0..360 {
         sim.step();
     }
-    let server_bodies = dynamic_bodies(&mut sim.server);
-    assert_eq!(server_bodies.len(), 24 + 6 + 2);
+    // Bit for bit: every tick both logged after the client installed the server's world.
+    {
+        let server_log = sim.server.world().resource::<TickLog>();
+        for (client, app) in sim.clients.iter().enumerate() {
+            let log = app.world().resource::<TickLog>();
+            let installed = app
+                .world()
+                .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
+                .last_tick
+                .expect("a world was installed")
+                .0;
+            let common: Vec<u32> = log
+                .hash
+                .keys()
+                .copied()
+                .filter(|t| *t > installed && server_log.hash.contains_key(t))
+                .collect();
+            assert!(common.len() > 900, "only {} ticks to compare", common.len());
+            if let Some(&t) = common.iter().find(|t| log.hash[t] != server_log.hash[t]) {
+                let inputs = |l: &TickLog| -> Vec<((u32, u64), u8)> {
+                    l.inputs
+                        .range((t.saturating_sub(2), 0)..(t + 1, 0))
+                        .map(|(k, v)| (*k, *v))
+                        .collect()
+                };
+                panic!(
+                    "client {client} left the server's state at tick {t} (world installed at \
+                     {installed}); inputs server {:?}, client {:?}",
+                    inputs(server_log),
+                    inputs(log)
+                );
+            }
+        }
+    }
+    // Compare at the same tick: the server's newest, which every client (ahead of it) has
+    // simulated too. The client's entry is the one its last resimulation wrote.
+    let server_log = sim.server.world().resource::<TickLog>();
+    let last = *server_log
+        .hash
+        .keys()
+        .next_back()
+        .expect("the server stepped");
+    let server_bodies: Vec<(u64, [f32; 4])> = server_log
+        .bodies
+        .range((last, 0)..(last + 1, 0))
+        .map(|((_, id), v)| (*id, *v))
+        .collect();
+    assert!(
+        server_bodies.len() >= 24 + 6 + 2 + 3,
+        "{} bodies",
+        server_bodies.len()
+    );
     for (client, app) in sim.clients.iter_mut().enumerate() {
-        let bodies = dynamic_bodies(app);
+        let log = app.world().resource::<TickLog>();
+        let bodies: Vec<(u64, [f32; 4])> = log
+            .bodies
+            .range((last, 0)..(last + 1, 0))
+            .map(|((_, id), v)| (*id, *v))
+            .collect();
         let ids: Vec<u64> = bodies.iter().map(|(id, _)| *id).collect();
         let server_ids: Vec<u64> = server_bodies.iter().map(|(id, _)| *id).collect();
-        assert_eq!(ids, server_ids, "client {client} has other bodies");
+        assert_eq!(
+            ids, server_ids,
+            "client {client} has other bodies at tick {last}"
+        );
         let worst = bodies
             .iter()
             .zip(&server_bodies)
-            .map(|((_, a), (_, b))| a.distance(*b))
+            .map(|((_, a), (_, b))| Vec2::new(a[0], a[1]).distance(Vec2::new(b[0], b[1])))
             .fold(0.0f32, f32::max);
-        let mut actions = app.world_mut().query::<(
-            &Player,
-            Option<&lightyear::input::native::prelude::ActionState<PlayerInput>>,
-            Option<&lightyear::input::native::prelude::InputMarker<PlayerInput>>,
-            Option<&Predicted>,
-        )>();
-        let actions: Vec<String> = actions
-            .iter(app.world())
-            .map(|(p, a, m, pr)| {
-                format!(
-                    "{p:?} action {} marker {} predicted {}",
-                    a.is_some(),
-                    m.is_some(),
-                    pr.is_some()
-                )
-            })
-            .collect();
-        println!("client {client}: {actions:?}");
         println!(
-            "client {client}: worst distance to the server {worst:e} m; rollbacks during play: {:?}",
+            "client {client}: at tick {last}, worst distance to the server {worst:e} m; rollbacks during play: {:?}",
             Rollbacks {
                 from_state: during[client].from_state - before[client].from_state,
                 from_inputs: during[client].from_inputs - before[client].from_inputs,

@@ -9,7 +9,7 @@
 //! server's value and it differs from the snapshot's, the plugin's usual edit detection moves
 //! the core body to it at the first resimulated step.
 
-use crate::body::RigidBody;
+use crate::body::{AngularVelocity, LinearVelocity, RigidBody};
 use crate::collider::Collider;
 use crate::handle::PhysicsBody;
 use crate::joint::Joint;
@@ -17,6 +17,7 @@ use crate::physics_world::PhysicsWorld;
 use crate::rollback::PhysicsWorldSnapshot;
 use bevy_ecs::entity::Entities;
 use bevy_ecs::prelude::*;
+use bevy_transform::components::Transform;
 use lightyear::prelude::*;
 use std::collections::VecDeque;
 
@@ -28,6 +29,13 @@ const EXTRA_TICKS: usize = 8;
 #[derive(Resource, Default)]
 pub struct WorldHistory {
     ticks: VecDeque<(Tick, PhysicsWorldSnapshot)>,
+    /// The tick of the last world the server sent, while it is held. The worlds before it
+    /// were the client's own guesses and are dropped; a rollback to a tick before it starts
+    /// from it instead (see [`restore_world`]).
+    installed: Option<Tick>,
+    /// During a resimulation that started from the installed world at this tick, the ticks
+    /// up to it do not step the physics: the world is already there.
+    skip_through: Option<Tick>,
 }
 
 impl WorldHistory {
@@ -50,6 +58,19 @@ impl WorldHistory {
         while self.ticks.len() > keep {
             self.ticks.pop_front();
         }
+    }
+
+    /// Holds a world the server sent for its tick, instead of everything recorded.
+    pub(crate) fn install(&mut self, tick: Tick, world: PhysicsWorldSnapshot) {
+        self.ticks.clear();
+        self.ticks.push_back((tick, world));
+        self.installed = Some(tick);
+    }
+
+    /// Whether the physics steps this tick (not while a resimulation passes ticks before the
+    /// installed world).
+    pub fn steps_at(&self, tick: Tick) -> bool {
+        self.skip_through.is_none_or(|through| tick > through)
     }
 
     /// The newest recorded tick.
@@ -80,15 +101,55 @@ pub(crate) fn record_world(
     manager: Res<PredictionManager>,
     mut history: ResMut<WorldHistory>,
 ) {
+    let tick = timeline.tick();
+    if !history.steps_at(tick) {
+        return;
+    }
+    history.skip_through = None;
     let keep = ticks_to_keep(&manager);
-    history.record(timeline.tick(), physics.save_snapshot(), keep);
+    history.record(tick, physics.save_snapshot(), keep);
+    if history.installed.is_some_and(|t| history.get(t).is_none()) {
+        history.installed = None;
+    }
+}
+
+/// `FixedPostUpdate`, while a resimulation passes ticks before the installed world: the
+/// components keep the world's values (lightyear may have snapped them to older confirmed
+/// ones), so nothing reads as a teleport when stepping resumes.
+pub(crate) fn hold_components(
+    timeline: Res<LocalTimeline>,
+    history: Res<WorldHistory>,
+    physics: Res<PhysicsWorld>,
+    mut motion: Query<(
+        Entity,
+        &mut Transform,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+    )>,
+) {
+    if !history.steps_at(timeline.tick()) {
+        components_follow_world(&physics, &mut motion);
+    }
+}
+
+/// Run condition of the physics stages on a client.
+pub(crate) fn physics_steps(timeline: Res<LocalTimeline>, history: Res<WorldHistory>) -> bool {
+    history.steps_at(timeline.tick())
 }
 
 /// lightyear moved the local clock by whole ticks: the recorded ticks move with it.
 pub(crate) fn shift_history(on: On<LocalTimelineShift>, mut history: ResMut<WorldHistory>) {
+    let history = &mut *history;
     let delta = on.event().delta;
+    let shift = |tick: &mut Tick| *tick = Tick(tick.0.wrapping_add_signed(delta));
     for (tick, _) in &mut history.ticks {
-        *tick = Tick(tick.0.wrapping_add_signed(delta));
+        shift(tick);
+    }
+    for tick in [&mut history.installed, &mut history.skip_through]
+        .into_iter()
+        .flatten()
+    {
+        shift(tick);
     }
 }
 
@@ -102,10 +163,27 @@ pub(crate) fn restore_world(
     bodies: Query<(Entity, Option<&PhysicsBody>), With<RigidBody>>,
     colliders: Query<Entity, With<Collider>>,
     joints: Query<Entity, With<Joint>>,
+    mut motion: Query<(
+        Entity,
+        &mut Transform,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+    )>,
 ) {
-    let Some(tick) = manager.get_rollback_start_tick() else {
+    let Some(start) = manager.get_rollback_start_tick() else {
         return;
     };
+    // Before the server's world, the client's own worlds are gone: start from the server's
+    // and let the resimulation pass the ticks up to it without stepping.
+    let installed = history.installed.filter(|t| start <= *t);
+    let tick = installed.unwrap_or(start);
+    history.skip_through = installed;
+    bevy_log::trace!(
+        "physics: rollback to tick {} restores the world of tick {} (installed {:?})",
+        start.0,
+        tick.0,
+        history.installed.map(|t| t.0)
+    );
     let Some(world) = history.get(tick) else {
         bevy_log::warn!(
             "physics: no world recorded for rollback tick {} (newest {:?}); resimulating from the current one",
@@ -133,6 +211,57 @@ pub(crate) fn restore_world(
         &colliders,
         &joints,
     );
+    if installed.is_some() {
+        // lightyear's confirmed values for that tick may be older ones (lost or late
+        // packets): the server's world decides.
+        components_follow_world(&physics, &mut motion);
+    }
+}
+
+/// Every body's components take the world's pose and velocities (a pose the core did not
+/// write would be taken for a teleport at the next step).
+pub(crate) fn components_follow_world(
+    physics: &PhysicsWorld,
+    motion: &mut Query<(
+        Entity,
+        &mut Transform,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+    )>,
+) {
+    for (entity, mut transform, mut linear, mut angular) in motion {
+        let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) else {
+            continue;
+        };
+        let rotation = crate::quat_from_rot(core.transform.q);
+        if transform.translation.truncate() != core.transform.p || transform.rotation != rotation {
+            transform.translation = core.transform.p.extend(transform.translation.z);
+            transform.rotation = rotation;
+        }
+        if linear.0 != core.linear_velocity {
+            linear.0 = core.linear_velocity;
+        }
+        if angular.0 != core.angular_velocity {
+            angular.0 = core.angular_velocity;
+        }
+    }
+}
+
+/// `FixedPreUpdate` of each resimulated tick, after lightyear snapped predicted components
+/// to the server's values it holds for that tick: puts back the world's own values. The
+/// world restored at the rollback tick already carries the server's state there, and the
+/// values lightyear snaps are those after the server stepped that tick, which would be
+/// applied before the client steps it (a tick early).
+pub(crate) fn undo_snap_to_confirmed(
+    physics: Res<PhysicsWorld>,
+    mut motion: Query<(
+        Entity,
+        &mut Transform,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+    )>,
+) {
+    components_follow_world(&physics, &mut motion);
 }
 
 /// After a world was put back: entities it names that are gone lose their core objects;
@@ -194,6 +323,9 @@ pub(crate) fn reconcile(
         }
     }
     unbuilt.sort_unstable();
+    if !unbuilt.is_empty() {
+        bevy_log::debug!("physics: bodies to build after a restore: {unbuilt:?}");
+    }
     for entity in unbuilt {
         physics.pending.bodies.push(entity);
     }
@@ -202,6 +334,9 @@ pub(crate) fn reconcile(
         .filter(|e| physics.shape(*e).is_none())
         .collect();
     unbuilt.sort_unstable();
+    if !unbuilt.is_empty() {
+        bevy_log::debug!("physics: colliders to build after a restore: {unbuilt:?}");
+    }
     for entity in unbuilt {
         physics.pending.colliders.push(entity);
     }

@@ -151,6 +151,18 @@ impl Plugin for PhysicsLightyearPlugin {
             )
             .configure_sets(
                 FixedPostUpdate,
+                (
+                    PhysicsSystems::Prepare,
+                    PhysicsSystems::Broadphase,
+                    PhysicsSystems::Narrowphase,
+                    PhysicsSystems::Solve,
+                    PhysicsSystems::Integrate,
+                    PhysicsSystems::Writeback,
+                )
+                    .run_if(history::physics_steps),
+            )
+            .configure_sets(
+                FixedPostUpdate,
                 PhysicsNetSystems::RecordWorld
                     .after(PhysicsSystems::Writeback)
                     .before(PredictionSystems::UpdateHistory),
@@ -167,9 +179,16 @@ impl Plugin for PhysicsLightyearPlugin {
                 ),
             )
             .add_systems(
+                bevy_app::FixedPreUpdate,
+                history::undo_snap_to_confirmed
+                    .after(PredictionSystems::SnapToConfirmed)
+                    .run_if(is_in_rollback),
+            )
+            .add_systems(
                 FixedPostUpdate,
                 (
-                    history::record_world.run_if(resource_exists::<PredictionManager>),
+                    (history::hold_components, history::record_world)
+                        .run_if(resource_exists::<PredictionManager>),
                     world_state::send_world.run_if(is_server),
                 )
                     .in_set(PhysicsNetSystems::RecordWorld),

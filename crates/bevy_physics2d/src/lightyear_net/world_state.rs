@@ -11,17 +11,14 @@
 //! rollback to it: the resimulation carries it to the present.
 
 use super::PhysicsNetId;
-use super::history::{WorldHistory, reconcile};
-use crate::body::{AngularVelocity, LinearVelocity, RigidBody};
+use super::history::WorldHistory;
+use crate::body::RigidBody;
 use crate::collider::Collider;
-use crate::handle::PhysicsBody;
 use crate::joint::Joint;
 use crate::physics_world::PhysicsWorld;
 use crate::rollback::PhysicsWorldSnapshot;
 use bevy_app::App;
-use bevy_ecs::entity::Entities;
 use bevy_ecs::prelude::*;
-use bevy_transform::components::Transform;
 use lightyear::prelude::client::Client;
 use lightyear::prelude::server::ClientOf;
 use lightyear::prelude::*;
@@ -60,12 +57,14 @@ pub(crate) struct WorldStateDue {
 pub(crate) struct ReceivedWorld(Option<PhysicsWorldState>);
 
 /// Counts for reports and tests.
-#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct WorldStateStats {
     /// Server: world states sent (one per client reached). Client: world states installed.
     pub count: u32,
     /// Bytes of the last world state sent or installed.
     pub last_bytes: usize,
+    /// The tick of the last world state sent or installed.
+    pub last_tick: Option<Tick>,
 }
 
 pub(crate) fn register(app: &mut App) {
@@ -127,6 +126,7 @@ pub(crate) fn send_world(
             sender.send::<PhysicsWorldChannel>(message.clone());
             stats.count += 1;
             stats.last_bytes = message.bytes.len();
+            stats.last_tick = Some(tick);
         }
     }
     if broadcast {
@@ -137,28 +137,16 @@ pub(crate) fn send_world(
 
 /// Client, `PreUpdate` before lightyear's rollback check: installs the newest world
 /// received once every entity it names has arrived.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn install_world(
-    mut commands: Commands,
     mut receivers: Query<&mut MessageReceiver<PhysicsWorldState>, With<Client>>,
     mut received: ResMut<ReceivedWorld>,
     mut history: ResMut<WorldHistory>,
-    mut physics: ResMut<PhysicsWorld>,
     rollback: Option<ResMut<StateRollbackMetadata>>,
     mut stats: ResMut<WorldStateStats>,
     timeline: Res<LocalTimeline>,
     manager: Res<PredictionManager>,
     named: Query<(Entity, &PhysicsNetId)>,
-    entities: &Entities,
-    bodies: Query<(Entity, Option<&PhysicsBody>), With<RigidBody>>,
-    colliders: Query<Entity, With<Collider>>,
-    joints: Query<Entity, With<Joint>>,
-    mut motion: Query<(
-        Entity,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-    )>,
+    sync: Option<Res<lightyear::prelude::client::LocalTimelineSync>>,
 ) {
     for mut receiver in &mut receivers {
         for state in receiver.receive() {
@@ -186,43 +174,34 @@ pub(crate) fn install_world(
             return;
         }
     };
-    let state = received.0.take().expect("checked above");
     let now = timeline.tick();
-    let depth = now.0.wrapping_sub(state.tick.0);
+    // Not synchronised yet: the client's clock still jumps to line up with the server's, and
+    // the world would land on the wrong tick. Keep it until the clock is in step and past it.
+    if !sync.is_some_and(|sync| sync.is_synced()) || now.0 <= state.tick.0 {
+        return;
+    }
+    let state = received.0.take().expect("checked above");
+    let depth = now.0 - state.tick.0;
+    let Some(mut rollback) = rollback else {
+        return;
+    };
+    if depth > manager.rollback_policy.max_rollback_ticks as u32 {
+        bevy_log::warn!(
+            "physics: the server's world of tick {} came {depth} ticks late, more than the \
+             rollback limit; predicting from the client's own world",
+            state.tick.0
+        );
+        return;
+    }
     stats.count += 1;
     stats.last_bytes = state.bytes.len();
-    if let Some(mut rollback) = rollback
-        && state.tick.0 < now.0
-        && depth <= manager.rollback_policy.max_rollback_ticks as u32
-    {
-        // Resimulate from the server's world to the present.
-        history.record(state.tick, world, usize::MAX);
-        rollback.request_forced_rollback(state.tick);
-    } else {
-        // Not yet synchronised, or too far behind to resimulate: take it as it is.
-        if let Err(error) = physics.restore_snapshot(&world) {
-            bevy_log::warn!("physics: a world state from the server was refused ({error})");
-            return;
-        }
-        reconcile(
-            &mut commands,
-            &mut physics,
-            entities,
-            &bodies,
-            &colliders,
-            &joints,
-        );
-        // The components follow the world (a pose the core did not write would be taken for
-        // a teleport).
-        for (entity, mut transform, mut linear, mut angular) in &mut motion {
-            let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id))
-            else {
-                continue;
-            };
-            transform.translation = core.transform.p.extend(transform.translation.z);
-            transform.rotation = crate::quat_from_rot(core.transform.q);
-            linear.0 = core.linear_velocity;
-            angular.0 = core.angular_velocity;
-        }
-    }
+    stats.last_tick = Some(state.tick);
+    // Resimulate from the server's world to the present.
+    bevy_log::debug!(
+        "physics: installing the server's world of tick {} at tick {}",
+        state.tick.0,
+        now.0
+    );
+    history.install(state.tick, world);
+    rollback.request_forced_rollback(state.tick);
 }
