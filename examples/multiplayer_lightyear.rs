@@ -76,9 +76,11 @@ pub const TICK: Duration = Duration::from_nanos(16_666_667);
 pub const PROTOCOL_ID: u64 = 0x5048_5953_3244;
 /// The example's netcode key.
 pub const KEY: [u8; 32] = [7; 32];
-/// Deepest rollback a client resimulates, in ticks (lightyear's default is 20; 200 ms of
-/// round trip and a lead take more at 60 Hz).
-pub const MAX_ROLLBACK_TICKS: u16 = 64;
+/// Deepest rollback a client resimulates, in ticks (lightyear's default is 20). Late inputs
+/// take 200 ms of round trip and the client's lead, about 15 ticks at 60 Hz; the server's
+/// world on joining comes later still (it waits for replication and the clock's sync: 54
+/// ticks seen with 100 ms each way), and a world too old to resimulate is not installed.
+pub const MAX_ROLLBACK_TICKS: u16 = 128;
 
 /// One player's input for one tick: bit flags.
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug, Default, Reflect)]
