@@ -111,6 +111,9 @@ pub fn protocol(app: &mut App) {
         config: InputConfig {
             // Every client predicts every ball, so each needs the others' inputs.
             rebroadcast_inputs: true,
+            // Each message repeats the last 10 ticks' inputs: a burst of lost packets would
+            // otherwise lose an input for good (the server then corrects the state).
+            packet_redundancy: 10,
             ..default()
         },
     });

@@ -14,6 +14,9 @@
 //!   client connects and whenever bodies come or go, and the client installs it at its tick,
 //!   so from then on a client that has every player's inputs computes the server's future bit
 //!   for bit: its only mispredictions come from inputs that arrived late.
+//! - **Corrections on screen.** A rollback can move a body far at once (another player's
+//!   late input); the client draws it where it was shown and eases the difference away
+//!   ([`correction`]), while the physics keeps the corrected pose.
 //! - **Events.** A resimulated tick does not send its collision events again (see the
 //!   [rollback notes](crate::rollback)).
 //!
@@ -25,6 +28,7 @@
 //! resimulates by running `FixedMain` again. Game systems that drive bodies from inputs run in
 //! `FixedUpdate` and read lightyear's `ActionState`.
 
+pub mod correction;
 pub mod history;
 pub mod world_state;
 
@@ -134,6 +138,7 @@ impl Plugin for PhysicsLightyearPlugin {
         world_state::register(app);
 
         app.init_resource::<history::WorldHistory>()
+            .init_resource::<correction::ShownBeforeRollback>()
             .add_observer(history::shift_history)
             .add_observer(name_server_entities::<RigidBody>)
             .add_observer(name_server_entities::<Collider>)
@@ -176,7 +181,26 @@ impl Plugin for PhysicsLightyearPlugin {
                     history::restore_world
                         .in_set(PhysicsNetSystems::RestoreWorld)
                         .run_if(is_in_rollback),
+                    correction::remember_shown
+                        .before(RollbackSystems::Check)
+                        .run_if(resource_exists::<PredictionManager>),
+                    correction::start_corrections
+                        .after(RollbackSystems::Rollback)
+                        .before(RollbackSystems::EndRollback)
+                        .run_if(is_in_rollback),
                 ),
+            )
+            .add_systems(
+                bevy_app::RunFixedMainLoop,
+                correction::hide_corrections
+                    .in_set(bevy_app::RunFixedMainLoopSystems::BeforeFixedMainLoop)
+                    .run_if(resource_exists::<PredictionManager>),
+            )
+            .add_systems(
+                bevy_app::PostUpdate,
+                correction::show_corrections
+                    .before(bevy_transform::TransformSystems::Propagate)
+                    .run_if(resource_exists::<PredictionManager>),
             )
             .add_systems(
                 bevy_app::FixedPreUpdate,
