@@ -5,8 +5,8 @@
 //! impulses, sleep timers or the order of the core's arrays, and a client that built its
 //! bodies itself would predict a slightly different future. So the server sends its
 //! [`PhysicsWorldSnapshot`] as bytes (entities named by [`PhysicsNetId`]) to a client that
-//! connects, and to every client after bodies, colliders or joints came or went (at most
-//! every [`RESEND_INTERVAL_TICKS`]). The client keeps the newest one until it has every
+//! connects, to every client after bodies, colliders or joints came or went (at most every
+//! [`RESEND_INTERVAL_TICKS`]), and to every client every [`KEYFRAME_INTERVAL_TICKS`]. The client keeps the newest one until it has every
 //! entity it names, then records it as its world of that tick and asks lightyear for a
 //! rollback to it: the resimulation carries it to the present.
 
@@ -28,6 +28,11 @@ use std::collections::HashMap;
 /// Shortest time between two sends of the world to every client (a burst of spawns is sent
 /// once), in ticks.
 pub const RESEND_INTERVAL_TICKS: u32 = 30;
+
+/// The world is also sent to every client this often (ticks, 2 s at 60 Hz), so a client
+/// that lost an input for good (every copy of it dropped) is back on the server's bits
+/// within that time instead of being held near them by state corrections only.
+pub const KEYFRAME_INTERVAL_TICKS: u32 = 120;
 
 /// The server's physics world after `tick`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,6 +70,8 @@ pub struct WorldStateStats {
     pub last_bytes: usize,
     /// The tick of the last world state sent or installed.
     pub last_tick: Option<Tick>,
+    /// The tick of the first world state installed (client).
+    pub first_tick: Option<Tick>,
 }
 
 pub(crate) fn register(app: &mut App) {
@@ -109,10 +116,11 @@ pub(crate) fn send_world(
     mut links: Query<(Entity, &mut MessageSender<PhysicsWorldState>), With<Connected>>,
 ) {
     let tick = timeline.tick();
-    let broadcast = due.changed
-        && due
-            .last_broadcast
-            .is_none_or(|last| tick.0.wrapping_sub(last.0) >= RESEND_INTERVAL_TICKS);
+    let since = due
+        .last_broadcast
+        .map_or(u32::MAX, |last| tick.0.wrapping_sub(last.0));
+    let broadcast = (due.changed && since >= RESEND_INTERVAL_TICKS)
+        || (!links.is_empty() && since >= KEYFRAME_INTERVAL_TICKS);
     // Entities waiting to be built are not in the world yet: send once they are.
     let wanted = broadcast || !due.new_clients.is_empty();
     if !wanted || !physics.pending_is_empty() {
@@ -196,6 +204,7 @@ pub(crate) fn install_world(
     stats.count += 1;
     stats.last_bytes = state.bytes.len();
     stats.last_tick = Some(state.tick);
+    stats.first_tick.get_or_insert(state.tick);
     // Resimulate from the server's world to the present.
     bevy_log::debug!(
         "physics: installing the server's world of tick {} at tick {}",
