@@ -628,19 +628,22 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
             );
         }
         // A late input moves the other ball by up to its speed (6 m/s) times the lateness
-        // (about 15 ticks): 1 to 2 m at once without easing. On screen the correction halves
-        // every 0.2 s, under 6 % of it (0.12 m) a frame, on top of the body's own motion
-        // (0.1 m a frame at 6 m/s, up to 0.25 m falling or knocked at 15 m/s).
+        // (about 15 ticks): 1 to 2 m at once without easing (4 m seen in one frame with the
+        // easing off). On screen the correction halves every 0.2 s, under 6 % of it (0.12 m)
+        // a frame, on top of the body's own motion (0.1 m a frame at 6 m/s, up to 0.25 m
+        // falling or knocked at 15 m/s), and a second correction may land on an eased one:
+        // 0.5 m bounds all of that, two thirds of the smallest correction that counts here
+        // (0.75 m; 1.2 to 1.9 m measured).
         let (jump, step) = (
             during[client].largest_correction,
             during[client].largest_visual_step,
         );
         assert!(
-            jump > 0.5,
+            jump > 0.75,
             "client {client}: no correction worth easing ({jump} m)"
         );
         assert!(
-            step < 0.4,
+            step < 0.5,
             "client {client}: a body jumped {step} m on screen in one frame (correction {jump} m)"
         );
     }
