@@ -291,16 +291,39 @@ fn spawn_player(
     ));
 }
 
+/// The example's netcode server; `check_addresses` off for links without a socket address
+/// (crossbeam channels).
+pub fn netcode_server(check_addresses: bool) -> NetcodeServer {
+    NetcodeServer::new(lightyear::netcode::server_plugin::NetcodeConfig {
+        protocol_id: PROTOCOL_ID,
+        private_key: KEY,
+        server_addr_check: check_addresses,
+        ..default()
+    })
+}
+
+/// The example's netcode client `id`, for a server at `server`.
+pub fn netcode_client(id: u64, server: SocketAddr) -> NetcodeClient {
+    let auth = Authentication::Manual {
+        server_addr: server,
+        client_id: id,
+        private_key: KEY,
+        protocol_id: PROTOCOL_ID,
+    };
+    let config = lightyear::netcode::client_plugin::NetcodeConfig {
+        // Connect whenever the client starts, however long after the token was made.
+        token_expire_secs: -1,
+        ..default()
+    };
+    NetcodeClient::new(auth, config).expect("a manual netcode token is valid")
+}
+
 /// Starts a UDP server at `addr`.
 pub fn start_udp_server(app: &mut App, addr: SocketAddr) {
     let server = app
         .world_mut()
         .spawn((
-            NetcodeServer::new(lightyear::netcode::server_plugin::NetcodeConfig {
-                protocol_id: PROTOCOL_ID,
-                private_key: KEY,
-                ..default()
-            }),
+            netcode_server(true),
             LocalAddr(addr),
             ServerUdpIo::default(),
         ))
@@ -337,12 +360,6 @@ pub fn client_app(app: &mut App) {
 
 /// Connects client `id` to a UDP server at `server`.
 pub fn connect_udp_client(app: &mut App, id: u64, server: SocketAddr) {
-    let auth = Authentication::Manual {
-        server_addr: server,
-        client_id: id,
-        private_key: KEY,
-        protocol_id: PROTOCOL_ID,
-    };
     let client = app
         .world_mut()
         .spawn((
@@ -350,14 +367,7 @@ pub fn connect_udp_client(app: &mut App, id: u64, server: SocketAddr) {
             LocalAddr(SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 0)),
             UdpIo::default(),
             ReplicationReceiver,
-            NetcodeClient::new(
-                auth,
-                lightyear::netcode::client_plugin::NetcodeConfig {
-                    token_expire_secs: -1,
-                    ..default()
-                },
-            )
-            .expect("a manual netcode token is valid"),
+            netcode_client(id, server),
         ))
         .id();
     app.add_systems(Startup, move |mut commands: Commands| {

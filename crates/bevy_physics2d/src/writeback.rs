@@ -10,6 +10,7 @@ use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
 use bevy_transform::components::Transform;
+use physics_core::world::BodyMotion;
 
 /// The change tick of the last writeback's run: the components it wrote carry it as their
 /// change tick, so the next prepare can tell the engine's own writes from the game's without
@@ -61,22 +62,10 @@ pub(crate) fn write_back_bodies(
         let Ok(motion) = world.body_motion(handle.id) else {
             continue;
         };
-        let xf = motion.transform;
-        let rotation = quat_from_rot(xf.q);
-        if transform.translation.truncate() != xf.p || transform.rotation != rotation {
-            transform.translation = xf.p.extend(transform.translation.z);
-            transform.rotation = rotation;
-        }
+        copy_motion(&motion, &mut transform, &mut linear, &mut angular);
         if let Some(mut poses) = poses {
             let pose = (transform.translation, transform.rotation);
             poses.bypass_change_detection().advance(pose);
-        }
-        let (v, w) = (motion.linear_velocity, motion.angular_velocity);
-        if v != linear.0 {
-            linear.0 = v;
-        }
-        if w != angular.0 {
-            angular.0 = w;
         }
         if motion.awake == sleeping {
             if motion.awake {
@@ -85,5 +74,32 @@ pub(crate) fn write_back_bodies(
                 commands.entity(entity).insert(Sleeping);
             }
         }
+    }
+}
+
+/// Copies a core body's pose into `transform` (its z and scale stay), writing (and so
+/// marking it changed) only when it differs.
+pub(crate) fn copy_pose(motion: &BodyMotion, transform: &mut Mut<Transform>) {
+    let xf = motion.transform;
+    let rotation = quat_from_rot(xf.q);
+    if transform.translation.truncate() != xf.p || transform.rotation != rotation {
+        transform.translation = xf.p.extend(transform.translation.z);
+        transform.rotation = rotation;
+    }
+}
+
+/// Copies a core body's pose and velocities into its components, writing only what differs.
+pub(crate) fn copy_motion(
+    motion: &BodyMotion,
+    transform: &mut Mut<Transform>,
+    linear: &mut Mut<LinearVelocity>,
+    angular: &mut Mut<AngularVelocity>,
+) {
+    copy_pose(motion, transform);
+    if motion.linear_velocity != linear.0 {
+        linear.0 = motion.linear_velocity;
+    }
+    if motion.angular_velocity != angular.0 {
+        angular.0 = motion.angular_velocity;
     }
 }

@@ -91,11 +91,9 @@ pub(crate) fn hide_corrections(
     mut bodies: Query<(Entity, &mut Transform), With<ShownCorrection>>,
 ) {
     for (entity, mut transform) in &mut bodies {
-        let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) else {
-            continue;
-        };
-        transform.translation = core.transform.p.extend(transform.translation.z);
-        transform.rotation = crate::quat_from_rot(core.transform.q);
+        if let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) {
+            crate::writeback::copy_pose(&core, &mut transform);
+        }
     }
 }
 

@@ -13,13 +13,25 @@ use crate::body::{AngularVelocity, LinearVelocity, RigidBody};
 use crate::collider::Collider;
 use crate::handle::PhysicsBody;
 use crate::joint::Joint;
-use crate::physics_world::PhysicsWorld;
+use crate::physics_world::{EntityQueue, PhysicsWorld};
 use crate::rollback::PhysicsWorldSnapshot;
 use bevy_ecs::entity::Entities;
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
 use lightyear::prelude::*;
 use std::collections::VecDeque;
+
+/// Every entity's pose and velocity components, for [`components_follow_world`].
+pub(crate) type MotionQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut Transform,
+        &'static mut LinearVelocity,
+        &'static mut AngularVelocity,
+    ),
+>;
 
 /// Ticks kept beyond lightyear's own rollback limit (a server world installed a little
 /// earlier than the deepest rollback).
@@ -120,12 +132,7 @@ pub(crate) fn hold_components(
     timeline: Res<LocalTimeline>,
     history: Res<WorldHistory>,
     physics: Res<PhysicsWorld>,
-    mut motion: Query<(
-        Entity,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-    )>,
+    mut motion: MotionQuery,
 ) {
     if !history.steps_at(timeline.tick()) {
         components_follow_world(&physics, &mut motion);
@@ -163,12 +170,7 @@ pub(crate) fn restore_world(
     bodies: Query<(Entity, Option<&PhysicsBody>), With<RigidBody>>,
     colliders: Query<Entity, With<Collider>>,
     joints: Query<Entity, With<Joint>>,
-    mut motion: Query<(
-        Entity,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-    )>,
+    mut motion: MotionQuery,
 ) {
     let Some(start) = manager.get_rollback_start_tick() else {
         return;
@@ -220,29 +222,10 @@ pub(crate) fn restore_world(
 
 /// Every body's components take the world's pose and velocities (a pose the core did not
 /// write would be taken for a teleport at the next step).
-pub(crate) fn components_follow_world(
-    physics: &PhysicsWorld,
-    motion: &mut Query<(
-        Entity,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-    )>,
-) {
+pub(crate) fn components_follow_world(physics: &PhysicsWorld, motion: &mut MotionQuery) {
     for (entity, mut transform, mut linear, mut angular) in motion {
-        let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) else {
-            continue;
-        };
-        let rotation = crate::quat_from_rot(core.transform.q);
-        if transform.translation.truncate() != core.transform.p || transform.rotation != rotation {
-            transform.translation = core.transform.p.extend(transform.translation.z);
-            transform.rotation = rotation;
-        }
-        if linear.0 != core.linear_velocity {
-            linear.0 = core.linear_velocity;
-        }
-        if angular.0 != core.angular_velocity {
-            angular.0 = core.angular_velocity;
+        if let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) {
+            crate::writeback::copy_motion(&core, &mut transform, &mut linear, &mut angular);
         }
     }
 }
@@ -252,15 +235,7 @@ pub(crate) fn components_follow_world(
 /// world restored at the rollback tick already carries the server's state there, and the
 /// values lightyear snaps are those after the server stepped that tick, which would be
 /// applied before the client steps it (a tick early).
-pub(crate) fn undo_snap_to_confirmed(
-    physics: Res<PhysicsWorld>,
-    mut motion: Query<(
-        Entity,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-    )>,
-) {
+pub(crate) fn undo_snap_to_confirmed(physics: Res<PhysicsWorld>, mut motion: MotionQuery) {
     components_follow_world(&physics, &mut motion);
 }
 
@@ -275,39 +250,23 @@ pub(crate) fn reconcile(
     colliders: &Query<Entity, With<Collider>>,
     joints: &Query<Entity, With<Joint>>,
 ) {
-    let gone_joints: Vec<Entity> = physics
-        .joint_of
-        .keys()
-        .copied()
-        .filter(|e| !entities.contains(*e))
-        .collect();
-    for entity in gone_joints {
+    let gone = |keys: &mut dyn Iterator<Item = &Entity>| -> Vec<Entity> {
+        keys.copied().filter(|e| !entities.contains(*e)).collect()
+    };
+    for entity in gone(&mut physics.joint_of.keys()) {
         if let Some(joint) = physics.unmap_joint(entity) {
             let _ = physics.world.destroy_joint(joint);
         }
     }
-    let gone_colliders: Vec<Entity> = physics
-        .shape_of
-        .keys()
-        .copied()
-        .filter(|e| !entities.contains(*e))
-        .collect();
-    for entity in gone_colliders {
+    for entity in gone(&mut physics.shape_of.keys()) {
         for shape in physics.unmap_shapes(entity) {
             let _ = physics.world.destroy_shape(shape);
         }
     }
-    let gone_bodies: Vec<Entity> = physics
-        .body_of
-        .keys()
-        .copied()
-        .filter(|e| !entities.contains(*e))
-        .collect();
-    for entity in gone_bodies {
+    for entity in gone(&mut physics.body_of.keys()) {
         crate::lifecycle::destroy_body_keeping_parts(physics, entity);
     }
-    // Queued in a stable order (entity index), so every client queues alike.
-    let mut unbuilt: Vec<Entity> = Vec::new();
+    let mut unbuilt_bodies = Vec::new();
     for (entity, handle) in bodies {
         match (physics.body(entity), handle) {
             (Some(id), Some(handle)) if handle.id == id => {}
@@ -318,34 +277,37 @@ pub(crate) fn reconcile(
                 if handle.is_some() {
                     commands.entity(entity).remove::<PhysicsBody>();
                 }
-                unbuilt.push(entity);
+                unbuilt_bodies.push(entity);
             }
         }
     }
-    unbuilt.sort_unstable();
-    if !unbuilt.is_empty() {
-        bevy_log::debug!("physics: bodies to build after a restore: {unbuilt:?}");
-    }
-    for entity in unbuilt {
-        physics.pending.bodies.push(entity);
-    }
-    let mut unbuilt: Vec<Entity> = colliders
+    let unbuilt_colliders = colliders
         .iter()
         .filter(|e| physics.shape(*e).is_none())
         .collect();
-    unbuilt.sort_unstable();
-    if !unbuilt.is_empty() {
-        bevy_log::debug!("physics: colliders to build after a restore: {unbuilt:?}");
-    }
-    for entity in unbuilt {
-        physics.pending.colliders.push(entity);
-    }
-    let mut unbuilt: Vec<Entity> = joints
+    let unbuilt_joints = joints
         .iter()
         .filter(|e| physics.joint(*e).is_none())
         .collect();
+    let pending = &mut physics.pending;
+    for (queue, unbuilt, what) in [
+        (&mut pending.bodies, unbuilt_bodies, "bodies"),
+        (&mut pending.colliders, unbuilt_colliders, "colliders"),
+        (&mut pending.joints, unbuilt_joints, "joints"),
+    ] {
+        queue_in_order(queue, unbuilt, what);
+    }
+}
+
+/// Queues entities to be built in a stable order (entity index), so every client queues
+/// alike.
+fn queue_in_order(queue: &mut EntityQueue, mut unbuilt: Vec<Entity>, what: &str) {
+    if unbuilt.is_empty() {
+        return;
+    }
     unbuilt.sort_unstable();
+    bevy_log::debug!("physics: {what} to build after a restore: {unbuilt:?}");
     for entity in unbuilt {
-        physics.pending.joints.push(entity);
+        queue.push(entity);
     }
 }
