@@ -50,6 +50,18 @@ pub struct BodyDef {
     /// spin cannot sweep its ends through thin walls between two steps. Wheels and other
     /// fast rotors set it.
     pub allow_fast_rotation: bool,
+    /// Never moves along the world x axis: the centre of mass keeps its x whatever pushes
+    /// it (applied last in every substep, as Box2D v3's motion locks).
+    pub lock_linear_x: bool,
+    /// Never moves along the world y axis (see [`BodyDef::lock_linear_x`]).
+    pub lock_linear_y: bool,
+    /// (m/s) This body counts as resting below this speed; `None` takes the world's
+    /// [`WorldDef::sleep_linear_speed`](crate::world::WorldDef::sleep_linear_speed).
+    pub sleep_threshold: Option<f32>,
+    /// In a contact between two dynamic bodies, the one of higher dominance acts on the
+    /// other as a static body would and is not pushed back (a player that crates cannot
+    /// stop). Equal dominance (the default, 0) solves the contact normally.
+    pub dominance: i8,
 }
 
 impl Default for BodyDef {
@@ -68,6 +80,10 @@ impl Default for BodyDef {
             can_sleep: true,
             bullet: false,
             allow_fast_rotation: false,
+            lock_linear_x: false,
+            lock_linear_y: false,
+            sleep_threshold: None,
+            dominance: 0,
         }
     }
 }
@@ -149,6 +165,12 @@ pub(crate) struct Body {
     pub bullet: bool,
     /// May turn faster than a quarter turn per step (see [`BodyDef::allow_fast_rotation`]).
     pub allow_fast_rotation: bool,
+    /// Axes the centre of mass may not move along (see [`BodyDef::lock_linear_x`]).
+    pub lock_linear: [bool; 2],
+    /// Resting speed of this body, when it has its own (see [`BodyDef::sleep_threshold`]).
+    pub sleep_threshold: Option<f32>,
+    /// See [`BodyDef::dominance`].
+    pub dominance: i8,
     /// Seconds this body has spent below the sleep speeds.
     pub sleep_time: f32,
     /// Shapes attached, in creation order.
@@ -221,6 +243,9 @@ impl Body {
             can_sleep: def.can_sleep,
             bullet: def.bullet,
             allow_fast_rotation: def.allow_fast_rotation,
+            lock_linear: [def.lock_linear_x, def.lock_linear_y],
+            sleep_threshold: def.sleep_threshold,
+            dominance: def.dominance,
             sleep_time: 0.0,
             shapes: Vec::new(),
             contacts: Vec::new(),
@@ -238,6 +263,13 @@ impl Body {
     /// Moving and awake: the step integrates it.
     pub fn is_simulated(&self) -> bool {
         self.is_moving() && self.awake
+    }
+
+    /// One for each axis the centre of mass may move along, zero for a locked one: the
+    /// factor a velocity or displacement is multiplied by.
+    pub fn linear_freedom(&self) -> Vec2 {
+        let free = |locked: bool| if locked { 0.0 } else { 1.0 };
+        Vec2::new(free(self.lock_linear[0]), free(self.lock_linear[1]))
     }
 }
 
@@ -260,5 +292,18 @@ pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::world::World
     if def.linear_damping < 0.0 || def.angular_damping < 0.0 {
         return Err(InvalidSetting("damping must not be negative"));
     }
-    Ok(())
+    validate_sleep_threshold(def.sleep_threshold)
+}
+
+/// A body's own resting speed must be a number, zero or more (infinity allowed: always
+/// resting).
+pub(crate) fn validate_sleep_threshold(
+    threshold: Option<f32>,
+) -> Result<(), crate::world::WorldError> {
+    match threshold {
+        Some(t) if t.is_nan() || t < 0.0 => Err(crate::world::WorldError::InvalidSetting(
+            "sleep threshold must be zero or more",
+        )),
+        _ => Ok(()),
+    }
 }

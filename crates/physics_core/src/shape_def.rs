@@ -36,6 +36,12 @@ pub struct ShapeDef {
     /// forces. Off by default (Box2D never pairs two non-dynamic bodies); sensors always see
     /// kinematic and static shapes without it.
     pub enable_kinematic_contacts: bool,
+    /// Ask the caller's pair filter about this shape's new pairs
+    /// ([`World::update_pairs_filtered`](crate::world::World::update_pairs_filtered)) and
+    /// its contact modifier about its touching contacts every step
+    /// ([`World::collide_modified`](crate::world::World::collide_modified)). Off by
+    /// default: shapes without it never pay for the calls.
+    pub enable_contact_hooks: bool,
 }
 
 impl Default for ShapeDef {
@@ -50,6 +56,7 @@ impl Default for ShapeDef {
             filter: Filter::default(),
             enable_hit_events: false,
             enable_kinematic_contacts: false,
+            enable_contact_hooks: false,
         }
     }
 }

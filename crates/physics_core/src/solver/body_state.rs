@@ -48,6 +48,8 @@ pub(crate) struct BodyParams {
     /// Fastest spin the positions may integrate (rad/s): a quarter turn per step, unless
     /// the body allows fast rotation.
     pub max_angular_speed: f32,
+    /// One along each axis the centre of mass may move, zero along a locked one.
+    pub linear_freedom: Vec2,
 }
 
 /// Reads a body's state, or a body at rest for the static index.

@@ -118,6 +118,9 @@ pub(crate) struct ConstraintBody {
     pub center_offset: Vec2,
     pub linear_velocity: Vec2,
     pub angular_velocity: f32,
+    /// The body's dominance: of two bodies in a contact, the more dominant one is solved
+    /// as if it could not be pushed.
+    pub dominance: i8,
 }
 
 /// Settings of the contact solve for one step.
@@ -128,6 +131,25 @@ pub(crate) struct ContactSolveSettings {
     pub max_push_speed: f32,
     pub restitution_threshold: f32,
     pub use_block_solver: bool,
+}
+
+/// The inverse masses and inertias (a, then b) a contact solves with, after dominance.
+/// Dominance ranks bodies that can both be pushed; against a body that cannot (static,
+/// kinematic or asleep) there is nothing to rank, and zeroing both would leave the contact
+/// with no mass at all.
+fn dominated_masses(a: &ConstraintBody, b: &ConstraintBody) -> (f32, f32, f32, f32) {
+    use std::cmp::Ordering;
+    let pushable = |c: &ConstraintBody| c.inv_mass > 0.0 || c.inv_inertia > 0.0;
+    let order = if pushable(a) && pushable(b) {
+        a.dominance.cmp(&b.dominance)
+    } else {
+        Ordering::Equal
+    };
+    match order {
+        Ordering::Equal => (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia),
+        Ordering::Greater => (0.0, 0.0, b.inv_mass, b.inv_inertia),
+        Ordering::Less => (a.inv_mass, a.inv_inertia, 0.0, 0.0),
+    }
 }
 
 impl ContactConstraint {
@@ -158,6 +180,10 @@ pub(crate) struct ContactSurface {
 
 /// Builds the constraint of a touching manifold in `out` (in place: the constraint array is
 /// large and written once per step). Points past the manifold's count are left as they were.
+///
+/// Dominance: the contact's rows see the more dominant body's inverse mass and inertia as
+/// zero, so every impulse of the pair changes only the other body's velocity (the dominant
+/// one meets it as a static or kinematic body would). Equal dominance keeps both.
 pub(crate) fn prepare_contact(
     out: &mut ContactConstraint,
     manifold: &Manifold,
@@ -169,7 +195,7 @@ pub(crate) fn prepare_contact(
     let (friction, restitution) = (surface.friction, surface.restitution);
     let n = manifold.normal;
     let t = right_perp(n);
-    let (ma, ia, mb, ib) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
+    let (ma, ia, mb, ib) = dominated_masses(a, b);
     // Against a body that cannot be pushed, the contact is twice as stiff.
     out.softness = if ma == 0.0 || mb == 0.0 {
         settings.static_softness

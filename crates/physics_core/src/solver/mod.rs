@@ -210,9 +210,12 @@ pub(crate) fn integrate_velocities(
 }
 
 /// dp += h v; dq advances by h w without trigonometry, with the spin first clamped to the
-/// body's limit (the clamped spin is kept, as Box2D v3 keeps it).
+/// body's limit (the clamped spin is kept, as Box2D v3 keeps it). Locked axes lose their
+/// velocity first: a motion lock acts as the last constraint of the substep (Box2D v3's
+/// order), so the constraints solved before it never move a locked centre.
 pub(crate) fn integrate_positions(states: &mut [BodyState], params: &[BodyParams], h: f32) {
     for (s, p) in states.iter_mut().zip(params) {
+        s.linear_velocity *= p.linear_freedom;
         let limit = p.max_angular_speed;
         // max then min rather than clamp: a limit that is not a number must not panic.
         s.angular_velocity = s.angular_velocity.max(-limit).min(limit);

@@ -160,6 +160,14 @@ impl World {
         })
     }
 
+    /// A number that changes whenever some body's mass data may have changed (a shape
+    /// added, removed or edited, a mass override, a locked rotation, a type change): a
+    /// caller mirroring mass data reads it again only then. Restoring a snapshot changes it
+    /// too.
+    pub fn mass_revision(&self) -> u64 {
+        self.mass_revision
+    }
+
     /// The mass properties the body's shapes give it (mass, centre in the body's frame,
     /// inertia about that centre), whatever override [`World::set_mass_data`] gave it: what a
     /// caller overriding only part of them starts from.
@@ -319,6 +327,61 @@ impl World {
         Ok(())
     }
 
+    /// Locks (or frees) the centre of mass's motion along the world x and y axes. A change
+    /// wakes the body.
+    pub fn set_linear_locks(&mut self, id: BodyId, x: bool, y: bool) -> Result<(), WorldError> {
+        let body = self.body_mut(id)?;
+        if body.lock_linear != [x, y] {
+            body.lock_linear = [x, y];
+            self.wake_island(id.index);
+        }
+        Ok(())
+    }
+
+    /// Whether the body may sleep, and its own resting speed (`None`: the world's). A
+    /// body that may not sleep keeps its island awake; turning sleep off wakes it.
+    pub fn set_sleep_settings(
+        &mut self,
+        id: BodyId,
+        can_sleep: bool,
+        threshold: Option<f32>,
+    ) -> Result<(), WorldError> {
+        crate::body::validate_sleep_threshold(threshold)?;
+        let body = self.body_mut(id)?;
+        let woken = body.can_sleep && !can_sleep;
+        body.can_sleep = can_sleep;
+        body.sleep_threshold = threshold;
+        if woken {
+            self.wake_island(id.index);
+        }
+        Ok(())
+    }
+
+    /// Sets the body's dominance (see [`BodyDef::dominance`](crate::body::BodyDef::dominance)).
+    pub fn set_dominance(&mut self, id: BodyId, dominance: i8) -> Result<(), WorldError> {
+        let body = self.body_mut(id)?;
+        if body.dominance != dominance {
+            body.dominance = dominance;
+            self.wake_island(id.index);
+        }
+        Ok(())
+    }
+
+    /// The body's locks, sleep settings and dominance: (lock x, lock y), can sleep, its own
+    /// sleep threshold, dominance.
+    pub fn body_motion_settings(
+        &self,
+        id: BodyId,
+    ) -> Result<([bool; 2], bool, Option<f32>, i8), WorldError> {
+        let body = self.body(id)?;
+        Ok((
+            body.lock_linear,
+            body.can_sleep,
+            body.sleep_threshold,
+            body.dominance,
+        ))
+    }
+
     /// Overrides the mass data computed from the shapes (`None` goes back to the shapes').
     pub fn set_mass_data(
         &mut self,
@@ -384,6 +447,7 @@ impl World {
     /// Recomputes mass, centre and inertia from the shapes (or the override), keeping the
     /// velocity of the body's material points, then the body's extents.
     pub(crate) fn update_mass(&mut self, body_index: u32) {
+        self.mass_revision = self.mass_revision.wrapping_add(1);
         self.update_mass_data(body_index);
         self.update_extents(body_index);
     }

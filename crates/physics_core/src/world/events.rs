@@ -102,6 +102,71 @@ impl World {
             .collect()
     }
 
+    /// The touching contact between two shapes, in O(1) (a hash lookup): its manifold with
+    /// the impulses of the last step, with `shape_a` and `shape_b` in the contact's own
+    /// order (the normal points from its `shape_a` to its `shape_b`). `None` when they do
+    /// not touch, when one is a sensor, or when an id is stale.
+    pub fn contact_between(&self, a: ShapeId, b: ShapeId) -> Option<ContactData> {
+        self.shape_record(a).ok()?;
+        self.shape_record(b).ok()?;
+        let slot = *self
+            .contact_map
+            .get(&crate::contact::pair_key(a.index, b.index))?;
+        let c = self.contacts.at(slot);
+        (c.touching && !c.sensor).then(|| ContactData {
+            shape_a: self.shape_id(c.shape_a),
+            shape_b: self.shape_id(c.shape_b),
+            manifold: c.manifold,
+        })
+    }
+
+    /// The shapes touching (or, for a sensor or a shape touching a sensor, overlapping) the
+    /// shape `id`, in the order its body lists its contacts. Empty for a stale id.
+    pub fn touching_shapes(&self, id: ShapeId) -> Vec<ShapeId> {
+        let Ok(record) = self.shape_record(id) else {
+            return Vec::new();
+        };
+        let body = self.bodies.at(record.body.index);
+        body.contacts
+            .iter()
+            .map(|&slot| self.contacts.at(slot))
+            .filter(|c| c.touching && (c.shape_a == id.index || c.shape_b == id.index))
+            .map(|c| {
+                let other = if c.shape_a == id.index {
+                    c.shape_b
+                } else {
+                    c.shape_a
+                };
+                self.shape_id(other)
+            })
+            .collect()
+    }
+
+    /// The touching, non-sensor contacts of the shapes of body `id`, with their manifolds
+    /// and the impulses of the last step. Empty for a stale id.
+    pub fn body_contact_data(&self, id: crate::id::BodyId) -> Vec<ContactData> {
+        let Ok(body) = self.body(id) else {
+            return Vec::new();
+        };
+        body.contacts
+            .iter()
+            .map(|&slot| self.contacts.at(slot))
+            .filter(|c| c.touching && !c.sensor)
+            .map(|c| ContactData {
+                shape_a: self.shape_id(c.shape_a),
+                shape_b: self.shape_id(c.shape_b),
+                manifold: c.manifold,
+            })
+            .collect()
+    }
+
+    /// The duration of one substep of the last step (s): a manifold point's
+    /// `normal_impulse` is the impulse of the last substep, so the force it stands for is
+    /// the impulse divided by this. Zero before the first step.
+    pub fn last_substep_seconds(&self) -> f32 {
+        self.last_dt / self.def.substep_count.max(1) as f32
+    }
+
     /// Installs (or removes) the pre-solve hook.
     pub fn set_pre_solve(&mut self, hook: Option<PreSolveHook>) {
         self.pre_solve = hook;

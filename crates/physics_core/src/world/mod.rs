@@ -37,7 +37,7 @@ pub use joints::JointBreakEvent;
 pub use mover::{MoverFilter, MoverHit, MoverPlane, clip_velocity, solve_planes};
 pub use queries::{QueryFilter, ShapeCastHit};
 pub use snapshot::WorldSnapshot;
-pub use step::{StepCounters, StepProfile};
+pub use step::{ContactModification, StepCounters, StepProfile};
 
 use crate::body::Body;
 use crate::broadphase::BroadPhase;
@@ -89,6 +89,8 @@ pub struct World {
     profile: StepProfile,
     counters: StepCounters,
     step_count: u64,
+    /// Counts mass-data changes (see [`World::mass_revision`]); not part of a snapshot.
+    mass_revision: u64,
     /// Time step of the last `solve`, for the sleep timers in `finalize`.
     last_dt: f32,
     /// Contact slots solved by the last `solve`, in slot order: the solve set
@@ -130,6 +132,7 @@ impl World {
             profile: StepProfile::default(),
             counters: StepCounters::default(),
             step_count: 0,
+            mass_revision: 0,
             last_dt: 0.0,
             prepare_slots: Vec::new(),
             solve_set: solve_set::SolveSetCache::empty(),

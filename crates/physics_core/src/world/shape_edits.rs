@@ -68,6 +68,15 @@ impl World {
         Ok(())
     }
 
+    /// Turns the caller's pair filter and contact modifier on or off for this shape
+    /// (`ShapeDef::enable_contact_hooks`). Pairs it already has are kept; a pair it has not
+    /// got yet is asked about when found.
+    pub fn set_shape_contact_hooks(&mut self, id: ShapeId, enable: bool) -> Result<(), WorldError> {
+        self.shape_record(id)?;
+        self.shapes.at_mut(id.index).def.enable_contact_hooks = enable;
+        Ok(())
+    }
+
     /// Turns on or off the contacts of a shape with the shapes of other bodies that are not
     /// dynamic either (`ShapeDef::enable_kinematic_contacts`), keeping its other contacts.
     pub fn set_shape_kinematic_contacts(

@@ -25,6 +25,7 @@ impl World {
             if !b.is_moving() || !b.awake {
                 continue;
             }
+            let linear = b.sleep_threshold.unwrap_or(linear);
             let resting = b.can_sleep
                 && b.linear_velocity.length_squared() <= linear * linear
                 && b.angular_velocity.abs() <= angular;

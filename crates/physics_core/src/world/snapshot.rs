@@ -33,8 +33,9 @@ use serde::{Deserialize, Serialize};
 const MAGIC: &[u8; 4] = b"P2DS";
 /// Bumped whenever the stored state changes shape (3: deflated, derived data left out; 4:
 /// shapes with surface motion, kinematic-contact and hit-event flags, contacts with rolling
-/// resistance, bodies allowing fast rotation; 5: the world def's exact joint mass ratio).
-const FORMAT_VERSION: u8 = 5;
+/// resistance, bodies allowing fast rotation; 5: the world def's exact joint mass ratio; 6:
+/// bodies' motion locks, sleep thresholds and dominance, shapes' contact-hook flag).
+const FORMAT_VERSION: u8 = 6;
 /// Deflate effort, 0 to 10: 3 writes within 3% of level 6's size in under half its time, and
 /// 1 costs 8% more bytes (measured by `tests/snapshot_size.rs`).
 const DEFLATE_LEVEL: u8 = 3;
@@ -317,6 +318,7 @@ impl World {
         self.pending_end_events = s.pending_end_events;
         self.pending_sensor_end_events = s.pending_sensor_end_events;
         self.step_count = s.step_count;
+        self.mass_revision = self.mass_revision.wrapping_add(1);
         self.last_dt = s.last_dt;
         // The pair map is an index of the contacts: rebuilt, not stored.
         self.contact_map = PairMap::default();

@@ -8,6 +8,7 @@ use crate::body::Finalized;
 use crate::body::{Body, BodyType};
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::contact_recycle::BodyFrame;
+use crate::id::ShapeId;
 use crate::math::is_finite_vec;
 use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
@@ -106,6 +107,15 @@ impl World {
     /// Broadphase stage: shapes whose boxes grew since the last step find the shapes their
     /// boxes now overlap; pairs that may collide become contacts.
     pub fn update_pairs(&mut self) {
+        self.update_pairs_filtered(&mut |_, _| true);
+    }
+
+    /// [`World::update_pairs`], asking `filter` about every new pair with a shape that has
+    /// [`ShapeDef::enable_contact_hooks`](crate::shape_def::ShapeDef::enable_contact_hooks)
+    /// (after the shapes' own filters agreed): a pair it refuses gets no contact. The
+    /// question is asked again when the pair is found again (a box left its margin and
+    /// still overlaps the other). Called serially, in a fixed order.
+    pub fn update_pairs_filtered(&mut self, filter: &mut dyn FnMut(ShapeId, ShapeId) -> bool) {
         // A new step's events begin here, with the end events of contacts destroyed since
         // the last step (bodies or shapes destroyed by the user).
         self.begin_events.clear();
@@ -132,6 +142,10 @@ impl World {
         for (a, b) in pairs {
             let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
             if self.joint_blocks_collision(ra.body.index, rb.body.index) {
+                continue;
+            }
+            let hooked = ra.def.enable_contact_hooks || rb.def.enable_contact_hooks;
+            if hooked && !filter(self.shape_id(a), self.shape_id(b)) {
                 continue;
             }
             let (body_a, body_b) = (ra.body.index, rb.body.index);
@@ -174,6 +188,16 @@ impl World {
     /// Uses the world's current transforms; run [`World::update_pairs`] first so new pairs
     /// have contacts.
     pub fn collide(&mut self) {
+        self.collide_modified(&mut |_| true);
+    }
+
+    /// [`World::collide`], then `modify` on every touching, non-sensor contact with a shape
+    /// that has [`ShapeDef::enable_contact_hooks`](crate::shape_def::ShapeDef::enable_contact_hooks),
+    /// in contact slot order (so the same world gives the same calls). It may change the
+    /// contact's friction, restitution and surface speed for this step, and returns false
+    /// to switch the contact off for this step. Each step starts again from the shapes'
+    /// materials, so a change lasts only while the hook keeps making it.
+    pub fn collide_modified(&mut self, modify: &mut dyn FnMut(&mut ContactModification) -> bool) {
         // Parallel pass: every contact's manifold from the current transforms, on the task
         // runner. It reads shapes and bodies and writes only its own contact. It also counts,
         // and notes the contacts the serial pass must visit: those to destroy, those whose
@@ -229,6 +253,7 @@ impl World {
                     points.len() - persisted,
                 ];
                 let solid = now && !contact.sensor;
+                let hooked = ra.def.enable_contact_hooks || rb.def.enable_contact_hooks;
                 // The body that is not simulated: asleep (it may wake) or static.
                 let sleeping = match (sim_a, sim_b) {
                     (true, false) => Some(rb.body.index),
@@ -236,7 +261,8 @@ impl World {
                     _ => None,
                 };
                 let may_wake = sleeping.is_some_and(|b| bodies.at(b).is_moving());
-                let note = was != now || enabled_again || (solid && (has_hook || may_wake));
+                let note =
+                    was != now || enabled_again || (solid && (has_hook || hooked || may_wake));
                 let outcome = CollideOutcome::Updated {
                     was_touching: was,
                     now_touching: now,
@@ -289,6 +315,13 @@ impl World {
                 let enabled = hook(ida, idb, &self.contacts.at(slot).manifold);
                 self.contacts.at_mut(slot).enabled = enabled;
             }
+            let hooked = {
+                let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
+                ra.def.enable_contact_hooks || rb.def.enable_contact_hooks
+            };
+            if hooked && now && !sensor && self.contacts.at(slot).enabled {
+                self.modify_contact(slot, modify);
+            }
         }
         self.pre_solve = hook;
         self.end_events.append(&mut self.pending_end_events);
@@ -337,6 +370,7 @@ impl World {
                 center_offset: body.center - body.transform.p,
                 linear_velocity: body.linear_velocity,
                 angular_velocity: body.angular_velocity,
+                dominance: body.dominance,
             });
             arrays.states.push(BodyState {
                 linear_velocity: body.linear_velocity,
@@ -360,6 +394,7 @@ impl World {
                 } else {
                     MAX_ROTATION_PER_STEP / dt
                 },
+                linear_freedom: body.linear_freedom(),
             });
         }
 
@@ -418,6 +453,7 @@ impl World {
                 center_offset: b.center - b.transform.p,
                 linear_velocity: 0.0 * b.linear_velocity,
                 angular_velocity: 0.0 * b.angular_velocity,
+                dominance: b.dominance,
             }
         };
         self.counters.bodies_solved = arrays.states.len();
@@ -594,9 +630,12 @@ fn finalize_body(
         body.angular_velocity = 0.0;
         return f;
     }
-    body.linear_velocity = state.linear_velocity;
+    // The relax and restitution stages come after the last substep's motion locks: a locked
+    // axis is held here once more, so it never drifts and never reports a speed.
+    let freedom = body.linear_freedom();
+    body.linear_velocity = state.linear_velocity * freedom;
     body.angular_velocity = state.angular_velocity;
-    body.center += state.delta_position;
+    body.center += state.delta_position * freedom;
     let q = (state.delta_rotation * body.transform.q).normalize();
     body.transform.q = q;
     body.transform.p = body.center - q.rotate(body.local_center);
@@ -628,4 +667,65 @@ fn finalize_body(
         });
     }
     f
+}
+
+impl World {
+    /// Runs a contact modifier on the contact in `slot`, from the shapes' mixed materials.
+    fn modify_contact(
+        &mut self,
+        slot: u32,
+        modify: &mut dyn FnMut(&mut ContactModification) -> bool,
+    ) {
+        let contact = self.contacts.at(slot);
+        let (a, b) = (contact.shape_a, contact.shape_b);
+        let (friction, restitution, tangent_speed, rolling_resistance) = self.mix_materials(a, b);
+        let mut edit = ContactModification {
+            shape_a: self.shape_id(a),
+            shape_b: self.shape_id(b),
+            manifold: contact.manifold,
+            friction,
+            restitution,
+            tangent_speed,
+        };
+        let enabled = modify(&mut edit);
+        // Numbers the solver can use: a modifier's NaN or negative friction is not taken.
+        let usable = |x: f32| x.is_finite() && x >= 0.0;
+        let contact = self.contacts.at_mut(slot);
+        contact.enabled = enabled;
+        contact.friction = if usable(edit.friction) {
+            edit.friction
+        } else {
+            friction
+        };
+        contact.restitution = if usable(edit.restitution) {
+            edit.restitution
+        } else {
+            restitution
+        };
+        let speed = if edit.tangent_speed.is_finite() {
+            edit.tangent_speed
+        } else {
+            tangent_speed
+        };
+        contact.set_surface_motion(speed, rolling_resistance);
+    }
+}
+
+/// A touching contact offered to a contact modifier
+/// ([`World::collide_modified`]): what it may read and what it may change for this step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactModification {
+    /// First shape.
+    pub shape_a: ShapeId,
+    /// Second shape.
+    pub shape_b: ShapeId,
+    /// The contact's points and normal (from A to B) this step; changes to it are not read.
+    pub manifold: crate::collision::Manifold,
+    /// Friction coefficient for this step (starts at the shapes' mixed value).
+    pub friction: f32,
+    /// Restitution for this step (starts at the shapes' mixed value).
+    pub restitution: f32,
+    /// Surface speed along the contact's tangent for this step (conveyor belts; starts at
+    /// the shapes' summed value).
+    pub tangent_speed: f32,
 }
