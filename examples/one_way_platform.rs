@@ -4,24 +4,57 @@
 //! cargo run --release --example one_way_platform      # A/D or arrows move, Space jumps
 //! ```
 //!
-//! Each platform decides, before every physics step, whether it collides with the player:
-//! only when the player's feet are above its top face. The switch is a change of the
-//! platform's `CollisionLayers` filter, so it works for any number of platforms and needs no
-//! contact callbacks. (Boxes always collide with platforms.)
+//! A collision hook decides, for every contact of a platform in every step, whether it
+//! holds: for the player only while the player's feet are above the platform's top face
+//! (boxes always land on platforms). The hook is a `SystemParam` reading the ECS, installed
+//! with `PhysicsPlugins::with_collision_hooks`; the platforms opt in with
+//! `ActiveCollisionHooks::MODIFY_CONTACTS`, so nothing else pays for it.
 
+use bevy::app::PluginGroupBuilder;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use bevy_physics2d::PhysicsDebugPlugin;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{PhysicsDebugPlugin, PhysicsSystems};
 
 fn main() {
     App::new()
         .add_plugins((
             DefaultPlugins,
-            PhysicsPlugins::default(),
+            physics_plugins(),
             PhysicsDebugPlugin::default(),
         ))
         .add_plugins(example)
         .run();
+}
+
+/// The physics plugins with this example's collision hooks.
+pub fn physics_plugins() -> PluginGroupBuilder {
+    PhysicsPlugins::default().with_collision_hooks::<OneWayHooks>()
+}
+
+/// The hook: what it reads of the world.
+#[derive(SystemParam)]
+pub struct OneWayHooks<'w, 's> {
+    platforms: Query<'w, 's, &'static OneWay>,
+    player: Query<'w, 's, &'static Transform, With<Player>>,
+}
+
+impl CollisionHooks for OneWayHooks<'_, '_> {
+    /// A platform's contact with the player holds only while the player's feet are above
+    /// its top face (5 cm below it still counts, for the resting contact); the player
+    /// passes up through it, and lands on it from above.
+    fn modify_contacts(&self, contact: &mut ContactPair, _: &mut Commands) -> bool {
+        let (a, b) = (contact.collider1, contact.collider2);
+        let (platform, other) = match (self.platforms.get(a), self.platforms.get(b)) {
+            (Ok(platform), _) => (platform, b),
+            (_, Ok(platform)) => (platform, a),
+            _ => return true,
+        };
+        match self.player.get(other) {
+            Ok(player) => feet(player) >= platform.top - 0.05,
+            Err(_) => true,
+        }
+    }
 }
 
 /// The player's collision layer.
@@ -53,11 +86,7 @@ pub struct OneWay {
 /// The example's systems.
 pub fn example(app: &mut App) {
     app.add_systems(Startup, setup)
-        .add_systems(Update, move_player)
-        .add_systems(
-            FixedPostUpdate,
-            open_platforms_below_player.before(PhysicsSystems::Prepare),
-        );
+        .add_systems(Update, move_player);
 }
 
 fn setup(mut commands: Commands) {
@@ -79,7 +108,8 @@ fn setup(mut commands: Commands) {
             OneWay { top },
             RigidBody::Static,
             Collider::rectangle(5.0, 0.3),
-            CollisionLayers::new(PLATFORM_LAYER, WORLD_LAYER),
+            CollisionLayers::new(PLATFORM_LAYER, WORLD_LAYER | PLAYER_LAYER),
+            ActiveCollisionHooks::MODIFY_CONTACTS,
             Transform::from_xyz(-1.0 + 2.5 * i as f32, top - 0.15, 0.0),
         ));
     }
@@ -138,25 +168,5 @@ fn move_player(
     let below = Vec2::new(transform.translation.x, feet(transform) + 0.02);
     if query.cast_ray(below, Vec2::NEG_Y, 0.08, &filter).is_some() {
         velocity.0.y = JUMP_SPEED;
-    }
-}
-
-/// A platform collides with the player only while the player's feet are above its top.
-fn open_platforms_below_player(
-    player: Single<&Transform, With<Player>>,
-    mut platforms: Query<(&OneWay, &mut CollisionLayers)>,
-) {
-    let feet = feet(&player);
-    for (platform, mut layers) in &mut platforms {
-        let solid = feet >= platform.top - 0.05;
-        let filters = if solid {
-            WORLD_LAYER | PLAYER_LAYER
-        } else {
-            WORLD_LAYER
-        };
-        // Only write on a change, so the collider is not rebuilt every step.
-        if layers.filters != filters {
-            layers.filters = filters;
-        }
     }
 }

@@ -29,7 +29,7 @@ mod sensors;
 #[path = "../examples/system_ordering.rs"]
 mod system_ordering;
 
-use bevy::app::TaskPoolPlugin;
+use bevy::app::{PluginGroupBuilder, TaskPoolPlugin};
 use bevy::asset::AssetPlugin;
 use bevy::gizmos::GizmoPlugin;
 use bevy::input::InputPlugin;
@@ -45,6 +45,11 @@ use std::time::Duration;
 /// A window-less App running `example` at 60 Hz, one physics step per update, with input,
 /// gizmos and the debug overlay's systems as in the window.
 fn headless(example: impl Plugin) -> App {
+    headless_with(example, PhysicsPlugins::default().build())
+}
+
+/// [`headless`] with the physics plugins an example chose (its collision hooks).
+fn headless_with(example: impl Plugin, physics: PluginGroupBuilder) -> App {
     let mut app = App::new();
     app.add_plugins((
         TaskPoolPlugin::default(),
@@ -56,9 +61,7 @@ fn headless(example: impl Plugin) -> App {
         MeshPlugin,
         GizmoPlugin,
         // Without interpolation, Transform is the pose of the last step, not a blend.
-        PhysicsPlugins::default()
-            .build()
-            .disable::<PhysicsInterpolationPlugin>(),
+        physics.disable::<PhysicsInterpolationPlugin>(),
         PhysicsDebugPlugin::default(),
         example,
     ));
@@ -294,7 +297,7 @@ fn casts_agree_with_point_queries() {
 #[test]
 fn one_way_platform_lets_the_player_up_and_holds_it() {
     use one_way_platform::*;
-    let mut app = headless(one_way_platform::example);
+    let mut app = headless_with(one_way_platform::example, physics_plugins());
     step(&mut app, 30);
     let feet = |app: &mut App| position_of::<Player>(app).y - PLAYER_LENGTH / 2.0 - PLAYER_RADIUS;
     assert!(

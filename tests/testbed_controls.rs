@@ -91,7 +91,7 @@ fn pause_and_single_step_take_exactly_one_step() {
         app.update();
     }
     tap(&mut app, KeyCode::Space);
-    assert!(app.world().resource::<PhysicsSettings>().paused);
+    assert!(app.world().resource::<Time<Physics>>().is_paused());
     let paused_at = steps(&app);
     for _ in 0..5 {
         app.update();
@@ -102,7 +102,7 @@ fn pause_and_single_step_take_exactly_one_step() {
         app.update();
     }
     assert_eq!(steps(&app), paused_at + 1, "N takes one step");
-    assert!(app.world().resource::<PhysicsSettings>().paused);
+    assert!(app.world().resource::<Time<Physics>>().is_paused());
     tap(&mut app, KeyCode::Space);
     for _ in 0..5 {
         app.update();
@@ -133,11 +133,14 @@ fn keys_switch_overlay_parts_solver_and_slow_motion() {
     assert!(!parts.sleep_colors, "F8 drops the sleep colour");
     assert!(parts.shapes && parts.joints, "untouched parts stay on");
     assert!(app.world().resource::<PhysicsSettings>().block_solver);
-    let speed = app.world().resource::<Time<Virtual>>().relative_speed();
+    let speed = app.world().resource::<Time<Physics>>().relative_speed();
     assert!(
         (speed - 0.2).abs() < 1e-6,
-        "slow motion runs at a fifth: {speed}"
+        "slow motion runs the physics at a fifth: {speed}"
     );
+    // The game's own clock is not slowed: only the physics is.
+    let game_speed = app.world().resource::<Time<Virtual>>().relative_speed();
+    assert_eq!(game_speed, 1.0, "the game's clock keeps its speed");
 }
 
 #[test]

@@ -4,7 +4,7 @@ use crate::scene_switching::Testbed;
 use crate::sim_controls::HELP;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
-use bevy_physics2d::{PhysicsDiagnostics, PhysicsGizmos, PhysicsSettings};
+use bevy_physics2d::{Physics, PhysicsDiagnostics, PhysicsGizmos, PhysicsTime};
 use physics2d_demos::SCENE_NAMES;
 
 /// Whether the pointer is over a panel, so clicks and scrolls there do not reach the world.
@@ -121,7 +121,7 @@ pub fn track_pointer(mut over: ResMut<PointerOverPanel>, panels: Query<&Interact
 /// Writes the stats panel.
 pub fn update_stats(
     diagnostics: Res<PhysicsDiagnostics>,
-    settings: Res<PhysicsSettings>,
+    physics_time: Res<Time<Physics>>,
     testbed: Res<Testbed>,
     gizmos: Res<GizmoConfigStore>,
     mut text: Single<&mut Text, With<StatsText>>,
@@ -129,7 +129,7 @@ pub fn update_stats(
     let d = &*diagnostics;
     let (config, parts) = gizmos.config::<PhysicsGizmos>();
     let on = |flag: bool| if flag { "on" } else { "off" };
-    let state = match (settings.paused, testbed.slow_motion) {
+    let state = match (physics_time.is_paused(), testbed.slow_motion) {
         (true, _) => "paused",
         (false, true) => "slow motion (1/5)",
         (false, false) => "running",

@@ -5,7 +5,7 @@ use crate::options::OverlayPart;
 use crate::scene_switching::Testbed;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
-use bevy_physics2d::{PhysicsGizmos, PhysicsSettings};
+use bevy_physics2d::{Physics, PhysicsGizmos, PhysicsSettings, PhysicsTime};
 
 /// The key help shown at the bottom of the window.
 pub const HELP: &str = "Space pause   N step   R reset   T slow motion   Left/Right scene   \
@@ -17,14 +17,16 @@ pub fn keyboard_controls(
     keys: Res<ButtonInput<KeyCode>>,
     mut testbed: ResMut<Testbed>,
     mut settings: ResMut<PhysicsSettings>,
-    mut time: ResMut<Time<Virtual>>,
+    mut time: ResMut<Time<Physics>>,
     mut gizmos: ResMut<GizmoConfigStore>,
 ) {
+    // The physics clock alone pauses, steps and slows: the panels, the camera and the mouse
+    // tools keep the game's time.
     if keys.just_pressed(KeyCode::Space) {
-        settings.paused = !settings.paused;
+        time.toggle_pause();
     }
-    if keys.just_pressed(KeyCode::KeyN) && settings.paused {
-        settings.step_once();
+    if keys.just_pressed(KeyCode::KeyN) {
+        time.step_once();
     }
     if keys.just_pressed(KeyCode::KeyR) {
         testbed.reload = true;

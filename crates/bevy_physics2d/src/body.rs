@@ -31,7 +31,15 @@ use serde::{Deserialize, Serialize};
     Component, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Reflect, Serialize, Deserialize,
 )]
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
-#[require(Transform, LinearVelocity, AngularVelocity)]
+#[require(
+    Transform,
+    LinearVelocity,
+    AngularVelocity,
+    crate::ComputedMass,
+    crate::ComputedAngularInertia,
+    crate::ComputedCenterOfMass,
+    crate::forces::PendingForces
+)]
 pub enum RigidBody {
     /// Moves under gravity, forces and contacts.
     #[default]
@@ -65,8 +73,18 @@ pub struct LinearVelocity(pub Vec2);
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct AngularVelocity(pub f32);
 
-/// A force (and torque) applied at the centre of mass every step until it is changed or
-/// removed. Set `persistent` to false to apply it for one step only.
+/// A force (and torque) applied every step until it is changed or removed, at the centre of
+/// mass or at a point of the body. Set `persistent` to false to apply it for one step only.
+/// With `local` the force turns with the body (a thruster); with a `point` (in the body's
+/// frame) it also turns the body by `r x F`. For one-shot pushes from gameplay code the
+/// [`Forces`](crate::Forces) query helper is shorter.
+///
+/// ```
+/// use bevy_physics2d::prelude::*;
+/// // 30 N along the body's own +y, acting 1 m behind its centre: a rocket motor.
+/// let motor = ExternalForce::new(Vec2::new(0.0, 30.0)).local().at_point(Vec2::new(0.0, -1.0));
+/// assert!(motor.local && motor.persistent);
+/// ```
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct ExternalForce {
@@ -76,6 +94,11 @@ pub struct ExternalForce {
     pub torque: f32,
     /// Keep applying every step (true) or clear after one step (false).
     pub persistent: bool,
+    /// `force` is given in the body's frame and turns with it (false: world space).
+    pub local: bool,
+    /// Where the force acts, in the body's frame (`None`: the centre of mass, no torque
+    /// from it).
+    pub point: Option<Vec2>,
 }
 
 impl Default for ExternalForce {
@@ -84,6 +107,8 @@ impl Default for ExternalForce {
             force: Vec2::ZERO,
             torque: 0.0,
             persistent: true,
+            local: false,
+            point: None,
         }
     }
 }
@@ -100,6 +125,24 @@ impl ExternalForce {
     /// The same force with a torque.
     pub fn with_torque(mut self, torque: f32) -> Self {
         self.torque = torque;
+        self
+    }
+
+    /// The same force in the body's frame, turning with it.
+    pub fn local(mut self) -> Self {
+        self.local = true;
+        self
+    }
+
+    /// The same force acting at `point`, in the body's frame.
+    pub fn at_point(mut self, point: Vec2) -> Self {
+        self.point = Some(point);
+        self
+    }
+
+    /// The same force for the next step only.
+    pub fn one_shot(mut self) -> Self {
+        self.persistent = false;
         self
     }
 }

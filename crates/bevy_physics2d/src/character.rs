@@ -107,7 +107,7 @@ pub struct OneWayPlatform;
 
 /// Moves every character for this step (Prepare stage, after user motion is applied).
 pub(crate) fn move_characters(
-    time: Res<Time>,
+    time: Res<Time<crate::physics_time::Physics>>,
     settings: Res<PhysicsSettings>,
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,

@@ -174,7 +174,8 @@ impl Collider {
         Collider::ChainLoop { points }
     }
 
-    /// The convex hull of `points` (3 to 8 hull vertices).
+    /// The convex hull of `points` (3 to 8 hull vertices; [`Collider::convex_outline`] takes
+    /// any number).
     pub fn convex_hull(points: Vec<Vec2>) -> Self {
         Collider::ConvexHull {
             points,
@@ -200,23 +201,7 @@ impl Collider {
         if sides <= MAX_POLYGON_VERTICES {
             return Collider::convex_hull(corners);
         }
-        // Runs of up to seven consecutive corners after the first, each overlapping the next
-        // by one corner, each closed by the first corner: convex pieces of at most eight.
-        let run = MAX_POLYGON_VERTICES - 1;
-        let mut parts = Vec::new();
-        let mut start = 1;
-        while start < sides - 1 {
-            let end = (start + run - 1).min(sides - 1);
-            let mut points = vec![corners[0]];
-            points.extend_from_slice(&corners[start..=end]);
-            parts.push(CompoundPart {
-                position: Vec2::ZERO,
-                angle: 0.0,
-                collider: Collider::convex_hull(points),
-            });
-            start = end;
-        }
-        Collider::Compound { parts }
+        crate::collider_from::fan_pieces(&corners)
     }
 
     /// Several colliders as one, each given as (position, angle, collider) in this

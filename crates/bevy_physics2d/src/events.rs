@@ -108,6 +108,12 @@ pub struct JointBroken {
 /// Writeback stage: turns the core's events of this step into messages and entity events. A
 /// step simulated again after a rollback sends only the events its first run did not (see
 /// [the rollback notes](crate::rollback)).
+/// The body entity a collider belongs to.
+pub(crate) fn body_of_collider(physics: &PhysicsWorld, collider: Entity) -> Option<Entity> {
+    let shape = physics.shape(collider)?;
+    physics.body_entity(physics.world.shape_body(shape).ok()?)
+}
+
 pub(crate) fn send_events(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
@@ -122,10 +128,7 @@ pub(crate) fn send_events(
     let mut log = std::mem::take(&mut physics.sent_events);
     let mut sent = log.begin(physics.steps);
     let p = &*physics;
-    let body_of = |collider: Entity| -> Option<Entity> {
-        let shape = p.shape(collider)?;
-        p.body_entity(p.world.shape_body(shape).ok()?)
-    };
+    let body_of = |collider: Entity| body_of_collider(p, collider);
     for (events, begin) in [
         (p.world.begin_contact_events(), true),
         (p.world.end_contact_events(), false),

@@ -63,7 +63,7 @@ fn differs(a: CoreTransform, b: CoreTransform) -> bool {
 /// own `Transform` (see the module docs).
 pub(crate) fn apply_hierarchy_motion(
     mut physics: ResMut<PhysicsWorld>,
-    time: Res<Time>,
+    time: Res<Time<crate::physics_time::Physics>>,
     last_writeback: Res<LastWriteback>,
     mut warnings: MessageWriter<PhysicsWarning>,
     bodies: Query<(

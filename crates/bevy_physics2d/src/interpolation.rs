@@ -4,7 +4,6 @@
 //! itself (then that move is a teleport, as always).
 
 use crate::body::RigidBody;
-use crate::settings::PhysicsSettings;
 use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec3};
@@ -118,13 +117,14 @@ fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transf
 /// stay on screen, and a step taken while paused is shown as it ended.
 fn interpolate_poses(
     time: Res<Time<Fixed>>,
-    settings: Option<Res<PhysicsSettings>>,
+    physics_time: Option<Res<Time<crate::physics_time::Physics>>>,
     mut bodies: Query<
         (&RigidBody, &mut InterpolationPoses, &mut Transform),
         Without<NoInterpolation>,
     >,
 ) {
-    if settings.is_some_and(|s| s.paused) {
+    use crate::physics_time::PhysicsTime;
+    if physics_time.is_some_and(|t| t.is_paused()) {
         return;
     }
     let alpha = time.overstep_fraction();

@@ -33,15 +33,23 @@
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
 mod body;
+mod body_control;
 mod character;
 mod collider;
+mod collider_from;
+#[cfg(feature = "mesh")]
+mod collider_mesh;
+mod computed_mass;
+mod contacts;
 mod debug;
 mod events;
+mod forces;
 mod frame;
 #[cfg(feature = "ggrs")]
 mod ggrs_rollback;
 mod handle;
 mod hierarchy;
+mod hooks;
 mod interpolation;
 mod joint;
 mod joint_builder;
@@ -49,6 +57,7 @@ mod lifecycle;
 #[cfg(feature = "lightyear")]
 pub mod lightyear_net;
 mod material;
+mod physics_time;
 mod physics_world;
 mod plugin;
 mod prepare_bodies;
@@ -70,16 +79,30 @@ pub use body::{
     AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, FastRotation,
     GravityScale, LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
 };
+pub use body_control::{
+    ColliderDisabled, Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
+};
 pub use character::{CharacterController, CharacterState, CharacterVelocity, OneWayPlatform};
 pub use collider::Collider;
+#[cfg(feature = "mesh")]
+pub use collider_mesh::{
+    ColliderConstructor, ColliderConstructorHierarchy, MeshColliderError, MeshShape,
+};
+pub use computed_mass::{ComputedAngularInertia, ComputedCenterOfMass, ComputedMass};
+pub use contacts::{
+    CollidingEntities, Collisions, ContactForce, ContactForceEventThreshold, ContactManifold,
+    ContactPoint,
+};
 pub use debug::{PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
 pub use events::{
     CollisionEnd, CollisionHit, CollisionStart, JointBreakReason, JointBroken, SensorEntered,
     SensorExited,
 };
+pub use forces::{Forces, PendingForces};
 #[cfg(feature = "ggrs")]
 pub use ggrs_rollback::{PhysicsRollbackPlugin, PhysicsWorldStrategy};
 pub use handle::PhysicsBody;
+pub use hooks::{ActiveCollisionHooks, CollisionHooks, ContactPair, PhysicsPairStagesPlugin};
 pub use interpolation::{InterpolationPoses, NoInterpolation, PhysicsInterpolationPlugin};
 pub use joint::{Joint, JointAnchor, JointTypeError};
 pub use joint_builder::{
@@ -92,6 +115,7 @@ pub use material::{
     RollingResistance, Sensor, TangentSpeed,
 };
 pub use physics_core;
+pub use physics_time::{Physics, PhysicsTime};
 pub use physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
 pub use plugin::PhysicsCorePlugin;
 pub use query::{QueryHit, SpatialQuery, SpatialQueryFilter};
@@ -106,16 +130,21 @@ pub use warnings::PhysicsWarning;
 /// The types most programs need.
 pub mod prelude {
     pub use crate::{
-        AngularDamping, AngularVelocity, Bullet, CharacterController, CharacterState,
-        CharacterVelocity, Collider, ColliderDensity, CollisionEnd, CollisionEventsEnabled,
-        CollisionHit, CollisionLayers, CollisionStart, ExternalForce, ExternalImpulse,
-        FastRotation, Friction, GravityScale, Joint, JointBroken, LinearDamping, LinearVelocity,
-        LockedRotation, Mass, NoInterpolation, OneWayPlatform, PhysicsDebugPlugin,
-        PhysicsDiagnostics, PhysicsGizmos, PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings,
-        PhysicsSystems, PhysicsWarning, PhysicsWorld, Restitution, RigidBody, RollingResistance,
-        Sensor, SensorEntered, SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter,
-        TangentSpeed,
+        ActiveCollisionHooks, AngularDamping, AngularVelocity, Bullet, CharacterController,
+        CharacterState, CharacterVelocity, Collider, ColliderDensity, ColliderDisabled,
+        CollidingEntities, CollisionEnd, CollisionEventsEnabled, CollisionHit, CollisionHooks,
+        CollisionLayers, CollisionStart, Collisions, ComputedAngularInertia, ComputedCenterOfMass,
+        ComputedMass, ContactForce, ContactForceEventThreshold, ContactPair, Dominance,
+        ExternalForce, ExternalImpulse, FastRotation, Forces, Friction, GravityScale, Joint,
+        JointBroken, LinearDamping, LinearVelocity, LockedAxes, LockedRotation, Mass,
+        NoInterpolation, OneWayPlatform, Physics, PhysicsDebugPlugin, PhysicsDiagnostics,
+        PhysicsGizmos, PhysicsPlugins, PhysicsSchedulePlugin, PhysicsSettings, PhysicsSystems,
+        PhysicsTime, PhysicsWarning, PhysicsWorld, Restitution, RigidBody, RigidBodyDisabled,
+        RollingResistance, Sensor, SensorEntered, SensorExited, SleepThreshold, Sleeping,
+        SleepingDisabled, SpatialQuery, SpatialQueryFilter, TangentSpeed,
     };
+    #[cfg(feature = "mesh")]
+    pub use crate::{ColliderConstructor, ColliderConstructorHierarchy, MeshShape};
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;
 }

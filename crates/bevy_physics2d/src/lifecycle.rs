@@ -9,6 +9,9 @@ use crate::body::{
     AngularDamping, Bullet, FastRotation, GravityScale, LinearDamping, LockedRotation, Mass,
     Sleeping,
 };
+use crate::body_control::{
+    ColliderDisabled, Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
+};
 use crate::collider::Collider;
 use crate::events::{JointBreakReason, JointBroken};
 use crate::joint::Joint;
@@ -81,6 +84,11 @@ pub(crate) fn add_observers(app: &mut App) {
     add_props_observers::<Bullet>(app);
     add_props_observers::<FastRotation>(app);
     add_props_observers::<Mass>(app);
+    add_props_observers::<LockedAxes>(app);
+    add_props_observers::<Dominance>(app);
+    add_props_observers::<SleepingDisabled>(app);
+    add_props_observers::<SleepThreshold>(app);
+    add_disable_observers(app);
     add_material_observers::<ColliderDensity>(app);
     add_material_observers::<CollisionLayers>(app);
     add_material_observers::<Sensor>(app);
@@ -89,6 +97,52 @@ pub(crate) fn add_observers(app: &mut App) {
     add_material_observers::<CollisionEventsEnabled>(app);
     add_material_observers::<TangentSpeed>(app);
     add_material_observers::<RollingResistance>(app);
+    add_material_observers::<crate::hooks::ActiveCollisionHooks>(app);
+}
+
+/// Disabling a body takes its core body out (its colliders and joints wait for it, silently);
+/// enabling builds it again from its components, then its colliders and joints. Disabling a
+/// collider takes its shapes out; enabling queues it to be built.
+fn add_disable_observers(app: &mut App) {
+    app.add_observer(
+        |on: On<Insert, RigidBodyDisabled>,
+         mut commands: Commands,
+         mut physics: ResMut<PhysicsWorld>| {
+            if physics.body(on.entity).is_some() {
+                destroy_body_keeping_parts(&mut physics, on.entity);
+                commands
+                    .entity(on.entity)
+                    .try_remove::<crate::handle::PhysicsBody>();
+            }
+        },
+    )
+    .add_observer(
+        |on: On<Remove, RigidBodyDisabled>,
+         mut physics: ResMut<PhysicsWorld>,
+         joints: Query<(Entity, &Joint)>| {
+            physics.pending.bodies.push(on.entity);
+            // Joints to this body waited while it was out: they are built once it is back.
+            let mut waiting: Vec<Entity> = joints
+                .iter()
+                .filter(|(_, j)| j.entity_a == on.entity || j.entity_b == on.entity)
+                .map(|(e, _)| e)
+                .collect();
+            waiting.sort_unstable();
+            for joint in waiting {
+                physics.pending.joints.push(joint);
+            }
+        },
+    )
+    .add_observer(
+        |on: On<Insert, ColliderDisabled>, mut physics: ResMut<PhysicsWorld>| {
+            physics.pending.colliders.push(on.entity);
+        },
+    )
+    .add_observer(
+        |on: On<Remove, ColliderDisabled>, mut physics: ResMut<PhysicsWorld>| {
+            physics.pending.colliders.push(on.entity);
+        },
+    );
 }
 
 /// Body settings: queued on arrival and departure (mutations are found by change detection).
@@ -139,6 +193,7 @@ pub(crate) fn queue_changed_colliders(
             Changed<Collider>,
             Changed<ColliderDensity>,
             Changed<CollisionLayers>,
+            Changed<crate::hooks::ActiveCollisionHooks>,
         )>,
     >,
     moved_parts: Query<

@@ -11,6 +11,7 @@ use crate::joint::Joint;
 use crate::material::{
     ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution, Sensor,
 };
+use crate::physics_time::{self, Physics};
 use crate::physics_world::PhysicsWorld;
 use crate::schedule::{PhysicsSchedule, PhysicsSystems};
 use crate::settings::PhysicsSettings;
@@ -53,7 +54,8 @@ impl Plugin for PhysicsCorePlugin {
             .add_message::<SensorEntered>()
             .add_message::<SensorExited>()
             .add_message::<JointBroken>()
-            .add_message::<crate::events::CollisionHit>();
+            .add_message::<crate::events::CollisionHit>()
+            .add_message::<crate::contacts::ContactForce>();
         app.register_type::<PhysicsSettings>()
             .register_type::<RigidBody>()
             .register_type::<Collider>()
@@ -82,9 +84,36 @@ impl Plugin for PhysicsCorePlugin {
             .register_type::<crate::CharacterController>()
             .register_type::<crate::CharacterVelocity>()
             .register_type::<crate::CharacterState>()
-            .register_type::<crate::OneWayPlatform>();
+            .register_type::<crate::OneWayPlatform>()
+            .register_type::<crate::LockedAxes>()
+            .register_type::<crate::Dominance>()
+            .register_type::<crate::SleepingDisabled>()
+            .register_type::<crate::SleepThreshold>()
+            .register_type::<crate::RigidBodyDisabled>()
+            .register_type::<crate::ColliderDisabled>()
+            .register_type::<crate::ActiveCollisionHooks>()
+            .register_type::<crate::CollidingEntities>()
+            .register_type::<crate::ContactForceEventThreshold>()
+            .register_type::<crate::ComputedMass>()
+            .register_type::<crate::ComputedAngularInertia>()
+            .register_type::<crate::ComputedCenterOfMass>();
         lifecycle::add_observers(app);
-        let running = stages::physics_running;
+        #[cfg(feature = "mesh")]
+        app.register_type::<crate::ColliderConstructor>()
+            .register_type::<crate::ColliderConstructorHierarchy>()
+            .add_systems(
+                bevy_app::PreUpdate,
+                crate::collider_mesh::build_mesh_colliders,
+            );
+        app.init_resource::<bevy_time::Time<Physics>>()
+            .register_type::<Physics>();
+        app.add_systems(
+            schedule,
+            physics_time::advance_physics_time
+                .in_set(PhysicsSystems::Prepare)
+                .before(stages::begin_prepare),
+        );
+        let running = physics_time::physics_running;
         app.add_systems(
             schedule,
             (
@@ -104,12 +133,11 @@ impl Plugin for PhysicsCorePlugin {
                     hierarchy::apply_hierarchy_motion,
                     crate::character::move_characters,
                     sync::apply_forces,
+                    crate::computed_mass::write_computed_mass,
                     stages::end_prepare,
                 )
                     .chain()
                     .in_set(PhysicsSystems::Prepare),
-                stages::broadphase.in_set(PhysicsSystems::Broadphase),
-                stages::narrowphase.in_set(PhysicsSystems::Narrowphase),
                 stages::solve.in_set(PhysicsSystems::Solve),
                 stages::integrate.in_set(PhysicsSystems::Integrate),
                 (
@@ -117,8 +145,10 @@ impl Plugin for PhysicsCorePlugin {
                     writeback::write_back_bodies,
                     hierarchy::write_back_child_bodies,
                     events::send_events,
+                    crate::contacts::send_contact_forces,
+                    crate::contacts::update_colliding_entities,
                     stages::end_writeback,
-                    stages::take_queued_step,
+                    physics_time::take_queued_step,
                 )
                     .chain()
                     .in_set(PhysicsSystems::Writeback),
@@ -141,6 +171,9 @@ fn queue_changed_props(
                 Changed<LinearDamping>,
                 Changed<AngularDamping>,
                 Changed<Mass>,
+                Changed<crate::body_control::LockedAxes>,
+                Changed<crate::body_control::Dominance>,
+                Changed<crate::body_control::SleepThreshold>,
             )>,
         ),
     >,

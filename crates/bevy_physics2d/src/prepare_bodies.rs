@@ -5,6 +5,9 @@ use crate::body::{
     AngularDamping, AngularVelocity, Bullet, FastRotation, GravityScale, LinearDamping,
     LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
 };
+use crate::body_control::{
+    Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
+};
 use crate::collider::Collider;
 use crate::handle::PhysicsBody;
 use crate::hierarchy::world_frame;
@@ -34,6 +37,10 @@ pub(crate) struct BodyComponents {
     bullet: Has<Bullet>,
     fast_rotation: Has<FastRotation>,
     mass: Option<&'static Mass>,
+    locked_axes: Option<&'static LockedAxes>,
+    dominance: Option<&'static Dominance>,
+    sleeping_disabled: Has<SleepingDisabled>,
+    sleep_threshold: Option<&'static SleepThreshold>,
 }
 
 impl BodyComponentsItem<'_, '_> {
@@ -41,6 +48,7 @@ impl BodyComponentsItem<'_, '_> {
     /// parents').
     fn def_at(&self, world: CoreTransform) -> BodyDef {
         let (position, rotation) = (world.p, world.q);
+        let locks = self.locked_axes.copied().unwrap_or_default();
         BodyDef {
             body_type: self.body.to_core(),
             position,
@@ -50,11 +58,15 @@ impl BodyComponentsItem<'_, '_> {
             gravity_scale: self.gravity_scale.map_or(1.0, |g| g.0),
             linear_damping: self.linear_damping.map_or(0.0, |d| d.0),
             angular_damping: self.angular_damping.map_or(0.0, |d| d.0),
-            fixed_rotation: self.locked_rotation,
+            fixed_rotation: self.locked_rotation || locks.is_rotation_locked(),
             awake: !self.sleeping,
-            can_sleep: true,
+            can_sleep: !self.sleeping_disabled,
             bullet: self.bullet,
             allow_fast_rotation: self.fast_rotation,
+            lock_linear_x: locks.is_translation_x_locked(),
+            lock_linear_y: locks.is_translation_y_locked(),
+            sleep_threshold: self.sleep_threshold.map(|t| t.0),
+            dominance: self.dominance.map_or(0, |d| d.0),
         }
     }
 
@@ -96,7 +108,7 @@ pub(crate) fn create_bodies(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
-    bodies: Query<BodyComponents>,
+    bodies: Query<BodyComponents, Without<RigidBodyDisabled>>,
     children: Query<&bevy_ecs::hierarchy::Children>,
     colliders: Query<(), With<Collider>>,
     frames: Query<(&Transform, Option<&ChildOf>)>,
@@ -186,8 +198,8 @@ pub(crate) fn create_bodies(
     }
 }
 
-/// Applies the body settings of queued entities: gravity scale, damping, locked rotation,
-/// bullet, fast rotation, mass override.
+/// Applies the body settings of queued entities: gravity scale, damping, locked axes,
+/// bullet, fast rotation, sleep settings, dominance, mass override.
 pub(crate) fn apply_body_props(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
@@ -208,6 +220,9 @@ pub(crate) fn apply_body_props(
             .and_then(|_| world.set_fixed_rotation(id, def.fixed_rotation))
             .and_then(|_| world.set_bullet(id, def.bullet))
             .and_then(|_| world.set_allow_fast_rotation(id, def.allow_fast_rotation))
+            .and_then(|_| world.set_linear_locks(id, def.lock_linear_x, def.lock_linear_y))
+            .and_then(|_| world.set_sleep_settings(id, def.can_sleep, def.sleep_threshold))
+            .and_then(|_| world.set_dominance(id, def.dominance))
             .and_then(|_| world.body_shapes_mass_data(id))
             .and_then(|computed| world.set_mass_data(id, c.mass_data(computed)));
         if let Err(error) = result {

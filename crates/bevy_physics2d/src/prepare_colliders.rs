@@ -31,6 +31,7 @@ pub(crate) struct MaterialComponents {
     layers: Option<&'static CollisionLayers>,
     sensor: Has<Sensor>,
     events: Has<CollisionEventsEnabled>,
+    hooks: Option<&'static crate::hooks::ActiveCollisionHooks>,
 }
 
 /// The shape def of a collider: each material from the collider's entity, else from its
@@ -62,6 +63,11 @@ pub(crate) fn shape_def(
         // A collider that asked for collision events also meets static and kinematic
         // colliders when its body is kinematic (see `CollisionEventsEnabled`).
         enable_kinematic_contacts: own.events,
+        // Hooks are asked about a collider that opted in, or whose body did.
+        enable_contact_hooks: own
+            .hooks
+            .or_else(|| body.and_then(|b| b.hooks))
+            .is_some_and(|h| !h.is_empty()),
     }
 }
 
@@ -73,7 +79,7 @@ pub(crate) fn shape_def(
 pub(crate) fn create_colliders(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
-    colliders: Query<&Collider>,
+    colliders: Query<&Collider, Without<crate::body_control::ColliderDisabled>>,
     materials: Query<MaterialComponents>,
     placement: Query<(&Transform, Option<&ChildOf>)>,
     body_components: Query<(), With<crate::body::RigidBody>>,
@@ -216,6 +222,9 @@ fn update_in_place(
     }
     if old_def.filter != def.filter {
         result = result.and_then(|_| world.set_shape_filter(old, def.filter));
+    }
+    if old_def.enable_contact_hooks != def.enable_contact_hooks {
+        result = result.and_then(|_| world.set_shape_contact_hooks(old, def.enable_contact_hooks));
     }
     if old_def.enable_kinematic_contacts != def.enable_kinematic_contacts {
         result = result

@@ -29,6 +29,7 @@ pub(crate) fn create_joints(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
     joints: Query<&Joint>,
+    disabled: Query<(), With<crate::body_control::RigidBodyDisabled>>,
 ) {
     if physics.pending.joints.is_empty() {
         return;
@@ -37,6 +38,13 @@ pub(crate) fn create_joints(
         let Ok(joint) = joints.get(entity) else {
             continue;
         };
+        if disabled.contains(joint.entity_a) || disabled.contains(joint.entity_b) {
+            // Out with its body (`RigidBodyDisabled`): built again when the body is back.
+            if let Some(old) = physics.unmap_joint(entity) {
+                let _ = physics.world.destroy_joint(old);
+            }
+            continue;
+        }
         // Only parameters changed: keep the joint and its warm-start impulses.
         if let (Some(id), Some(old)) = (physics.joint(entity), physics.joint_source.get(&entity))
             && same_attachment(old, joint)

@@ -66,7 +66,8 @@ impl Plugin for PhysicsSchedulePlugin {
     }
 }
 
-/// All physics plugins: the schedule, the world and its stages, transform interpolation. A
+/// All physics plugins: the schedule, the world and its stages, the pair stages with their
+/// collision hooks ([`PhysicsPlugins::with_collision_hooks`]), transform interpolation. A
 /// group, so any member can be replaced (`.set(PhysicsSchedulePlugin::new(Update))`) or
 /// disabled (`.disable::<PhysicsInterpolationPlugin>()`). The debug overlay is separate:
 /// [`PhysicsDebugPlugin`](crate::PhysicsDebugPlugin).
@@ -97,7 +98,24 @@ impl PluginGroup for PhysicsPlugins {
                 schedule: self.schedule,
             })
             .add(crate::plugin::PhysicsCorePlugin)
+            .add(crate::hooks::PhysicsPairStagesPlugin::<()>::default())
             .add(crate::interpolation::PhysicsInterpolationPlugin)
+    }
+}
+
+impl PhysicsPlugins {
+    /// The physics plugins with the collision hooks `H` (a
+    /// [`CollisionHooks`](crate::CollisionHooks) system parameter) called by the pair
+    /// stages, for colliders with [`ActiveCollisionHooks`](crate::ActiveCollisionHooks).
+    pub fn with_collision_hooks<H>(self) -> PluginGroupBuilder
+    where
+        H: crate::CollisionHooks + 'static,
+        for<'w, 's> bevy_ecs::system::SystemParamItem<'w, 's, H>: crate::CollisionHooks,
+    {
+        use crate::hooks::PhysicsPairStagesPlugin;
+        self.build()
+            .disable::<PhysicsPairStagesPlugin<()>>()
+            .add_after::<PhysicsPairStagesPlugin<()>>(PhysicsPairStagesPlugin::<H>::default())
     }
 }
 

@@ -29,6 +29,7 @@ pub(crate) enum SentKind {
     SensorEntered,
     SensorExited,
     Hit,
+    ContactForce,
     JointBroken,
 }
 

@@ -60,13 +60,6 @@ pub struct PhysicsSettings {
     /// `ComputeTaskPool`, 1 only the thread running the physics systems. The results are
     /// bit-identical for any value.
     pub worker_threads: usize,
-    /// When true no step runs (but see [`PhysicsSettings::queued_steps`]); components keep
-    /// their values and interpolation shows the last step's poses, still.
-    pub paused: bool,
-    /// Steps still to run while paused, one per fixed step, each shown exactly as it ends
-    /// (no blend with the step before); [`PhysicsSettings::step_once`] adds one. Ignored
-    /// while not paused.
-    pub queued_steps: u32,
     /// Most rigid bodies the world holds; entities beyond it are skipped with a warning
     /// (about 0.7 KB of memory per body, so the default of 1,048,576 bounds the world near
     /// 700 MB).
@@ -111,16 +104,8 @@ impl PhysicsSettings {
             max_linear_speed: def.max_linear_speed,
             contact_recycle_distance: def.contact_recycle_distance,
             worker_threads: 0,
-            paused: false,
-            queued_steps: 0,
             max_bodies: def.max_bodies,
         }
-    }
-
-    /// While paused, runs one more step at the next fixed step (a single step for a
-    /// debugger or an editor): `settings.paused = true; settings.step_once();`.
-    pub fn step_once(&mut self) {
-        self.queued_steps += 1;
     }
 
     /// The core world def with these settings.

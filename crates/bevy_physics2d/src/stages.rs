@@ -1,7 +1,8 @@
-//! The core's four stages, one system each, timed for [`PhysicsDiagnostics`].
+//! The core's solve and integrate stages, one system each, and the stage timings of
+//! [`PhysicsDiagnostics`] (the pair stages are in `hooks.rs`).
 
+use crate::physics_time::Physics;
 use crate::physics_world::PhysicsWorld;
-use crate::settings::PhysicsSettings;
 use bevy_ecs::prelude::*;
 use bevy_time::Time;
 use std::time::Instant;
@@ -45,39 +46,13 @@ impl PhysicsDiagnostics {
     }
 }
 
-/// When the stages run: not while paused, unless a step is queued.
-pub(crate) fn physics_running(settings: Res<PhysicsSettings>) -> bool {
-    !settings.paused || settings.queued_steps > 0
-}
-
-/// A queued step taken while paused is used up (run last in the Writeback stage).
-pub(crate) fn take_queued_step(mut settings: ResMut<PhysicsSettings>) {
-    if settings.paused && settings.queued_steps > 0 {
-        settings.queued_steps -= 1;
-    }
-}
-
 fn ms_since(t: Instant) -> f32 {
     t.elapsed().as_secs_f32() * 1000.0
 }
 
-/// Broadphase stage.
-pub(crate) fn broadphase(mut physics: ResMut<PhysicsWorld>, mut diag: ResMut<PhysicsDiagnostics>) {
-    let t = Instant::now();
-    physics.world.update_pairs();
-    diag.broadphase_ms = ms_since(t);
-}
-
-/// Narrowphase stage.
-pub(crate) fn narrowphase(mut physics: ResMut<PhysicsWorld>, mut diag: ResMut<PhysicsDiagnostics>) {
-    let t = Instant::now();
-    physics.world.collide();
-    diag.narrowphase_ms = ms_since(t);
-}
-
-/// Solver stage, with the schedule's time step.
+/// Solver stage, with the physics clock's time step.
 pub(crate) fn solve(
-    time: Res<Time>,
+    time: Res<Time<Physics>>,
     mut physics: ResMut<PhysicsWorld>,
     mut diag: ResMut<PhysicsDiagnostics>,
 ) {

@@ -2,6 +2,7 @@
 //! the game replace the engine's, forces and impulses are handed to the core.
 
 use crate::body::{AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity};
+use crate::forces::PendingForces;
 use crate::handle::PhysicsBody;
 use crate::interpolation::InterpolationPoses;
 use crate::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
@@ -26,8 +27,7 @@ pub(crate) fn apply_settings(
     if !settings.is_changed() {
         return;
     }
-    // Pausing and stepping change the resource every step while paused; only the world's
-    // settings and the thread count concern the core.
+    // Only the world's settings and the thread count concern the core.
     let wanted = (settings.to_world_def(), settings.worker_threads);
     if applied.as_ref() == Some(&wanted) {
         return;
@@ -159,21 +159,20 @@ fn is_game_move(
     poses.is_none_or(|poses| !same(poses.physics_pose()) && !poses.shown.is_some_and(same))
 }
 
-/// Forces every step (one-shot forces are cleared after), impulses once.
+/// Forces every step (one-shot forces are cleared after), impulses once, then what the
+/// [`Forces`](crate::Forces) helper queued.
 pub(crate) fn apply_forces(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
     mut forces: Query<(Entity, &PhysicsBody, &mut ExternalForce)>,
     mut impulses: Query<(Entity, &PhysicsBody, &mut ExternalImpulse), Changed<ExternalImpulse>>,
+    mut pending: Query<(Entity, &PhysicsBody, &mut PendingForces), Changed<PendingForces>>,
 ) {
     for (entity, handle, mut force) in &mut forces {
         if force.force == Vec2::ZERO && force.torque == 0.0 {
             continue;
         }
-        let world = &mut physics.world;
-        let result = world
-            .apply_force(handle.id, force.force)
-            .and_then(|_| world.apply_torque(handle.id, force.torque));
+        let result = apply_external_force(&mut physics.world, handle.id, &force);
         if let Err(error) = result {
             warn_skipped(
                 &mut warnings,
@@ -187,8 +186,23 @@ pub(crate) fn apply_forces(
         if !force.persistent || result.is_err() {
             *force = ExternalForce {
                 persistent: force.persistent,
+                local: force.local,
+                point: force.point,
                 ..Default::default()
             };
+        }
+    }
+    for (entity, handle, mut queued) in &mut pending {
+        if queued.is_empty() {
+            continue;
+        }
+        let queued = queued.bypass_change_detection();
+        if let Err(error) = crate::forces::apply_pending(&mut physics.world, handle.id, queued) {
+            warn_skipped(
+                &mut warnings,
+                entity,
+                format_args!("force or impulse: {error}"),
+            );
         }
     }
     for (entity, handle, mut impulse) in &mut impulses {
@@ -211,4 +225,24 @@ pub(crate) fn apply_forces(
         }
         *impulse = ExternalImpulse::default();
     }
+}
+
+/// One body's [`ExternalForce`]: turned into world space when it is local, at its world
+/// point when it has one (the core adds the torque `r x F` about the centre of mass).
+fn apply_external_force(
+    world: &mut physics_core::world::World,
+    id: physics_core::id::BodyId,
+    force: &ExternalForce,
+) -> Result<(), physics_core::world::WorldError> {
+    let pose = world.body_transform(id)?;
+    let vector = if force.local {
+        pose.q.rotate(force.force)
+    } else {
+        force.force
+    };
+    match force.point {
+        Some(local_point) => world.apply_force_at_point(id, vector, pose.apply(local_point))?,
+        None => world.apply_force(id, vector)?,
+    }
+    world.apply_torque(id, force.torque)
 }

@@ -159,11 +159,9 @@ fn a_force_accelerates_by_force_over_mass_until_removed() {
     step(&mut app, 30);
     assert!((v(&app, body) - v0).length() < 1e-6);
     // A one-step force pushes for one step only.
-    app.world_mut().entity_mut(body).insert(ExternalForce {
-        force: Vec2::new(0.0, 6.0),
-        torque: 0.0,
-        persistent: false,
-    });
+    app.world_mut()
+        .entity_mut(body)
+        .insert(ExternalForce::new(Vec2::new(0.0, 6.0)).one_shot());
     step(&mut app, 10);
     assert!(
         (v(&app, body).y - 6.0 * dt(&app)).abs() < 1e-4,

@@ -8,6 +8,7 @@ use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{InterpolationPoses, PhysicsBody};
+use bevy_time::Time;
 use std::time::Duration;
 
 /// Frames at 144 Hz over a 60 Hz physics step, interpolation on: a ball thrown sideways.
@@ -43,7 +44,7 @@ fn steps(app: &App) -> u64 {
 #[test]
 fn a_paused_world_stays_still_on_screen() {
     let (mut app, ball) = app_at_144_hz();
-    app.world_mut().resource_mut::<PhysicsSettings>().paused = true;
+    app.world_mut().resource_mut::<Time<Physics>>().pause();
     app.update();
     let first = shown(&app, ball);
     let paused_at = steps(&app);
@@ -64,14 +65,12 @@ fn a_paused_world_stays_still_on_screen() {
 #[test]
 fn a_step_taken_while_paused_is_shown_exactly_as_it_ends() {
     let (mut app, ball) = app_at_144_hz();
-    app.world_mut().resource_mut::<PhysicsSettings>().paused = true;
+    app.world_mut().resource_mut::<Time<Physics>>().pause();
     for _ in 0..5 {
         app.update();
     }
     let paused_at = steps(&app);
-    app.world_mut()
-        .resource_mut::<PhysicsSettings>()
-        .step_once();
+    app.world_mut().resource_mut::<Time<Physics>>().step_once();
     // Until the next fixed step comes due (at 144 Hz, within three frames), then held.
     let mut stepped_in = None;
     for frame in 0..10 {
@@ -93,6 +92,6 @@ fn a_step_taken_while_paused_is_shown_exactly_as_it_ends() {
         "stepped in frame {stepped_in:?}"
     );
     assert_eq!(steps(&app), paused_at + 1, "one step, then held");
-    let settings = app.world().resource::<PhysicsSettings>();
-    assert!(settings.paused && settings.queued_steps == 0);
+    let time = app.world().resource::<Time<Physics>>();
+    assert!(time.is_paused() && time.queued_steps() == 0);
 }

@@ -20,7 +20,9 @@ fn pausing_stops_the_steps_and_resuming_continues_them() {
         ))
         .id();
     step(&mut app, 10);
-    app.world_mut().resource_mut::<PhysicsSettings>().paused = true;
+    app.world_mut()
+        .resource_mut::<bevy_time::Time<Physics>>()
+        .pause();
     let (before, taken) = (
         *app.world().get::<LinearVelocity>(body).unwrap(),
         steps_taken(&app),
@@ -30,7 +32,9 @@ fn pausing_stops_the_steps_and_resuming_continues_them() {
     }
     assert_eq!(steps_taken(&app), taken);
     assert_eq!(*app.world().get::<LinearVelocity>(body).unwrap(), before);
-    app.world_mut().resource_mut::<PhysicsSettings>().paused = false;
+    app.world_mut()
+        .resource_mut::<bevy_time::Time<Physics>>()
+        .unpause();
     step(&mut app, 1);
     assert!(app.world().get::<LinearVelocity>(body).unwrap().0.y < before.0.y);
 }

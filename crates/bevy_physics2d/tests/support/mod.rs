@@ -21,8 +21,16 @@ pub fn app() -> App {
 /// An App like [`app`], with or without transform interpolation, whose updates each advance
 /// time by `frame` (the first update only starts the clock).
 pub fn app_with(interpolate: bool, frame: Duration) -> App {
+    app_from(PhysicsPlugins::default().build(), interpolate, frame)
+}
+
+/// An App like [`app_with`] with the physics plugins given (for collision hooks).
+pub fn app_from(
+    mut physics: bevy_app::PluginGroupBuilder,
+    interpolate: bool,
+    frame: Duration,
+) -> App {
     let mut app = App::new();
-    let mut physics = PhysicsPlugins::default().build();
     if !interpolate {
         physics = physics.disable::<bevy_physics2d::PhysicsInterpolationPlugin>();
     }
@@ -75,5 +83,16 @@ pub fn read<M: Message + Clone>(
 pub fn spawn_dynamic(app: &mut App, collider: Collider, x: f32, y: f32) -> Entity {
     app.world_mut()
         .spawn((RigidBody::Dynamic, collider, Transform::from_xyz(x, y, 0.0)))
+        .id()
+}
+
+/// A static ground 40 m wide whose top is at y = 0.
+pub fn ground(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(40.0, 1.0),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+        ))
         .id()
 }
