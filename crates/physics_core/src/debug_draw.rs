@@ -105,6 +105,13 @@ pub trait DebugDraw {
     fn segment(&mut self, p1: Vec2, p2: Vec2, color: DebugColor);
     /// A point marker of `size` world units.
     fn point(&mut self, p: Vec2, size: f32, color: DebugColor);
+    /// The primitives drawn next, up to the next call, outline the shape `shape`; a drawer
+    /// that colours shapes of its own choosing (per entity, say) reads it. Returns false to
+    /// skip the shape. Does nothing by default.
+    fn begin_shape(&mut self, shape: crate::id::ShapeId) -> bool {
+        let _ = shape;
+        true
+    }
     /// A box.
     fn aabb(&mut self, aabb: Aabb, color: DebugColor) {
         let (lo, hi) = (aabb.min, aabb.max);

@@ -42,6 +42,13 @@ pub struct ShapeDef {
     /// ([`World::collide_modified`](crate::world::World::collide_modified)). Off by
     /// default: shapes without it never pay for the calls.
     pub enable_contact_hooks: bool,
+    /// How this shape's friction combines with another's, instead of the world's
+    /// [`WorldDef::friction_mixing`](crate::world::WorldDef::friction_mixing). When both
+    /// shapes have a rule, the one that ranks higher in [`MixRule::precedence`] applies
+    /// (`Max` over `Multiply` over `Min` over `Average` over `GeometricMean`).
+    pub friction_mixing: Option<crate::world::MixRule>,
+    /// How this shape's restitution combines with another's (as `friction_mixing`).
+    pub restitution_mixing: Option<crate::world::MixRule>,
 }
 
 impl Default for ShapeDef {
@@ -57,6 +64,8 @@ impl Default for ShapeDef {
             enable_hit_events: false,
             enable_kinematic_contacts: false,
             enable_contact_hooks: false,
+            friction_mixing: None,
+            restitution_mixing: None,
         }
     }
 }

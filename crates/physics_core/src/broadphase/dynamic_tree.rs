@@ -103,6 +103,11 @@ impl DynamicTree {
         }
     }
 
+    /// The box around every proxy of the tree, `None` when it is empty.
+    pub fn root_aabb(&self) -> Option<Aabb> {
+        (self.root != NULL_NODE).then(|| self.nodes[self.root as usize].aabb)
+    }
+
     /// The box stored for a proxy.
     pub fn fat_aabb(&self, proxy: u32) -> Aabb {
         self.nodes[proxy as usize].aabb

@@ -13,8 +13,11 @@ impl World {
     /// centres of mass.
     pub fn debug_draw(&self, draw: &mut impl DebugDraw, options: &DebugDrawOptions) {
         if options.shapes || options.aabbs {
-            for (_, record) in self.shapes.iter() {
+            for (slot, record) in self.shapes.iter() {
                 let body = self.bodies.at(record.body.index);
+                if !draw.begin_shape(self.shape_id(slot)) {
+                    continue;
+                }
                 if options.shapes {
                     let color =
                         DebugColor::for_body(body.body_type, body.awake, record.def.is_sensor);

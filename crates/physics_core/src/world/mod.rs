@@ -15,6 +15,7 @@ mod joint_results;
 mod joints;
 mod mover;
 mod pair_filters;
+mod point_projection;
 mod queries;
 mod shape_edits;
 mod shapes;
@@ -35,6 +36,7 @@ pub use events::{
 };
 pub use joints::JointBreakEvent;
 pub use mover::{MoverFilter, MoverHit, MoverPlane, clip_velocity, solve_planes};
+pub use point_projection::PointProjection;
 pub use queries::{QueryFilter, ShapeCastHit};
 pub use snapshot::WorldSnapshot;
 pub use step::{ContactModification, StepCounters, StepProfile};

@@ -58,7 +58,7 @@ pub struct ShapeCastHit {
 
 impl World {
     /// Calls `visit` for every shape accepted by `filter` whose stored box overlaps `aabb`.
-    fn candidates(
+    pub(super) fn candidates(
         &self,
         aabb: &Aabb,
         filter: &QueryFilter,
@@ -75,7 +75,7 @@ impl World {
         }
     }
 
-    fn transform_of(&self, record: &ShapeRecord) -> Transform {
+    pub(super) fn transform_of(&self, record: &ShapeRecord) -> Transform {
         self.bodies.at(record.body.index).transform
     }
 
@@ -164,6 +164,19 @@ impl World {
         translation: Vec2,
         filter: &QueryFilter,
     ) -> Option<(ShapeId, RayHit)> {
+        self.ray_cast_closest_where(origin, translation, filter, &mut |_| true)
+    }
+
+    /// [`World::ray_cast_closest`] among the shapes `accept` agrees to (after `filter`): the
+    /// first hit shortens the ray, so farther shapes are never tested and nothing is
+    /// collected or sorted.
+    pub fn ray_cast_closest_where(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter,
+        accept: &mut dyn FnMut(ShapeId) -> bool,
+    ) -> Option<(ShapeId, RayHit)> {
         let input = RayCastInput {
             origin,
             translation,
@@ -173,7 +186,7 @@ impl World {
         for tree in [&self.broadphase.static_tree, &self.broadphase.moving_tree] {
             tree.ray_cast(&input, |clipped, _, data| {
                 let record = self.shapes.at(data as u32);
-                if !filter.accepts(record) {
+                if !filter.accepts(record) || !accept(self.shape_id(data as u32)) {
                     return clipped.max_fraction;
                 }
                 match record.shape.ray_cast(self.transform_of(record), &input) {
@@ -201,6 +214,59 @@ impl World {
         filter: &QueryFilter,
     ) -> Option<ShapeCastHit> {
         self.shape_cast_excluding(shape, xf, translation, filter, &[])
+    }
+
+    /// Every shape `shape` (at `xf`) meets when swept along `translation`, nearest first (ties
+    /// by id), each with where it is first met; at most `max_hits`. Shapes `accept` refuses
+    /// are left out.
+    pub fn shape_cast_all(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        translation: Vec2,
+        filter: &QueryFilter,
+        max_hits: usize,
+        accept: &mut dyn FnMut(ShapeId) -> bool,
+    ) -> Vec<ShapeCastHit> {
+        let proxy = ShapeProxy::from_shape(shape);
+        let (sweep, swept) = translation_sweep(shape, xf, translation);
+        let target = self.tolerances.linear_slop;
+        let mut hits = Vec::new();
+        self.candidates(&swept, filter, |slot, record| {
+            let id = self.shape_id(slot);
+            if !accept(id) {
+                return;
+            }
+            let other_xf = self.transform_of(record);
+            let other = ShapeProxy::from_shape(&record.shape);
+            let out = time_of_impact(&proxy, &sweep, &other, &Sweep::fixed(other_xf), target);
+            let fraction = match out.state {
+                ToiState::Hit => out.fraction,
+                ToiState::Overlapped => 0.0,
+                ToiState::Separated => return,
+            };
+            let at = DistanceInput {
+                proxy_a: proxy,
+                proxy_b: other,
+                transform_a: sweep.transform_at(fraction),
+                transform_b: other_xf,
+                use_radii: true,
+            };
+            let contact = shape_distance(&at, &mut SimplexCache::default());
+            hits.push(ShapeCastHit {
+                shape: id,
+                point: contact.point_b,
+                normal: -contact.normal,
+                fraction,
+            });
+        });
+        hits.sort_by(|a, b| {
+            a.fraction
+                .total_cmp(&b.fraction)
+                .then(a.shape.cmp(&b.shape))
+        });
+        hits.truncate(max_hits);
+        hits
     }
 
     /// [`World::shape_cast`] ignoring the shapes in `excluded` (for example the caster's own

@@ -1,6 +1,6 @@
 //! Attaching shapes to bodies and keeping their broadphase boxes current.
 
-use super::{World, WorldError};
+use super::{MixRule, World, WorldError};
 use crate::broadphase::{ProxyKey, TreeKind};
 use crate::id::{BodyId, ShapeId};
 use crate::math::Transform;
@@ -150,6 +150,20 @@ impl World {
         self.set_shape_surface(id, def)
     }
 
+    /// Sets how a shape's friction and restitution combine with other shapes' (`None`: the
+    /// world's rule); existing contacts are refreshed now.
+    pub fn set_shape_mixing(
+        &mut self,
+        id: ShapeId,
+        friction: Option<super::MixRule>,
+        restitution: Option<super::MixRule>,
+    ) -> Result<(), WorldError> {
+        let mut def = self.shape_record(id)?.def;
+        def.friction_mixing = friction;
+        def.restitution_mixing = restitution;
+        self.set_shape_surface(id, def)
+    }
+
     /// Changes the surface speed of a shape (a conveyor belt, `ShapeDef::tangent_speed`)
     /// and its rolling resistance (`ShapeDef::rolling_resistance`); existing contacts are
     /// refreshed now and what touches the shape is woken.
@@ -207,11 +221,19 @@ impl World {
         } else {
             0.0
         };
+        let friction = MixRule::for_pair(
+            self.def.friction_mixing,
+            da.friction_mixing,
+            db.friction_mixing,
+        );
+        let restitution = MixRule::for_pair(
+            self.def.restitution_mixing,
+            da.restitution_mixing,
+            db.restitution_mixing,
+        );
         (
-            self.def.friction_mixing.mix(da.friction, db.friction),
-            self.def
-                .restitution_mixing
-                .mix(da.restitution, db.restitution),
+            friction.mix(da.friction, db.friction),
+            restitution.mix(da.restitution, db.restitution),
             da.tangent_speed + db.tangent_speed,
             rolling,
         )
