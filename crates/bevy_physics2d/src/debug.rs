@@ -25,6 +25,8 @@ use bevy_gizmos::gizmos::Gizmos;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
 use physics_core::debug_draw::{DebugColor, DebugDraw, DebugDrawOptions};
+use physics_core::id::ShapeId;
+use std::collections::HashMap;
 
 /// Draws the physics world with gizmos (needs Bevy's gizmo plugin, part of `DefaultPlugins`).
 #[derive(Default)]
@@ -132,6 +134,106 @@ impl PhysicsGizmos {
     }
 }
 
+/// How one collider (or every collider of a body) is drawn by the overlay: its own colour
+/// instead of the body-type colour, or not at all. A collider's own setting wins over its
+/// body's.
+///
+/// ```
+/// use bevy_physics2d::prelude::*;
+/// use bevy_ecs::prelude::*;
+/// use bevy_color::Color;
+///
+/// fn spawn(mut commands: Commands) {
+///     // The player in orange; an invisible wall not drawn at all.
+///     commands.spawn((RigidBody::Dynamic, Collider::circle(0.5), DebugRender::collider(Color::srgb(1.0, 0.5, 0.0))));
+///     commands.spawn((RigidBody::Static, Collider::rectangle(1.0, 10.0), DebugRender::hidden()));
+/// }
+/// # bevy_ecs::system::assert_is_system(spawn);
+/// ```
+#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct DebugRender {
+    /// The outline colour (`None`: the body-type colour).
+    pub collider_color: Option<Color>,
+    /// Drawn at all.
+    pub visible: bool,
+}
+
+impl Default for DebugRender {
+    fn default() -> Self {
+        DebugRender {
+            collider_color: None,
+            visible: true,
+        }
+    }
+}
+
+impl DebugRender {
+    /// Outlines in `color`.
+    pub fn collider(color: Color) -> Self {
+        DebugRender {
+            collider_color: Some(color),
+            visible: true,
+        }
+    }
+
+    /// Not drawn.
+    pub fn hidden() -> Self {
+        DebugRender {
+            collider_color: None,
+            visible: false,
+        }
+    }
+}
+
+/// The per-shape settings of the frame, from the [`DebugRender`] components, and the one of
+/// the shape being drawn.
+#[derive(Default)]
+struct ShapeColors {
+    by_shape: HashMap<ShapeId, DebugRender>,
+    current: Option<Color>,
+}
+
+impl ShapeColors {
+    /// Gathers the settings: bodies' first, then colliders' own over them.
+    fn gather(physics: &PhysicsWorld, renders: &Query<(Entity, &DebugRender)>) -> Self {
+        let mut by_shape = HashMap::new();
+        for (entity, render) in renders {
+            if let Some(body) = physics.body(entity) {
+                for &shape in physics.core().body_shapes(body).unwrap_or(&[]) {
+                    by_shape.entry(shape).or_insert(*render);
+                }
+            }
+        }
+        for (entity, render) in renders {
+            for shape in physics.shapes(entity) {
+                by_shape.insert(shape, *render);
+            }
+        }
+        ShapeColors {
+            by_shape,
+            current: None,
+        }
+    }
+
+    /// Starts a shape: false when it is hidden.
+    fn begin(&mut self, shape: ShapeId) -> bool {
+        let render = self.by_shape.get(&shape).copied().unwrap_or_default();
+        self.current = render.collider_color;
+        render.visible
+    }
+
+    /// The colour of a primitive of `kind`: the shape's own for its outline, else the
+    /// overlay's.
+    fn pick(&self, kind: DebugColor, config: &PhysicsGizmos) -> Color {
+        use DebugColor::*;
+        match (self.current, kind) {
+            (Some(own), Static | Kinematic | Dynamic | Sleeping | Sensor) => own,
+            _ => config.color(kind),
+        }
+    }
+}
+
 /// How many primitives the overlay drew in the last frame (0 while it is disabled).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhysicsDebugStats {
@@ -141,7 +243,8 @@ pub struct PhysicsDebugStats {
 
 impl Plugin for PhysicsDebugPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_gizmo_config(self.gizmos.clone(), Default::default())
+        app.register_type::<DebugRender>()
+            .insert_gizmo_config(self.gizmos.clone(), Default::default())
             .init_resource::<PhysicsDebugStats>()
             .add_systems(
                 PostUpdate,
@@ -168,6 +271,7 @@ fn draw_physics(
     physics: Option<Res<PhysicsWorld>>,
     mut gizmos: Gizmos<PhysicsGizmos>,
     mut stats: ResMut<PhysicsDebugStats>,
+    renders: Query<(Entity, &DebugRender)>,
 ) {
     let Some(physics) = physics else {
         return;
@@ -177,6 +281,7 @@ fn draw_physics(
         gizmos: &mut gizmos,
         config: &config,
         primitives: 0,
+        colors: ShapeColors::gather(&physics, &renders),
     };
     physics.core().debug_draw(&mut painter, &config.options());
     stats.primitives = painter.primitives;
@@ -187,6 +292,7 @@ struct GizmoPainter<'a, 'w, 's> {
     gizmos: &'a mut Gizmos<'w, 's, PhysicsGizmos>,
     config: &'a PhysicsGizmos,
     primitives: usize,
+    colors: ShapeColors,
 }
 
 /// Points on an arc around `center` from angle `from` turning by `sweep`.
@@ -197,9 +303,13 @@ fn arc_points(center: Vec2, radius: f32, from: f32, sweep: f32, segments: usize)
 }
 
 impl DebugDraw for GizmoPainter<'_, '_, '_> {
+    fn begin_shape(&mut self, shape: ShapeId) -> bool {
+        self.colors.begin(shape)
+    }
+
     fn polygon(&mut self, vertices: &[Vec2], radius: f32, color: DebugColor) {
         self.primitives += 1;
-        let color = self.config.color(color);
+        let color = self.colors.pick(color, self.config);
         let n = vertices.len();
         if radius <= 0.0 {
             let closed = vertices.iter().copied().chain(vertices.first().copied());
@@ -229,14 +339,14 @@ impl DebugDraw for GizmoPainter<'_, '_, '_> {
 
     fn circle(&mut self, center: Vec2, radius: f32, axis: Vec2, color: DebugColor) {
         self.primitives += 1;
-        let color = self.config.color(color);
+        let color = self.colors.pick(color, self.config);
         self.gizmos.circle_2d(center, radius, color);
         self.gizmos.line_2d(center, center + radius * axis, color);
     }
 
     fn capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: DebugColor) {
         self.primitives += 1;
-        let color = self.config.color(color);
+        let color = self.colors.pick(color, self.config);
         let d = (p2 - p1).normalize_or(Vec2::X);
         let side = d.perp() * radius;
         let mut outline = arc_points(p2, radius, (-side).to_angle(), std::f32::consts::PI, 8);
@@ -253,13 +363,50 @@ impl DebugDraw for GizmoPainter<'_, '_, '_> {
 
     fn segment(&mut self, p1: Vec2, p2: Vec2, color: DebugColor) {
         self.primitives += 1;
-        let color = self.config.color(color);
+        let color = self.colors.pick(color, self.config);
         self.gizmos.line_2d(p1, p2, color);
     }
 
     fn point(&mut self, p: Vec2, size: f32, color: DebugColor) {
         self.primitives += 1;
-        let color = self.config.color(color);
+        let color = self.colors.pick(color, self.config);
         self.gizmos.circle_2d(p, 0.5 * size, color).resolution(8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(index: u32) -> ShapeId {
+        ShapeId {
+            index,
+            generation: 0,
+        }
+    }
+
+    #[test]
+    fn an_entity_colour_replaces_only_the_outline_colour_and_hidden_shapes_are_skipped() {
+        let config = PhysicsGizmos::default();
+        let orange = Color::srgb(1.0, 0.5, 0.0);
+        let mut colors = ShapeColors::default();
+        colors
+            .by_shape
+            .insert(shape(1), DebugRender::collider(orange));
+        colors.by_shape.insert(shape(2), DebugRender::hidden());
+        assert!(colors.begin(shape(1)));
+        assert_eq!(colors.pick(DebugColor::Dynamic, &config), orange);
+        assert_eq!(colors.pick(DebugColor::Sleeping, &config), orange);
+        // Its bounding box keeps the overlay's colour.
+        assert_eq!(
+            colors.pick(DebugColor::Aabb, &config),
+            config.color(DebugColor::Aabb)
+        );
+        assert!(!colors.begin(shape(2)));
+        assert!(colors.begin(shape(3)));
+        assert_eq!(
+            colors.pick(DebugColor::Dynamic, &config),
+            config.color(DebugColor::Dynamic)
+        );
     }
 }

@@ -34,6 +34,7 @@
 
 mod body;
 mod body_control;
+mod casters;
 mod character;
 mod collider;
 mod collider_from;
@@ -42,6 +43,7 @@ mod collider_mesh;
 mod computed_mass;
 mod contacts;
 mod debug;
+mod diagnostics_store;
 mod events;
 mod forces;
 mod frame;
@@ -53,12 +55,15 @@ mod hooks;
 mod interpolation;
 mod joint;
 mod joint_builder;
+mod layers;
 mod lifecycle;
 #[cfg(feature = "lightyear")]
 pub mod lightyear_net;
 mod material;
 mod physics_time;
 mod physics_world;
+#[cfg(feature = "picking")]
+mod picking;
 mod plugin;
 mod prepare_bodies;
 mod prepare_colliders;
@@ -75,6 +80,7 @@ mod threads;
 mod warnings;
 mod writeback;
 
+pub use bevy_physics2d_derive::PhysicsLayer;
 pub use body::{
     AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, FastRotation,
     GravityScale, LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
@@ -82,6 +88,7 @@ pub use body::{
 pub use body_control::{
     ColliderDisabled, Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
 };
+pub use casters::{RayCaster, RayHits, ShapeCaster, ShapeHits};
 pub use character::{CharacterController, CharacterState, CharacterVelocity, OneWayPlatform};
 pub use collider::Collider;
 #[cfg(feature = "mesh")]
@@ -93,7 +100,8 @@ pub use contacts::{
     CollidingEntities, Collisions, ContactForce, ContactForceEventThreshold, ContactManifold,
     ContactPoint,
 };
-pub use debug::{PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
+pub use debug::{DebugRender, PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
+pub use diagnostics_store::PhysicsDiagnosticsPlugin;
 pub use events::{
     CollisionEnd, CollisionHit, CollisionStart, JointBreakReason, JointBroken, SensorEntered,
     SensorExited,
@@ -108,17 +116,20 @@ pub use joint::{Joint, JointAnchor, JointTypeError};
 pub use joint_builder::{
     HasLimits, HasMotor, HasReferenceAngle, HasSpring, JointBuilder, JointType, joint_types,
 };
+pub use layers::{LayerMask, PhysicsLayer};
 #[cfg(feature = "lightyear")]
 pub use lightyear_net::{PhysicsLightyearPlugin, PhysicsNetId, PhysicsNetSystems};
 pub use material::{
-    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution,
-    RollingResistance, Sensor, TangentSpeed,
+    ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, FrictionCombine,
+    Restitution, RestitutionCombine, RollingResistance, Sensor, TangentSpeed,
 };
 pub use physics_core;
 pub use physics_time::{Physics, PhysicsTime};
 pub use physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
+#[cfg(feature = "picking")]
+pub use picking::{PhysicsPickingCamera, PhysicsPickingPlugin, PhysicsPickingSettings};
 pub use plugin::PhysicsCorePlugin;
-pub use query::{QueryHit, SpatialQuery, SpatialQueryFilter};
+pub use query::{PointProjection, QueryHit, SpatialQuery, SpatialQueryFilter};
 pub use rollback::PhysicsWorldSnapshot;
 pub use schedule::{PhysicsPlugins, PhysicsSchedule, PhysicsSchedulePlugin, PhysicsSystems};
 pub use settings::PhysicsSettings;
@@ -145,6 +156,11 @@ pub mod prelude {
     };
     #[cfg(feature = "mesh")]
     pub use crate::{ColliderConstructor, ColliderConstructorHierarchy, MeshShape};
+    pub use crate::{
+        DebugRender, FrictionCombine, LayerMask, PhysicsLayer, RayCaster, RayHits,
+        RestitutionCombine, ShapeCaster, ShapeHits,
+    };
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;
+    pub use physics_core::world::MixRule;
 }

@@ -98,6 +98,8 @@ pub(crate) fn add_observers(app: &mut App) {
     add_material_observers::<TangentSpeed>(app);
     add_material_observers::<RollingResistance>(app);
     add_material_observers::<crate::hooks::ActiveCollisionHooks>(app);
+    add_material_observers::<crate::material::FrictionCombine>(app);
+    add_material_observers::<crate::material::RestitutionCombine>(app);
 }
 
 /// Disabling a body takes its core body out (its colliders and joints wait for it, silently);

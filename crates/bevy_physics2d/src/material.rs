@@ -6,6 +6,7 @@
 use bevy_ecs::prelude::*;
 use bevy_reflect::prelude::*;
 use physics_core::filter::Filter;
+use physics_core::world::MixRule;
 use serde::{Deserialize, Serialize};
 
 /// Mass per unit area of a collider (1 by default).
@@ -28,6 +29,50 @@ pub struct Friction(pub f32);
 impl Default for Friction {
     fn default() -> Self {
         Friction(0.6)
+    }
+}
+
+impl Friction {
+    /// This friction with its own combine rule: `Friction(0.0).with_combine_rule(MixRule::Min)`
+    /// is ice against anything (see [`FrictionCombine`]).
+    pub fn with_combine_rule(self, rule: MixRule) -> (Friction, FrictionCombine) {
+        (self, FrictionCombine(rule))
+    }
+}
+
+/// How this collider's friction combines with another's, instead of the world's rule
+/// (`PhysicsSettings`' friction mixing, the geometric mean by default). When both colliders
+/// bring a rule, the higher ranked applies: `Max`, then `Multiply`, `Min`, `Average`,
+/// `GeometricMean` (Avian's order).
+///
+/// ```
+/// use bevy_physics2d::prelude::*;
+/// use bevy_ecs::prelude::*;
+///
+/// fn spawn(mut commands: Commands) {
+///     // Ice: the smaller friction of a pair, so a grippy boot still slides on it.
+///     commands.spawn((
+///         RigidBody::Static,
+///         Collider::rectangle(20.0, 1.0),
+///         Friction(0.02).with_combine_rule(MixRule::Min),
+///     ));
+/// }
+/// # bevy_ecs::system::assert_is_system(spawn);
+/// ```
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct FrictionCombine(pub MixRule);
+
+/// How this collider's restitution combines with another's, instead of the world's rule
+/// (the maximum by default); ranked as [`FrictionCombine`].
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct RestitutionCombine(pub MixRule);
+
+impl Restitution {
+    /// This restitution with its own combine rule (see [`RestitutionCombine`]).
+    pub fn with_combine_rule(self, rule: MixRule) -> (Restitution, RestitutionCombine) {
+        (self, RestitutionCombine(rule))
     }
 }
 
@@ -118,11 +163,15 @@ impl Default for CollisionLayers {
 }
 
 impl CollisionLayers {
-    /// Belongs to `memberships`, collides with `filters`.
-    pub fn new(memberships: u64, filters: u64) -> Self {
+    /// Belongs to `memberships`, collides with `filters`: bit masks (`u64`), one
+    /// [`PhysicsLayer`](crate::PhysicsLayer) or an array of them.
+    pub fn new(
+        memberships: impl Into<crate::LayerMask>,
+        filters: impl Into<crate::LayerMask>,
+    ) -> Self {
         CollisionLayers {
-            memberships,
-            filters,
+            memberships: memberships.into().0,
+            filters: filters.into().0,
             group: 0,
         }
     }

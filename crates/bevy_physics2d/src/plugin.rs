@@ -92,6 +92,8 @@ impl Plugin for PhysicsCorePlugin {
             .register_type::<crate::RigidBodyDisabled>()
             .register_type::<crate::ColliderDisabled>()
             .register_type::<crate::ActiveCollisionHooks>()
+            .register_type::<crate::FrictionCombine>()
+            .register_type::<crate::RestitutionCombine>()
             .register_type::<crate::CollidingEntities>()
             .register_type::<crate::ContactForceEventThreshold>()
             .register_type::<crate::ComputedMass>()
@@ -147,6 +149,7 @@ impl Plugin for PhysicsCorePlugin {
                     events::send_events,
                     crate::contacts::send_contact_forces,
                     crate::contacts::update_colliding_entities,
+                    crate::casters::update_casters,
                     stages::end_writeback,
                     physics_time::take_queued_step,
                 )

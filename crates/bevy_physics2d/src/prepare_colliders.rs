@@ -32,6 +32,8 @@ pub(crate) struct MaterialComponents {
     sensor: Has<Sensor>,
     events: Has<CollisionEventsEnabled>,
     hooks: Option<&'static crate::hooks::ActiveCollisionHooks>,
+    friction_combine: Option<&'static crate::material::FrictionCombine>,
+    restitution_combine: Option<&'static crate::material::RestitutionCombine>,
 }
 
 /// The shape def of a collider: each material from the collider's entity, else from its
@@ -68,6 +70,14 @@ pub(crate) fn shape_def(
             .hooks
             .or_else(|| body.and_then(|b| b.hooks))
             .is_some_and(|h| !h.is_empty()),
+        friction_mixing: own
+            .friction_combine
+            .or_else(|| body.and_then(|b| b.friction_combine))
+            .map(|c| c.0),
+        restitution_mixing: own
+            .restitution_combine
+            .or_else(|| body.and_then(|b| b.restitution_combine))
+            .map(|c| c.0),
     }
 }
 
@@ -223,6 +233,11 @@ fn update_in_place(
     if old_def.filter != def.filter {
         result = result.and_then(|_| world.set_shape_filter(old, def.filter));
     }
+    let mixing = |d: &ShapeDef| (d.friction_mixing, d.restitution_mixing);
+    if mixing(&old_def) != mixing(def) {
+        result = result
+            .and_then(|_| world.set_shape_mixing(old, def.friction_mixing, def.restitution_mixing));
+    }
     if old_def.enable_contact_hooks != def.enable_contact_hooks {
         result = result.and_then(|_| world.set_shape_contact_hooks(old, def.enable_contact_hooks));
     }
@@ -319,6 +334,8 @@ pub(crate) fn update_materials(
             Changed<Restitution>,
             Changed<TangentSpeed>,
             Changed<RollingResistance>,
+            Changed<crate::material::FrictionCombine>,
+            Changed<crate::material::RestitutionCombine>,
         )>,
     >,
     materials: Query<MaterialComponents>,
@@ -357,6 +374,13 @@ pub(crate) fn update_materials(
                 let mut result = Ok(());
                 if (old.friction, old.restitution) != (def.friction, def.restitution) {
                     result = world.set_shape_material(shape, def.friction, def.restitution);
+                }
+                if (old.friction_mixing, old.restitution_mixing)
+                    != (def.friction_mixing, def.restitution_mixing)
+                {
+                    result = result.and_then(|_| {
+                        world.set_shape_mixing(shape, def.friction_mixing, def.restitution_mixing)
+                    });
                 }
                 if (old.tangent_speed, old.rolling_resistance)
                     != (def.tangent_speed, def.rolling_resistance)

@@ -22,9 +22,9 @@ pub struct SpatialQueryFilter {
 }
 
 impl SpatialQueryFilter {
-    /// Only colliders with a membership in `mask`.
-    pub fn with_mask(mut self, mask: u64) -> Self {
-        self.mask = Some(mask);
+    /// Only colliders with a membership in `mask` (bits, a layer or an array of layers).
+    pub fn with_mask(mut self, mask: impl Into<crate::LayerMask>) -> Self {
+        self.mask = Some(mask.into().0);
         self
     }
 
@@ -58,6 +58,19 @@ pub struct QueryHit {
     pub normal: Vec2,
 }
 
+/// Where a point projects onto the nearest collider ([`SpatialQuery::project_point`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointProjection {
+    /// The nearest collider.
+    pub entity: Entity,
+    /// Its nearest point (the queried point itself when inside).
+    pub point: Vec2,
+    /// True when the queried point is inside the collider.
+    pub inside: bool,
+    /// Distance from the queried point to the collider (zero inside).
+    pub distance: f32,
+}
+
 /// Spatial queries as a system parameter.
 ///
 /// ```
@@ -77,6 +90,11 @@ pub struct SpatialQuery<'w> {
 }
 
 impl SpatialQuery<'_> {
+    /// The physics world the queries read.
+    pub(crate) fn physics(&self) -> &PhysicsWorld {
+        &self.physics
+    }
+
     fn accept(
         &self,
         collider: Entity,
@@ -96,8 +114,21 @@ impl SpatialQuery<'_> {
         Some((collider, body))
     }
 
+    /// True when the shape belongs to a collider the filter and the predicate accept.
+    fn shape_accepted(
+        &self,
+        shape: physics_core::id::ShapeId,
+        filter: &SpatialQueryFilter,
+        predicate: &dyn Fn(Entity) -> bool,
+    ) -> bool {
+        self.physics
+            .collider_entity(shape)
+            .and_then(|e| self.accept(e, filter))
+            .is_some_and(|(e, _)| predicate(e))
+    }
+
     /// The first collider along the ray from `origin` in `direction` (normalised here) up to
-    /// `max_distance`.
+    /// `max_distance`. The first hit shortens the ray: farther colliders are never tested.
     pub fn cast_ray(
         &self,
         origin: Vec2,
@@ -105,9 +136,50 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Option<QueryHit> {
-        self.ray_hits(origin, direction, max_distance, filter)
-            .into_iter()
-            .next()
+        self.cast_ray_predicate(origin, direction, max_distance, filter, &|_| true)
+    }
+
+    /// [`SpatialQuery::cast_ray`] among the colliders `predicate` accepts (after the
+    /// filter): a ray that sees through glass, or only enemies that are alive.
+    ///
+    /// ```
+    /// use bevy_physics2d::prelude::*;
+    /// use bevy_ecs::prelude::*;
+    ///
+    /// fn aim(query: SpatialQuery, glass: Query<(), With<Glass>>) {
+    ///     let through_glass = |e: Entity| !glass.contains(e);
+    ///     let hit = query.cast_ray_predicate(Vec2::ZERO, Vec2::X, 50.0, &Default::default(), &through_glass);
+    ///     let _ = hit;
+    /// }
+    /// # #[derive(Component)] struct Glass;
+    /// # bevy_ecs::system::assert_is_system(aim);
+    /// ```
+    pub fn cast_ray_predicate(
+        &self,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        filter: &SpatialQueryFilter,
+        predicate: &dyn Fn(Entity) -> bool,
+    ) -> Option<QueryHit> {
+        let dir = direction.normalize_or_zero();
+        if dir == Vec2::ZERO || !max_distance.is_finite() || max_distance <= 0.0 {
+            return None;
+        }
+        let (shape, hit) = self.physics.core().ray_cast_closest_where(
+            origin,
+            dir * max_distance,
+            &filter.core(),
+            &mut |s| self.shape_accepted(s, filter, predicate),
+        )?;
+        let (entity, body) = self.accept(self.physics.collider_entity(shape)?, filter)?;
+        Some(QueryHit {
+            entity,
+            body,
+            distance: hit.fraction * max_distance,
+            point: hit.point,
+            normal: hit.normal,
+        })
     }
 
     /// Every collider along the ray, nearest first, each once.
@@ -192,6 +264,113 @@ impl SpatialQuery<'_> {
                 normal: h.normal,
             })
         }))
+    }
+
+    /// Every collider `shape` meets when moved from `origin` along `direction` up to
+    /// `max_distance`, nearest first, at most `max_hits` (a compound cast or a compound
+    /// collider counts once, at its first meeting). Errors when the shape is invalid.
+    ///
+    /// ```
+    /// use bevy_physics2d::prelude::*;
+    /// use bevy_ecs::prelude::*;
+    ///
+    /// /// Everything a 1 m wide sweep to the right would touch within 10 m.
+    /// fn sweep(query: SpatialQuery) {
+    ///     let hits = query
+    ///         .shape_hits(&Collider::circle(0.5), Vec2::ZERO, Quat::IDENTITY, Vec2::X, 10.0, 16, &Default::default())
+    ///         .unwrap();
+    ///     for hit in hits { let _ = (hit.entity, hit.distance); }
+    /// }
+    /// # use bevy_math::Quat;
+    /// # bevy_ecs::system::assert_is_system(sweep);
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn shape_hits(
+        &self,
+        shape: &Collider,
+        origin: Vec2,
+        rotation: Quat,
+        direction: Vec2,
+        max_distance: f32,
+        max_hits: usize,
+        filter: &SpatialQueryFilter,
+    ) -> Result<Vec<QueryHit>, ShapeError> {
+        let core_shapes = shape.to_shapes(CoreTransform::IDENTITY)?;
+        let dir = direction.normalize_or_zero();
+        if dir == Vec2::ZERO || !max_distance.is_finite() || max_distance <= 0.0 {
+            return Ok(Vec::new());
+        }
+        let xf = CoreTransform::new(origin, rot_from_quat(rotation));
+        let mut hits: Vec<QueryHit> = Vec::new();
+        for core_shape in &core_shapes {
+            let found = self.physics.core().shape_cast_all(
+                core_shape,
+                xf,
+                dir * max_distance,
+                &filter.core(),
+                usize::MAX,
+                &mut |s| self.shape_accepted(s, filter, &|_| true),
+            );
+            hits.extend(found.into_iter().filter_map(|h| {
+                let (entity, body) = self.accept(self.physics.collider_entity(h.shape)?, filter)?;
+                Some(QueryHit {
+                    entity,
+                    body,
+                    distance: h.fraction * max_distance,
+                    point: h.point,
+                    normal: h.normal,
+                })
+            }));
+        }
+        hits.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+        let mut seen = EntityHashSet::default();
+        hits.retain(|h| seen.insert(h.entity));
+        hits.truncate(max_hits);
+        Ok(hits)
+    }
+
+    /// The collider nearest to `point` and its nearest point (the point itself when it is
+    /// inside a collider), among those the filter accepts.
+    ///
+    /// ```
+    /// use bevy_physics2d::prelude::*;
+    /// use bevy_ecs::prelude::*;
+    ///
+    /// fn nearest_wall(query: SpatialQuery) {
+    ///     if let Some(p) = query.project_point(Vec2::new(3.0, 1.0), &Default::default()) {
+    ///         let _ = (p.entity, p.point, p.inside);
+    ///     }
+    /// }
+    /// # bevy_ecs::system::assert_is_system(nearest_wall);
+    /// ```
+    pub fn project_point(
+        &self,
+        point: Vec2,
+        filter: &SpatialQueryFilter,
+    ) -> Option<PointProjection> {
+        self.project_point_predicate(point, filter, &|_| true)
+    }
+
+    /// [`SpatialQuery::project_point`] among the colliders `predicate` accepts.
+    pub fn project_point_predicate(
+        &self,
+        point: Vec2,
+        filter: &SpatialQueryFilter,
+        predicate: &dyn Fn(Entity) -> bool,
+    ) -> Option<PointProjection> {
+        let found = self
+            .physics
+            .core()
+            .project_point(point, &filter.core(), &mut |s| {
+                self.shape_accepted(s, filter, predicate)
+            })?;
+        let (entity, _) = self.accept(self.physics.collider_entity(found.shape)?, filter)?;
+        Some(PointProjection {
+            entity,
+            point: found.point,
+            inside: found.inside,
+            distance: found.distance,
+        })
     }
 
     /// Colliders containing `point`, in a stable order.

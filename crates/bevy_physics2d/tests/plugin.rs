@@ -575,6 +575,66 @@ fn debug_overlay_does_no_work_while_disabled() {
 }
 
 #[test]
+fn a_hidden_collider_is_left_out_of_the_overlay() {
+    let mut app = app();
+    app.add_plugins((
+        bevy_asset::AssetPlugin::default(),
+        bevy_mesh::MeshPlugin,
+        bevy_gizmos::GizmoPlugin,
+        PhysicsDebugPlugin::default(),
+    ));
+    spawn_ground(&mut app);
+    let boxed = spawn_box(&mut app, 0.0, 2.0);
+    step(&mut app, 2);
+    let primitives = |app: &App| {
+        app.world()
+            .resource::<bevy_physics2d::PhysicsDebugStats>()
+            .primitives
+    };
+    let drawn = primitives(&app);
+    app.world_mut()
+        .entity_mut(boxed)
+        .insert(DebugRender::hidden());
+    step(&mut app, 1);
+    assert_eq!(primitives(&app), drawn - 1, "the box is no longer drawn");
+    // A colour of its own draws it again.
+    app.world_mut()
+        .entity_mut(boxed)
+        .insert(DebugRender::collider(bevy_color::Color::WHITE));
+    step(&mut app, 1);
+    assert_eq!(primitives(&app), drawn);
+}
+
+#[test]
+fn step_times_and_counts_reach_bevys_diagnostics_store() {
+    use bevy_diagnostic::DiagnosticsStore;
+    use bevy_physics2d::PhysicsDiagnosticsPlugin as P;
+    let mut app = app();
+    app.add_plugins(P);
+    spawn_ground(&mut app);
+    spawn_box(&mut app, 0.0, 2.0);
+    spawn_box(&mut app, 3.0, 2.0);
+    step(&mut app, 3);
+    let store = app.world().resource::<DiagnosticsStore>();
+    let last = |path: bevy_diagnostic::DiagnosticPath| {
+        store
+            .get(&path)
+            .and_then(|d| d.measurement())
+            .map(|m| m.value)
+            .unwrap_or(-1.0)
+    };
+    // Two dynamic boxes and the ground's static body; both boxes awake and falling.
+    assert_eq!(last(P::BODIES), 3.0);
+    assert_eq!(last(P::AWAKE_BODIES), 2.0);
+    assert_eq!(last(P::JOINTS), 0.0);
+    let step_ms = last(P::STEP_MS);
+    assert!(step_ms > 0.0 && step_ms < 1000.0, "{step_ms}");
+    // One measurement per step taken.
+    let history = store.get(&P::BODIES).unwrap().measurements().count();
+    assert_eq!(history, 3);
+}
+
+#[test]
 fn spatial_queries_find_colliders_by_ray_point_and_box() {
     let mut app = app();
     let ground = spawn_ground(&mut app);
