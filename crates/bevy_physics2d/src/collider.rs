@@ -174,8 +174,17 @@ impl Collider {
         Collider::ChainLoop { points }
     }
 
-    /// The convex hull of `points` (3 to 8 hull vertices; [`Collider::convex_outline`] takes
-    /// any number).
+    /// The convex hull of `points`, any number of them: up to eight hull corners it is one
+    /// convex polygon; past eight, convex pieces fanned from one corner (one collider all
+    /// the same, so a 20-sided outline is not an error). Invalid points (NaN, all on one
+    /// line) are reported when the collider is built.
+    ///
+    /// ```
+    /// use bevy_physics2d::prelude::*;
+    /// let wheel: Vec<Vec2> = (0..20).map(|i| Vec2::from_angle(i as f32 * 0.314159)).collect();
+    /// // Twenty corners: three pieces of at most eight.
+    /// assert_eq!(Collider::convex_hull(wheel).to_shapes(Default::default()).unwrap().len(), 3);
+    /// ```
     pub fn convex_hull(points: Vec<Vec2>) -> Self {
         Collider::ConvexHull {
             points,
@@ -353,7 +362,15 @@ impl Collider {
             Collider::Segment { a, b } => Shape::Segment(Segment::new(at(*a), at(*b))?),
             Collider::ConvexHull { points, radius } => {
                 let moved: Vec<Vec2> = points.iter().map(|&p| at(p)).collect();
-                Shape::Polygon(Polygon::from_points(&moved, radius_of(*radius))?)
+                let radius = radius_of(*radius);
+                // Past the eight corners a core polygon holds: convex pieces, one collider.
+                if let Some(pieces) = crate::collider_from::hull_pieces(&moved) {
+                    for piece in pieces {
+                        out.push(Shape::Polygon(Polygon::from_points(&piece, radius)?));
+                    }
+                    return Ok(());
+                }
+                Shape::Polygon(Polygon::from_points(&moved, radius)?)
             }
             Collider::Polyline { points } | Collider::ChainLoop { points } => {
                 // The core's chains collide on the right of their direction: walked

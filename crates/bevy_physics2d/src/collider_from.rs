@@ -1,5 +1,5 @@
-//! Colliders from what a Bevy game already has: its 2D primitives (`Collider::from(Circle)`),
-//! any convex outline (past eight corners, a compound of convex pieces), and terrain heights.
+//! Colliders from what a Bevy game already has: its 2D primitives (`Collider::from(Circle)`)
+//! and terrain heights; and the convex pieces of outlines past eight corners.
 
 use crate::collider::{Collider, CompoundPart};
 use bevy_math::Vec2;
@@ -37,7 +37,7 @@ impl From<Segment2d> for Collider {
 /// The corners where Bevy's mesh of the same polygon puts them (the first at the top).
 impl From<RegularPolygon> for Collider {
     fn from(p: RegularPolygon) -> Self {
-        Collider::convex_outline(p.vertices(0.0).into_iter().collect())
+        Collider::convex_hull(p.vertices(0.0).into_iter().collect())
     }
 }
 
@@ -59,10 +59,22 @@ impl From<Rhombus> for Collider {
     }
 }
 
-/// Any number of corners: past eight, a compound of convex pieces.
+/// Any number of corners: past eight, convex pieces.
+///
+/// ```
+/// use bevy_physics2d::prelude::*;
+/// use bevy_math::primitives::{Circle, ConvexPolygon, Rectangle};
+///
+/// let ball: Collider = Circle::new(0.5).into();
+/// let crate_: Collider = Rectangle::new(1.0, 1.0).into();
+/// let corners = (0..12).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 12.0));
+/// let dodecagon = Collider::from(ConvexPolygon::new(corners).unwrap());
+/// assert_eq!(dodecagon.to_shapes(Default::default()).unwrap().len(), 2);
+/// # let _ = (ball, crate_);
+/// ```
 impl From<ConvexPolygon> for Collider {
     fn from(p: ConvexPolygon) -> Self {
-        Collider::convex_outline(p.vertices().to_vec())
+        Collider::convex_hull(p.vertices().to_vec())
     }
 }
 
@@ -74,27 +86,6 @@ impl From<Polyline2d> for Collider {
 }
 
 impl Collider {
-    /// The convex hull of any number of points: up to eight hull corners it is one convex
-    /// polygon; past eight, a compound of convex pieces fanned from one corner, so a
-    /// 20-sided outline is one collider instead of an error. Invalid points (NaN, all on one
-    /// line) are reported when the collider is built, as for [`Collider::convex_hull`].
-    ///
-    /// ```
-    /// use bevy_physics2d::prelude::*;
-    /// let wheel: Vec<Vec2> = (0..20).map(|i| Vec2::from_angle(i as f32 * 0.314159)).collect();
-    /// let collider = Collider::convex_outline(wheel);
-    /// // Twenty corners: three pieces of at most eight.
-    /// assert_eq!(collider.to_shapes(Default::default()).unwrap().len(), 3);
-    /// ```
-    pub fn convex_outline(points: Vec<Vec2>) -> Self {
-        let hull = match outline_hull(&points) {
-            Some(hull) if hull.len() > MAX_POLYGON_VERTICES => hull,
-            // Few corners, or points the core must judge (and report) itself.
-            _ => return Collider::convex_hull(points),
-        };
-        fan_pieces(&hull)
-    }
-
     /// Terrain from evenly spaced heights: `heights[i] * scale.y` at x from `-scale.x / 2`
     /// to `scale.x / 2`, walked on from above (a smooth chain: nothing catches on the joins
     /// between samples).
@@ -116,6 +107,31 @@ impl Collider {
             .collect();
         Collider::polyline(points)
     }
+}
+
+/// The convex pieces of the hull of `points` when it has more than eight corners; `None`
+/// when it has eight or fewer, or when the points are not finite or all on one line (the
+/// core's polygon reports those).
+pub(crate) fn hull_pieces(points: &[Vec2]) -> Option<Vec<Vec<Vec2>>> {
+    if points.len() <= MAX_POLYGON_VERTICES {
+        return None;
+    }
+    let hull = outline_hull(points)?;
+    if hull.len() <= MAX_POLYGON_VERTICES {
+        return None;
+    }
+    let Collider::Compound { parts } = fan_pieces(&hull) else {
+        return None;
+    };
+    Some(
+        parts
+            .into_iter()
+            .filter_map(|part| match part.collider {
+                Collider::ConvexHull { points, .. } => Some(points),
+                _ => None,
+            })
+            .collect(),
+    )
 }
 
 /// Convex pieces of a counter-clockwise convex outline: runs of up to seven consecutive

@@ -89,7 +89,7 @@ fn triangles(mesh: &Mesh) -> Result<Vec<[Vec2; 3]>, MeshColliderError> {
 
 impl Collider {
     /// The convex hull of a mesh's vertices (x and y; any number of hull corners, see
-    /// [`Collider::convex_outline`]).
+    /// [`Collider::convex_hull`]).
     ///
     /// ```
     /// use bevy_physics2d::prelude::*;
@@ -101,7 +101,7 @@ impl Collider {
     /// assert_eq!(hexagon.to_shapes(Default::default()).unwrap().len(), 1);
     /// ```
     pub fn convex_hull_from_mesh(mesh: &Mesh) -> Result<Collider, MeshColliderError> {
-        Ok(Collider::convex_outline(positions(mesh)?))
+        Ok(Collider::convex_hull(positions(mesh)?))
     }
 
     /// A mesh's triangles as one compound collider (x and y; triangles without area are

@@ -72,7 +72,7 @@ fn a_ball_rests_on_a_many_sided_static_polygon_at_its_inradius() {
         .collect();
     app.world_mut().spawn((
         RigidBody::Static,
-        Collider::convex_outline(corners),
+        Collider::convex_hull(corners),
         Transform::default(),
     ));
     let ball = support::spawn_dynamic(&mut app, Collider::circle(0.25), 0.0, 5.0);
