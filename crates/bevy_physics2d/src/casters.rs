@@ -231,7 +231,9 @@ pub(crate) fn update_casters(
         let origin = pose.apply(caster.origin);
         let direction = pose.q.rotate(caster.direction);
         let filter = caster_filter(entity, &caster.filter, caster.ignore_self, physics);
-        let found: Vec<QueryHit> = if caster.max_hits <= 1 {
+        let found: Vec<QueryHit> = if caster.max_hits == 0 {
+            Vec::new()
+        } else if caster.max_hits == 1 {
             query
                 .cast_ray(origin, direction, caster.max_distance, &filter)
                 .into_iter()

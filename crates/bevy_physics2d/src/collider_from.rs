@@ -134,16 +134,21 @@ pub(crate) fn hull_pieces(points: &[Vec2]) -> Option<Vec<Vec<Vec2>>> {
     )
 }
 
-/// Convex pieces of a counter-clockwise convex outline: runs of up to seven consecutive
-/// corners after the first, each overlapping the next by one corner and closed by the first
-/// corner, so every piece has at most eight corners and together they cover the outline.
+/// Convex pieces of a counter-clockwise convex outline: the fan of triangles from the first
+/// corner, shared out as evenly as possible among the fewest pieces of at most eight corners
+/// (each piece is the first corner and a run of consecutive corners, overlapping the next
+/// piece by one corner). Even shares keep every piece at five corners or more, so no piece
+/// is a thin triangle whose middle corner the core would weld away on a fine outline.
 pub(crate) fn fan_pieces(corners: &[Vec2]) -> Collider {
-    let run = MAX_POLYGON_VERTICES - 1;
-    let n = corners.len();
-    let mut parts = Vec::new();
+    let triangles = corners.len().saturating_sub(2);
+    let per_piece = MAX_POLYGON_VERTICES - 2;
+    let pieces = triangles.div_ceil(per_piece).max(1);
+    let mut parts = Vec::with_capacity(pieces);
     let mut start = 1;
-    while start < n - 1 {
-        let end = (start + run - 1).min(n - 1);
+    for piece in 0..pieces {
+        // Triangles of this piece: the remainder spread over the first pieces.
+        let share = triangles / pieces + usize::from(piece < triangles % pieces);
+        let end = start + share;
         let mut points = vec![corners[0]];
         points.extend_from_slice(&corners[start..=end]);
         parts.push(CompoundPart {
@@ -204,6 +209,30 @@ mod tests {
         // Counter-clockwise: positive area.
         let area: f32 = (0..4).map(|i| hull[i].perp_dot(hull[(i + 1) % 4])).sum();
         assert!((area - 2.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_fine_outline_builds_with_no_sliver_piece() {
+        // 63 corners on a 0.5 m circle: a last piece of three corners would have its middle
+        // corner within the weld tolerance of its chord (a sagitta of 2.5 mm) and fail.
+        for sides in [9, 15, 33, 63, 100] {
+            let collider = Collider::regular_polygon(0.5, sides);
+            let shapes = collider.to_shapes(Default::default());
+            assert!(shapes.is_ok(), "{sides} sides: {shapes:?}");
+            let Collider::Compound { parts } = collider else {
+                panic!("a compound");
+            };
+            for part in &parts {
+                let Collider::ConvexHull { points, .. } = &part.collider else {
+                    panic!("convex pieces");
+                };
+                assert!(
+                    (5..=MAX_POLYGON_VERTICES).contains(&points.len()),
+                    "{sides}: {}",
+                    points.len()
+                );
+            }
+        }
     }
 
     #[test]

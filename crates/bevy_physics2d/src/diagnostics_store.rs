@@ -80,17 +80,23 @@ impl Plugin for PhysicsDiagnosticsPlugin {
             .world()
             .get_resource::<PhysicsSchedule>()
             .map_or(FixedPostUpdate.intern(), |s| s.0);
-        app.add_systems(
-            schedule,
-            record_step
-                .after(PhysicsSystems::Writeback)
-                .run_if(crate::physics_time::physics_running),
-        );
+        app.add_systems(schedule, record_step.after(PhysicsSystems::Writeback));
     }
 }
 
-/// Adds this step's numbers to the store.
-fn record_step(physics: Res<PhysicsDiagnostics>, mut diagnostics: Diagnostics) {
+/// Adds this step's numbers to the store, once per step taken (a single step while paused
+/// included; a paused schedule run adds nothing).
+fn record_step(
+    world: Res<crate::PhysicsWorld>,
+    physics: Res<PhysicsDiagnostics>,
+    mut last: Local<u64>,
+    mut diagnostics: Diagnostics,
+) {
+    let steps = world.step_count();
+    if *last == steps {
+        return;
+    }
+    *last = steps;
     for (path, value) in PhysicsDiagnosticsPlugin::measurements(&physics) {
         diagnostics.add_measurement(&path, || value);
     }

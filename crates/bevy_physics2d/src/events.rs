@@ -105,15 +105,15 @@ pub struct JointBroken {
     pub reason: JointBreakReason,
 }
 
-/// Writeback stage: turns the core's events of this step into messages and entity events. A
-/// step simulated again after a rollback sends only the events its first run did not (see
-/// [the rollback notes](crate::rollback)).
 /// The body entity a collider belongs to.
 pub(crate) fn body_of_collider(physics: &PhysicsWorld, collider: Entity) -> Option<Entity> {
     let shape = physics.shape(collider)?;
     physics.body_entity(physics.world.shape_body(shape).ok()?)
 }
 
+/// Writeback stage: turns the core's events of this step into messages and entity events. A
+/// step simulated again after a rollback sends only the events its first run did not (see
+/// [the rollback notes](crate::rollback)).
 pub(crate) fn send_events(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,

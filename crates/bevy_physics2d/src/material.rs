@@ -33,8 +33,9 @@ impl Default for Friction {
 }
 
 impl Friction {
-    /// This friction with its own combine rule: `Friction(0.0).with_combine_rule(MixRule::Min)`
-    /// is ice against anything (see [`FrictionCombine`]).
+    /// This friction with its own combine rule: `Friction(0.02).with_combine_rule(MixRule::Min)`
+    /// is ice against anything without a higher-ranked rule of its own (see
+    /// [`FrictionCombine`]).
     pub fn with_combine_rule(self, rule: MixRule) -> (Friction, FrictionCombine) {
         (self, FrictionCombine(rule))
     }

@@ -65,7 +65,9 @@ impl BodyComponentsItem<'_, '_> {
             allow_fast_rotation: self.fast_rotation,
             lock_linear_x: locks.is_translation_x_locked(),
             lock_linear_y: locks.is_translation_y_locked(),
-            sleep_threshold: self.sleep_threshold.map(|t| t.0),
+            // A negative or NaN threshold is left out (warned about in `apply_body_props`):
+            // the body keeps the world's instead of being refused.
+            sleep_threshold: self.sleep_threshold.map(|t| t.0).filter(|t| *t >= 0.0),
             dominance: self.dominance.map_or(0, |d| d.0),
         }
     }
@@ -213,6 +215,16 @@ pub(crate) fn apply_body_props(
             continue;
         };
         let def = c.def();
+        if let Some(bad) = c.sleep_threshold.filter(|t| t.0.is_nan() || t.0 < 0.0) {
+            crate::warnings::warn_entity(
+                &mut warnings,
+                entity,
+                format_args!(
+                    "sleep threshold {}: it must be zero or more; the world's is used",
+                    bad.0
+                ),
+            );
+        }
         let world = &mut physics.world;
         let result = world
             .set_gravity_scale(id, def.gravity_scale)

@@ -110,17 +110,20 @@ pub(crate) fn create_colliders(
             drop_old(&mut physics); // the collider was removed or the entity despawned
             continue;
         };
+        // The nearest entity with a `RigidBody` at or above the collider owns it. Without a
+        // core body (waiting, rejected with its own warning, or disabled) its colliders wait:
+        // they are queued again when it is built, never handed to a body further up.
+        if let Some(owner) = nearest_body_entity(entity, &placement, &body_components)
+            && physics.body(owner).is_none()
+        {
+            drop_old(&mut physics);
+            continue;
+        }
         // Walk up to the nearest body, composing the transforms in between (scales too).
         let (body_entity, body, frame) = match frame_in_body(entity, &physics, &placement) {
             Some(found) => {
                 physics.note_built_scale(found.entity, found.body_scale);
                 (Some(found.entity), found.body, found.frame)
-            }
-            None if has_body_ancestor(entity, &placement, &body_components) => {
-                // A body that is waiting or was rejected (with its own warning) queues its
-                // colliders again when it is created.
-                drop_old(&mut physics);
-                continue;
             }
             // No body anywhere above: static level geometry, on the shared static body.
             None => (None, physics.ground(), world_frame(entity, &placement)),
@@ -304,22 +307,22 @@ fn frame_in_body(
 
 /// True when the entity or an ancestor has a `RigidBody` component (whose core body does not
 /// exist yet or was rejected).
-fn has_body_ancestor(
+fn nearest_body_entity(
     entity: Entity,
     placement: &Query<(&Transform, Option<&ChildOf>)>,
     bodies: &Query<(), With<crate::body::RigidBody>>,
-) -> bool {
+) -> Option<Entity> {
     let mut current = Some(entity);
     while let Some(e) = current {
         if bodies.contains(e) {
-            return true;
+            return Some(e);
         }
         current = placement
             .get(e)
             .ok()
             .and_then(|(_, p)| p.map(|p| p.parent()));
     }
-    false
+    None
 }
 
 /// Friction and restitution changed in place: update the shapes without rebuilding them
@@ -345,7 +348,9 @@ pub(crate) fn update_materials(
         // The entity's own shape, or, for a body, the shapes that inherit its materials.
         let mut targets = Vec::new();
         if physics.shape(entity).is_some() {
-            targets.push((entity, None));
+            // A child collider inherits what it does not set from its body.
+            let body = crate::events::body_of_collider(&physics, entity).filter(|b| *b != entity);
+            targets.push((entity, body));
         }
         if let Some(body) = physics.body(entity) {
             for &shape in physics.world.body_shapes(body).unwrap_or(&[]) {

@@ -167,7 +167,15 @@ pub(crate) fn apply_forces(
     mut forces: Query<(Entity, &PhysicsBody, &mut ExternalForce)>,
     mut impulses: Query<(Entity, &PhysicsBody, &mut ExternalImpulse), Changed<ExternalImpulse>>,
     mut pending: Query<(Entity, &PhysicsBody, &mut PendingForces), Changed<PendingForces>>,
+    mut unbuilt: Query<&mut PendingForces, (Without<PhysicsBody>, Changed<PendingForces>)>,
 ) {
+    // A body out of the world (disabled, or refused) takes no pushes: they are dropped, not
+    // kept to land all at once when it is back.
+    for mut queued in &mut unbuilt {
+        if !queued.is_empty() {
+            *queued.bypass_change_detection() = PendingForces::default();
+        }
+    }
     for (entity, handle, mut force) in &mut forces {
         if force.force == Vec2::ZERO && force.torque == 0.0 {
             continue;

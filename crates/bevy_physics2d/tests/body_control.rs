@@ -422,3 +422,106 @@ fn computed_mass_follows_colliders_and_overrides() {
     step(&mut app, 1);
     assert_eq!(mass(&app), 70.0);
 }
+
+#[test]
+fn regression_disabling_a_child_body_does_not_give_its_colliders_to_the_parent() {
+    let mut app = app();
+    let parent = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::default(),
+        ))
+        .id();
+    let child = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.25),
+            Transform::from_xyz(3.0, 0.0, 0.0),
+            ChildOf(parent),
+        ))
+        .id();
+    step(&mut app, 1);
+    let shapes_of = |app: &App, e: Entity| {
+        let physics = app.world().resource::<PhysicsWorld>();
+        physics
+            .body(e)
+            .map_or(0, |b| physics.core().body_shapes(b).unwrap().len())
+    };
+    assert_eq!(shapes_of(&app, parent), 1);
+    app.world_mut().entity_mut(child).insert(RigidBodyDisabled);
+    step(&mut app, 2);
+    assert_eq!(
+        shapes_of(&app, parent),
+        1,
+        "the child's circle moved to the parent"
+    );
+    app.world_mut()
+        .entity_mut(child)
+        .remove::<RigidBodyDisabled>();
+    step(&mut app, 2);
+    assert_eq!((shapes_of(&app, parent), shapes_of(&app, child)), (1, 1));
+}
+
+#[test]
+fn regression_locks_leave_kinematic_bodies_moving_as_told() {
+    let mut app = app();
+    let platform = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::rectangle(2.0, 0.2),
+            LockedAxes::new().lock_translation_x(),
+            LinearVelocity(Vec2::new(1.0, 0.0)),
+            Transform::default(),
+        ))
+        .id();
+    step(&mut app, 60);
+    assert_eq!(velocity(&app, platform), Vec2::new(1.0, 0.0));
+    assert!(position(&app, platform).x > 0.9);
+}
+
+#[test]
+fn regression_a_bad_sleep_threshold_is_warned_about_and_the_body_still_built() {
+    let mut app = app();
+    let mut cursor = bevy_ecs::message::MessageCursor::<bevy_physics2d::PhysicsWarning>::default();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.5),
+            SleepThreshold(f32::NAN),
+            Dominance(3),
+            Transform::from_xyz(0.0, 3.0, 0.0),
+        ))
+        .id();
+    step(&mut app, 2);
+    let warned = support::read(&mut app, &mut cursor);
+    assert!(
+        warned
+            .iter()
+            .any(|w| w.entity == body && w.message.contains("sleep threshold")),
+        "{warned:?}"
+    );
+    let physics = app.world().resource::<PhysicsWorld>();
+    let id = physics.body(body).expect("the body is built");
+    let (_, _, threshold, dominance) = physics.core().body_motion_settings(id).unwrap();
+    assert_eq!(
+        (threshold, dominance),
+        (None, 3),
+        "the other settings still apply"
+    );
+}
+
+#[test]
+fn regression_a_dynamic_body_without_colliders_reports_its_one_kilogram() {
+    let mut app = app();
+    let body = app
+        .world_mut()
+        .spawn((RigidBody::Dynamic, Transform::default()))
+        .id();
+    step(&mut app, 1);
+    assert_eq!(app.world().get::<ComputedMass>(body).unwrap().get(), 1.0);
+}

@@ -268,6 +268,10 @@ impl Body {
     /// One for each axis the centre of mass may move along, zero for a locked one: the
     /// factor a velocity or displacement is multiplied by.
     pub fn linear_freedom(&self) -> Vec2 {
+        // A kinematic body moves as it is told: locks are for bodies the solver moves.
+        if self.body_type != BodyType::Dynamic {
+            return Vec2::ONE;
+        }
         let free = |locked: bool| if locked { 0.0 } else { 1.0 };
         Vec2::new(free(self.lock_linear[0]), free(self.lock_linear[1]))
     }

@@ -94,7 +94,9 @@ impl SurfaceConstraint {
     /// Rolling resistance (Box2D v3.1's): C is the relative spin wB - wA, J = [0, -1, 0, 1],
     /// K = iA + iB, its impulse bounded by the resistance times the total normal impulse.
     pub fn new(surface: &ContactSurface, a: &ConstraintBody, b: &ConstraintBody) -> Self {
-        let k = a.inv_inertia + b.inv_inertia;
+        // The inertias the contact's rows use, after dominance.
+        let (_, ia, _, ib) = dominated_masses(a, b);
+        let k = ia + ib;
         SurfaceConstraint {
             tangent_speed: surface.tangent_speed,
             rolling_resistance: surface.rolling_resistance,

@@ -43,6 +43,7 @@ impl World {
             // Until shapes give it mass, a dynamic body weighs 1 kg.
             body.mass = 1.0;
             body.inv_mass = 1.0;
+            self.mass_revision = self.mass_revision.wrapping_add(1);
         }
         self.simulated_bodies += usize::from(body.is_simulated());
         let (index, generation) = self.bodies.insert(body);

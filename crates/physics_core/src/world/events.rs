@@ -105,7 +105,8 @@ impl World {
     /// The touching contact between two shapes, in O(1) (a hash lookup): its manifold with
     /// the impulses of the last step, with `shape_a` and `shape_b` in the contact's own
     /// order (the normal points from its `shape_a` to its `shape_b`). `None` when they do
-    /// not touch, when one is a sensor, or when an id is stale.
+    /// not touch, when one is a sensor, when a hook switched the contact off this step, or
+    /// when an id is stale.
     pub fn contact_between(&self, a: ShapeId, b: ShapeId) -> Option<ContactData> {
         self.shape_record(a).ok()?;
         self.shape_record(b).ok()?;
@@ -113,7 +114,7 @@ impl World {
             .contact_map
             .get(&crate::contact::pair_key(a.index, b.index))?;
         let c = self.contacts.at(slot);
-        (c.touching && !c.sensor).then(|| ContactData {
+        (c.touching && !c.sensor && c.enabled).then(|| ContactData {
             shape_a: self.shape_id(c.shape_a),
             shape_b: self.shape_id(c.shape_b),
             manifold: c.manifold,
@@ -121,7 +122,8 @@ impl World {
     }
 
     /// The shapes touching (or, for a sensor or a shape touching a sensor, overlapping) the
-    /// shape `id`, in the order its body lists its contacts. Empty for a stale id.
+    /// shape `id`, in the order its body lists its contacts, leaving out contacts a hook
+    /// switched off this step. Empty for a stale id.
     pub fn touching_shapes(&self, id: ShapeId) -> Vec<ShapeId> {
         let Ok(record) = self.shape_record(id) else {
             return Vec::new();
@@ -130,7 +132,7 @@ impl World {
         body.contacts
             .iter()
             .map(|&slot| self.contacts.at(slot))
-            .filter(|c| c.touching && (c.shape_a == id.index || c.shape_b == id.index))
+            .filter(|c| c.touching && c.enabled && (c.shape_a == id.index || c.shape_b == id.index))
             .map(|c| {
                 let other = if c.shape_a == id.index {
                     c.shape_b
@@ -142,8 +144,8 @@ impl World {
             .collect()
     }
 
-    /// The touching, non-sensor contacts of the shapes of body `id`, with their manifolds
-    /// and the impulses of the last step. Empty for a stale id.
+    /// The touching, non-sensor contacts of the shapes of body `id` that a hook did not switch
+    /// off, with their manifolds and the impulses of the last step. Empty for a stale id.
     pub fn body_contact_data(&self, id: crate::id::BodyId) -> Vec<ContactData> {
         let Ok(body) = self.body(id) else {
             return Vec::new();
@@ -151,7 +153,7 @@ impl World {
         body.contacts
             .iter()
             .map(|&slot| self.contacts.at(slot))
-            .filter(|c| c.touching && !c.sensor)
+            .filter(|c| c.touching && !c.sensor && c.enabled)
             .map(|c| ContactData {
                 shape_a: self.shape_id(c.shape_a),
                 shape_b: self.shape_id(c.shape_b),

@@ -42,7 +42,12 @@ impl World {
             .map(|b| (b.max - b.min).length() + (b.center() - point).length())
             .fold(0.0f32, f32::max);
         let mut reach = 1.0f32;
-        loop {
+        // Doubling from 1 passes any finite world within 130 rounds; more means a point or a
+        // world beyond f32's range.
+        for _ in 0..160 {
+            if !reach.is_finite() {
+                return None;
+            }
             let region = Aabb::new(point - Vec2::splat(reach), point + Vec2::splat(reach));
             let mut best: Option<PointProjection> = None;
             self.candidates(&region, filter, |slot, record| {
@@ -81,5 +86,6 @@ impl World {
                 None => reach *= 2.0,
             }
         }
+        None
     }
 }

@@ -69,11 +69,19 @@ impl World {
     }
 
     /// Turns the caller's pair filter and contact modifier on or off for this shape
-    /// (`ShapeDef::enable_contact_hooks`). Pairs it already has are kept; a pair it has not
-    /// got yet is asked about when found.
+    /// (`ShapeDef::enable_contact_hooks`). Pairs it already has are kept, their materials
+    /// mixed again from the shapes'; pairs it has not got are looked for at the next step.
     pub fn set_shape_contact_hooks(&mut self, id: ShapeId, enable: bool) -> Result<(), WorldError> {
-        self.shape_record(id)?;
+        let record = self.shape_record(id)?;
+        if record.def.enable_contact_hooks == enable {
+            return Ok(());
+        }
+        let body = record.body;
         self.shapes.at_mut(id.index).def.enable_contact_hooks = enable;
+        // A modifier's last materials leave the contacts, and pairs the filter refused are
+        // looked for again.
+        self.refresh_contact_materials(body.index);
+        self.refresh_pairing(id);
         Ok(())
     }
 
