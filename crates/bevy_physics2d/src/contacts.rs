@@ -138,21 +138,8 @@ impl Collisions<'_> {
     /// points towards `collider2`). For compound colliders, the first touching pair of
     /// parts.
     pub fn get(&self, collider1: Entity, collider2: Entity) -> Option<ContactManifold> {
-        let p = &*self.physics;
-        let (shapes1, shapes2) = (p.shapes(collider1), p.shapes(collider2));
-        for &a in &shapes1 {
-            for &b in &shapes2 {
-                if let Some(data) = p.world.contact_between(a, b) {
-                    let m = manifold_of(p, &data)?;
-                    return Some(if m.collider1 == collider1 {
-                        m
-                    } else {
-                        m.flipped()
-                    });
-                }
-            }
-        }
-        None
+        let data = self.physics.contact_pair(collider1, collider2)?;
+        manifold_of(&self.physics, &data)
     }
 
     /// True when the two colliders touch.

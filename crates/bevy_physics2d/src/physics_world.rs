@@ -237,22 +237,21 @@ impl PhysicsWorld {
     /// Contact data of one pair of colliders (in either order), when they touch; the manifold
     /// normal points from the first collider given to the second.
     ///
-    /// Cost: this gathers the data of every touching pair and picks one, O(touching pairs)
-    /// per call. To look at many pairs in a frame, call [`PhysicsWorld::contact_pairs`] once.
-    /// For compound colliders, the first touching pair of their parts.
+    /// Cost: a hash lookup in the core's contact map per pair of parts (one for colliders
+    /// that are not compounds). For compound colliders, the first touching pair of their
+    /// parts. A contact a collision hook switched off this step is not touching.
     pub fn contact_pair(&self, a: Entity, b: Entity) -> Option<ContactData> {
         let (sa, sb) = (self.shapes(a), self.shapes(b));
-        self.world.contact_data().into_iter().find_map(|mut c| {
-            if sa.contains(&c.shape_a) && sb.contains(&c.shape_b) {
+        sa.iter()
+            .flat_map(|&x| sb.iter().map(move |&y| (x, y)))
+            .find_map(|(x, y)| {
+                let mut c = self.world.contact_between(x, y)?;
+                if c.shape_a != x {
+                    std::mem::swap(&mut c.shape_a, &mut c.shape_b);
+                    c.manifold.normal = -c.manifold.normal;
+                }
                 Some(c)
-            } else if sb.contains(&c.shape_a) && sa.contains(&c.shape_b) {
-                std::mem::swap(&mut c.shape_a, &mut c.shape_b);
-                c.manifold.normal = -c.manifold.normal;
-                Some(c)
-            } else {
-                None
-            }
-        })
+            })
     }
 
     /// Pushes every dynamic body with a collider within `radius` of `center` away from it:

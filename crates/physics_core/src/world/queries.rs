@@ -228,37 +228,16 @@ impl World {
         max_hits: usize,
         accept: &mut dyn FnMut(ShapeId) -> bool,
     ) -> Vec<ShapeCastHit> {
-        let proxy = ShapeProxy::from_shape(shape);
-        let (sweep, swept) = translation_sweep(shape, xf, translation);
-        let target = self.tolerances.linear_slop;
+        let caster = Caster::new(shape, xf, translation, self.tolerances.linear_slop);
         let mut hits = Vec::new();
-        self.candidates(&swept, filter, |slot, record| {
+        self.candidates(&caster.swept, filter, |slot, record| {
             let id = self.shape_id(slot);
             if !accept(id) {
                 return;
             }
-            let other_xf = self.transform_of(record);
-            let other = ShapeProxy::from_shape(&record.shape);
-            let out = time_of_impact(&proxy, &sweep, &other, &Sweep::fixed(other_xf), target);
-            let fraction = match out.state {
-                ToiState::Hit => out.fraction,
-                ToiState::Overlapped => 0.0,
-                ToiState::Separated => return,
-            };
-            let at = DistanceInput {
-                proxy_a: proxy,
-                proxy_b: other,
-                transform_a: sweep.transform_at(fraction),
-                transform_b: other_xf,
-                use_radii: true,
-            };
-            let contact = shape_distance(&at, &mut SimplexCache::default());
-            hits.push(ShapeCastHit {
-                shape: id,
-                point: contact.point_b,
-                normal: -contact.normal,
-                fraction,
-            });
+            if let Some(fraction) = caster.fraction(self.transform_of(record), &record.shape) {
+                hits.push(caster.hit(id, self.transform_of(record), &record.shape, fraction));
+            }
         });
         hits.sort_by(|a, b| {
             a.fraction
@@ -279,42 +258,81 @@ impl World {
         filter: &QueryFilter,
         excluded: &[ShapeId],
     ) -> Option<ShapeCastHit> {
-        let proxy = ShapeProxy::from_shape(shape);
-        let (sweep, swept) = translation_sweep(shape, xf, translation);
-        let target = self.tolerances.linear_slop;
+        let caster = Caster::new(shape, xf, translation, self.tolerances.linear_slop);
         let mut best: Option<ShapeCastHit> = None;
-        self.candidates(&swept, filter, |slot, record| {
-            if excluded.contains(&self.shape_id(slot)) {
+        self.candidates(&caster.swept, filter, |slot, record| {
+            let id = self.shape_id(slot);
+            if excluded.contains(&id) {
                 return;
             }
             let other_xf = self.transform_of(record);
-            let other = ShapeProxy::from_shape(&record.shape);
-            let out = time_of_impact(&proxy, &sweep, &other, &Sweep::fixed(other_xf), target);
-            let fraction = match out.state {
-                ToiState::Hit => out.fraction,
-                ToiState::Overlapped => 0.0,
-                ToiState::Separated => return,
+            let Some(fraction) = caster.fraction(other_xf, &record.shape) else {
+                return;
             };
-            let id = self.shape_id(slot);
             if best.is_some_and(|b| (b.fraction, b.shape) <= (fraction, id)) {
                 return;
             }
-            let at = DistanceInput {
-                proxy_a: proxy,
-                proxy_b: other,
-                transform_a: sweep.transform_at(fraction),
-                transform_b: other_xf,
-                use_radii: true,
-            };
-            let contact = shape_distance(&at, &mut SimplexCache::default());
-            best = Some(ShapeCastHit {
-                shape: id,
-                point: contact.point_b,
-                normal: -contact.normal,
-                fraction,
-            });
+            best = Some(caster.hit(id, other_xf, &record.shape, fraction));
         });
         best
+    }
+}
+
+/// A shape swept along a translation, tested against one shape after another.
+struct Caster {
+    proxy: ShapeProxy,
+    sweep: Sweep,
+    /// The box the sweep covers.
+    swept: Aabb,
+    /// Separation the time of impact aims for (the linear slop).
+    target: f32,
+}
+
+impl Caster {
+    fn new(shape: &Shape, xf: Transform, translation: Vec2, target: f32) -> Self {
+        let (sweep, swept) = translation_sweep(shape, xf, translation);
+        Caster {
+            proxy: ShapeProxy::from_shape(shape),
+            sweep,
+            swept,
+            target,
+        }
+    }
+
+    /// The fraction of the translation at which the cast meets `other` (at `other_xf`), 0
+    /// when they overlap from the start, `None` when it passes by.
+    fn fraction(&self, other_xf: Transform, other: &Shape) -> Option<f32> {
+        let other = ShapeProxy::from_shape(other);
+        let out = time_of_impact(
+            &self.proxy,
+            &self.sweep,
+            &other,
+            &Sweep::fixed(other_xf),
+            self.target,
+        );
+        match out.state {
+            ToiState::Hit => Some(out.fraction),
+            ToiState::Overlapped => Some(0.0),
+            ToiState::Separated => None,
+        }
+    }
+
+    /// The hit on `other` at `fraction`: where they touch, and the normal out of `other`.
+    fn hit(&self, id: ShapeId, other_xf: Transform, other: &Shape, fraction: f32) -> ShapeCastHit {
+        let at = DistanceInput {
+            proxy_a: self.proxy,
+            proxy_b: ShapeProxy::from_shape(other),
+            transform_a: self.sweep.transform_at(fraction),
+            transform_b: other_xf,
+            use_radii: true,
+        };
+        let contact = shape_distance(&at, &mut SimplexCache::default());
+        ShapeCastHit {
+            shape: id,
+            point: contact.point_b,
+            normal: -contact.normal,
+            fraction,
+        }
     }
 }
 
