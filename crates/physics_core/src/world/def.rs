@@ -88,7 +88,9 @@ pub struct WorldDef {
     pub linear_slop: f32,
     /// (m) How far apart shapes get contact points before they touch.
     pub speculative_distance: f32,
-    /// (m) Margin of moving shapes' bounding boxes in the broadphase.
+    /// (m) Most slack a moving shape's broadphase box gets beyond the speculative distance:
+    /// each shape gets an eighth of its extent, at most this (Box2D v3's rule). More slack
+    /// replaces fewer boxes per step but keeps more contacts alive.
     pub aabb_margin: f32,
     /// (m) Touching shapes that moved less than this relative to each other since their
     /// manifold was computed keep it, with only its separations updated, instead of
@@ -158,7 +160,7 @@ impl Default for WorldDef {
             max_contact_push_speed: 3.0,
             linear_slop: LINEAR_SLOP,
             speculative_distance: 4.0 * LINEAR_SLOP,
-            aabb_margin: 0.1,
+            aabb_margin: 0.05,
             contact_recycle_distance: 10.0 * LINEAR_SLOP,
             max_linear_speed: 400.0,
             length_units_per_meter: 1.0,
@@ -293,8 +295,7 @@ impl WorldDef {
         Tolerances {
             linear_slop: self.linear_slop * unit,
             speculative_distance: self.speculative_distance * unit,
-            // Moving shapes' boxes must reach at least as far as speculative contacts do.
-            aabb_margin: self.aabb_margin.max(self.speculative_distance) * unit,
+            aabb_margin: self.aabb_margin * unit,
             contact_recycle_distance: self.contact_recycle_distance * unit,
             restitution_threshold: self.restitution_threshold * unit,
             max_contact_push_speed: self.max_contact_push_speed * unit,

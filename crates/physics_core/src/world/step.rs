@@ -653,8 +653,12 @@ fn finalize_body(
         let tight = record.shape.compute_aabb(body.transform);
         if !record.fat_aabb.contains(&tight.expanded(speculative)) {
             f.left_its_box = true;
-            let margin = tolerances.aabb_margin;
-            f.single_shape_box = Some(broadphase_box(tight, record.proxy.tree, margin));
+            f.single_shape_box = Some(broadphase_box(
+                &record.shape,
+                tight,
+                record.proxy.tree,
+                tolerances,
+            ));
         }
     } else {
         f.left_its_box = body.shapes.iter().any(|id| {
