@@ -12,7 +12,10 @@
 //!
 //! A batch of moves therefore marks every ancestor of a moved leaf. The marked inner nodes
 //! are freed; what hangs below them (moved leaves and the untouched subtrees beside them)
-//! becomes the items of a top-down build: each range of items is split at the middle of its
+//! becomes the items of a top-down build. When a quarter of the leaves or more moved, nearly
+//! everything would be marked, and the walks up from each leaf wait on a load per level: the
+//! whole tree is built again from its leaves instead, found in one pass along the nodes. The
+//! build: each range of items is split at the middle of its
 //! centres' extent along the longer axis. That split is cheap (one pass over the centres per
 //! level, no sorting) and gave trees within a few percent of a binned surface-area build in
 //! those three scenes. Items that crowd one side keep the tree deep only when their centres
@@ -32,6 +35,10 @@ use bevy_math::Vec2;
 /// at the median item (which halves the items every level).
 const MAX_MIDPOINT_DEPTH: u32 = 32;
 
+/// When at least one proxy in this many moves, the whole tree is built again from its leaves
+/// instead of marking the moved leaves' ancestors: most of it would be marked anyway.
+const WHOLE_TREE_SHARE: usize = 4;
+
 /// Something the build places: a moved leaf or an untouched subtree, by its root node, and
 /// the centre of its box.
 #[derive(Clone, Copy, Debug)]
@@ -47,25 +54,55 @@ impl DynamicTree {
         if moves.is_empty() {
             return;
         }
-        let mut marked = vec![false; self.nodes.len()];
-        for &(proxy, aabb) in moves {
-            self.nodes[proxy as usize].aabb = aabb;
-            self.inserted_aabb[proxy as usize] = aabb;
-            let mut index = self.nodes[proxy as usize].parent;
-            // Stop at the first marked ancestor: everything above it is marked already.
-            while index != NULL_NODE && !marked[index as usize] {
-                marked[index as usize] = true;
-                index = self.nodes[index as usize].parent;
+        let items = if moves.len() * WHOLE_TREE_SHARE >= self.proxy_count {
+            for &(proxy, aabb) in moves {
+                self.nodes[proxy as usize].aabb = aabb;
+                self.inserted_aabb[proxy as usize] = aabb;
             }
-        }
-        if self.root == NULL_NODE || !marked[self.root as usize] {
-            // A single leaf as the root: its box is all there is.
+            self.free_all_inner()
+        } else {
+            let mut marked = vec![false; self.nodes.len()];
+            for &(proxy, aabb) in moves {
+                self.nodes[proxy as usize].aabb = aabb;
+                self.inserted_aabb[proxy as usize] = aabb;
+                let mut index = self.nodes[proxy as usize].parent;
+                // Stop at the first marked ancestor: everything above it is marked already.
+                while index != NULL_NODE && !marked[index as usize] {
+                    marked[index as usize] = true;
+                    index = self.nodes[index as usize].parent;
+                }
+            }
+            if self.root == NULL_NODE || !marked[self.root as usize] {
+                // A single leaf as the root: its box is all there is.
+                return;
+            }
+            self.free_marked(&marked)
+        };
+        if items.is_empty() {
             return;
         }
-        let mut items = self.free_marked(&marked);
-        let root = self.build(&mut items, 0);
+        let mut items = items;
+        let root = self.build(&mut items, 0).node;
         self.root = root;
         self.nodes[root as usize].parent = NULL_NODE;
+    }
+
+    /// Frees every inner node and returns every leaf, in slot order: one pass along the node
+    /// array, where marking the moved leaves' ancestors would load a parent at every level.
+    fn free_all_inner(&mut self) -> Vec<Item> {
+        let mut items = Vec::with_capacity(self.proxy_count);
+        for index in 0..self.nodes.len() as u32 {
+            let node = self.nodes[index as usize];
+            if node.height == 0 {
+                items.push(Item {
+                    node: index,
+                    center: node.aabb.center(),
+                });
+            } else if node.height > 0 {
+                self.free(index);
+            }
+        }
+        items
     }
 
     /// Frees every marked inner node (they hang together from the root) and returns what hung
@@ -91,27 +128,47 @@ impl DynamicTree {
 
     /// Builds a subtree over `items` (at least one) and returns its root; `depth` is how many
     /// levels are above it.
-    fn build(&mut self, items: &mut [Item], depth: u32) -> u32 {
+    fn build(&mut self, items: &mut [Item], depth: u32) -> Subtree {
         if items.len() == 1 {
-            return items[0].node;
+            let node = items[0].node;
+            let n = &self.nodes[node as usize];
+            return Subtree {
+                node,
+                aabb: n.aabb,
+                height: n.height,
+                categories: self.categories[node as usize],
+            };
         }
         let split = split_items(items, depth);
         let (first, second) = items.split_at_mut(split);
-        let child1 = self.build(first, depth + 1);
-        let child2 = self.build(second, depth + 1);
+        let (a, b) = (self.build(first, depth + 1), self.build(second, depth + 1));
         let parent = self.allocate();
-        let (n1, n2) = (self.nodes[child1 as usize], self.nodes[child2 as usize]);
+        let built = Subtree {
+            node: parent,
+            aabb: a.aabb.union(&b.aabb),
+            height: 1 + a.height.max(b.height),
+            categories: a.categories | b.categories,
+        };
         let node = &mut self.nodes[parent as usize];
-        node.aabb = n1.aabb.union(&n2.aabb);
-        node.child1 = child1;
-        node.child2 = child2;
-        node.height = 1 + n1.height.max(n2.height);
-        self.categories[parent as usize] =
-            self.categories[child1 as usize] | self.categories[child2 as usize];
-        self.nodes[child1 as usize].parent = parent;
-        self.nodes[child2 as usize].parent = parent;
-        parent
+        node.aabb = built.aabb;
+        node.child1 = a.node;
+        node.child2 = b.node;
+        node.height = built.height;
+        self.categories[parent as usize] = built.categories;
+        self.nodes[a.node as usize].parent = parent;
+        self.nodes[b.node as usize].parent = parent;
+        built
     }
+}
+
+/// A subtree the build made: its root and what its parent takes from it, so a parent never
+/// loads its children back.
+#[derive(Clone, Copy, Debug)]
+struct Subtree {
+    node: u32,
+    aabb: Aabb,
+    height: i32,
+    categories: u64,
 }
 
 /// Reorders `items` (at least two) into two non-empty ranges and returns where the second
@@ -128,15 +185,14 @@ fn split_items(items: &mut [Item], depth: u32) -> usize {
     let axis = usize::from(extent.y > extent.x);
     if depth < MAX_MIDPOINT_DEPTH {
         let middle = 0.5 * (low[axis] + high[axis]);
-        // Hoare-style partition: below the middle to the front.
-        let (mut front, mut back) = (0, items.len());
-        while front < back {
-            if items[front].center[axis] < middle {
-                front += 1;
-            } else {
-                back -= 1;
-                items.swap(front, back);
-            }
+        // Below the middle to the front, without a branch on the data: every item is swapped
+        // with the first one not yet known to be below, which it stays behind unless it is
+        // below itself (the branchy form mispredicted on about every other item).
+        let mut front = 0;
+        for i in 0..items.len() {
+            let below = items[i].center[axis] < middle;
+            items.swap(front, i);
+            front += usize::from(below);
         }
         if front > 0 && front < items.len() {
             return front;
