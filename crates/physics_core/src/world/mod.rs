@@ -73,7 +73,7 @@ pub struct World {
     /// was made: a work counter for tests and profiling.
     island_flood_visits: u64,
     /// Shape pair -> contact slot.
-    contact_map: PairMap<u32>,
+    contact_map: PairMap,
     /// Per shape slot, what pair finding tests (derived from the shapes, not stored).
     pair_filters: Vec<pair_filters::PairFilter>,
     broadphase: BroadPhase,
