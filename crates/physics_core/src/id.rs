@@ -251,7 +251,15 @@ impl<T> Slots<T> {
         let mut blocks = blocks.into_inner().unwrap_or_else(|e| e.into_inner());
         blocks.sort_unstable_by_key(|b| b.0);
         let mut sums = [0; N];
-        let mut noted = Vec::new();
+        // One allocation for the notes of every block (a single block's are taken as they
+        // are): they can be most of the slots, and growing by doubling copied them over and
+        // over.
+        let total = blocks.iter().map(|b| b.2.len()).sum();
+        let mut noted = if blocks.len() == 1 {
+            std::mem::take(&mut blocks[0].2)
+        } else {
+            Vec::with_capacity(total)
+        };
         for (_, block_sums, block_noted) in blocks {
             for (sum, count) in sums.iter_mut().zip(block_sums) {
                 *sum += count;

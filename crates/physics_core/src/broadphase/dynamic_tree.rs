@@ -66,6 +66,8 @@ pub struct DynamicTree {
     /// Per node: a leaf's collision categories, an inner node's the union of its children's,
     /// so a query with a mask skips subtrees it cannot collide with (`categories.rs`).
     categories: Vec<u64>,
+    /// Buffers of the batch rebuild, kept between batches (not saved).
+    scratch: rebuild::RebuildScratch,
 }
 
 impl From<DynamicTree> for saved::SavedTree {
@@ -84,6 +86,7 @@ impl Default for DynamicTree {
             user_data: Vec::new(),
             inserted_aabb: Vec::new(),
             categories: Vec::new(),
+            scratch: Default::default(),
         }
     }
 }

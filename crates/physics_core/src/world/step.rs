@@ -558,7 +558,7 @@ impl World {
         // sweeps, and the broadphase moves, applied in one batch after the sweeps (these only
         // meet static shapes, whose tree does not move here).
         let mut bullets = Vec::new();
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(noted.len());
         for (slot, f) in noted {
             let body = self.bodies.at(slot);
             if f.non_finite {

@@ -39,6 +39,17 @@ const MAX_MIDPOINT_DEPTH: u32 = 32;
 /// instead of marking the moved leaves' ancestors: most of it would be marked anyway.
 const WHOLE_TREE_SHARE: usize = 4;
 
+/// The buffers a batch needs, kept from one batch to the next: a step's batch can hold most
+/// of the proxies, and allocating them afresh every step cost more than filling them (more
+/// so in a process whose heap other code has fragmented).
+#[derive(Clone, Debug, Default)]
+pub(super) struct RebuildScratch {
+    /// Per node: an ancestor of a moved leaf.
+    marked: Vec<bool>,
+    items: Vec<Item>,
+    stack: Vec<u32>,
+}
+
 /// Something the build places: a moved leaf or an untouched subtree, by its root node, and
 /// the centre of its box.
 #[derive(Clone, Copy, Debug)]
@@ -54,14 +65,18 @@ impl DynamicTree {
         if moves.is_empty() {
             return;
         }
-        let items = if moves.len() * WHOLE_TREE_SHARE >= self.proxy_count {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.items.clear();
+        if moves.len() * WHOLE_TREE_SHARE >= self.proxy_count {
             for &(proxy, aabb) in moves {
                 self.nodes[proxy as usize].aabb = aabb;
                 self.inserted_aabb[proxy as usize] = aabb;
             }
-            self.free_all_inner()
+            self.free_all_inner(&mut scratch.items);
         } else {
-            let mut marked = vec![false; self.nodes.len()];
+            let marked = &mut scratch.marked;
+            marked.clear();
+            marked.resize(self.nodes.len(), false);
             for &(proxy, aabb) in moves {
                 self.nodes[proxy as usize].aabb = aabb;
                 self.inserted_aabb[proxy as usize] = aabb;
@@ -72,25 +87,23 @@ impl DynamicTree {
                     index = self.nodes[index as usize].parent;
                 }
             }
-            if self.root == NULL_NODE || !marked[self.root as usize] {
-                // A single leaf as the root: its box is all there is.
-                return;
+            // Unmarked root: a single leaf as the root, whose box is all there is.
+            if self.root != NULL_NODE && marked[self.root as usize] {
+                self.free_marked(marked, &mut scratch.stack, &mut scratch.items);
             }
-            self.free_marked(&marked)
-        };
-        if items.is_empty() {
-            return;
         }
-        let mut items = items;
-        let root = self.build(&mut items, 0).node;
-        self.root = root;
-        self.nodes[root as usize].parent = NULL_NODE;
+        if !scratch.items.is_empty() {
+            let root = self.build(&mut scratch.items, 0).node;
+            self.root = root;
+            self.nodes[root as usize].parent = NULL_NODE;
+        }
+        self.scratch = scratch;
     }
 
-    /// Frees every inner node and returns every leaf, in slot order: one pass along the node
-    /// array, where marking the moved leaves' ancestors would load a parent at every level.
-    fn free_all_inner(&mut self) -> Vec<Item> {
-        let mut items = Vec::with_capacity(self.proxy_count);
+    /// Frees every inner node and puts every leaf in `items`, in slot order: one pass along
+    /// the node array, where marking the moved leaves' ancestors would load a parent at
+    /// every level.
+    fn free_all_inner(&mut self, items: &mut Vec<Item>) {
         for index in 0..self.nodes.len() as u32 {
             let node = self.nodes[index as usize];
             if node.height == 0 {
@@ -102,14 +115,13 @@ impl DynamicTree {
                 self.free(index);
             }
         }
-        items
     }
 
-    /// Frees every marked inner node (they hang together from the root) and returns what hung
-    /// below them, in depth-first order.
-    fn free_marked(&mut self, marked: &[bool]) -> Vec<Item> {
-        let mut items = Vec::new();
-        let mut stack = vec![self.root];
+    /// Frees every marked inner node (they hang together from the root) and puts what hung
+    /// below them in `items`, in depth-first order.
+    fn free_marked(&mut self, marked: &[bool], stack: &mut Vec<u32>, items: &mut Vec<Item>) {
+        stack.clear();
+        stack.push(self.root);
         while let Some(index) = stack.pop() {
             let node = self.nodes[index as usize];
             if node.is_leaf() || !marked[index as usize] {
@@ -123,7 +135,6 @@ impl DynamicTree {
             stack.push(node.child1);
             self.free(index);
         }
-        items
     }
 
     /// Builds a subtree over `items` (at least one) and returns its root; `depth` is how many

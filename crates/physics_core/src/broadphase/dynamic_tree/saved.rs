@@ -147,6 +147,7 @@ impl TryFrom<SavedTree> for DynamicTree {
             // Not saved: every node in every category (no masked query skips anything) until
             // the tree's owner sets them with `set_categories`.
             categories: vec![u64::MAX; len],
+            scratch: Default::default(),
         })
     }
 }
