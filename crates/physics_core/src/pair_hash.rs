@@ -68,16 +68,16 @@ impl PairMap {
     /// Stores `value` with `key` (nonzero), replacing any value it had.
     pub(crate) fn insert(&mut self, key: u64, value: u32) {
         debug_assert_ne!(key, 0, "zero marks an empty place");
+        if let Some(i) = self.find(key) {
+            self.values[i] = value;
+            return;
+        }
         if (self.len + 1) * 2 > self.keys.len() {
             self.grow();
         }
         let mask = self.keys.len() - 1;
         let mut i = self.home(key);
         loop {
-            if self.keys[i] == key {
-                self.values[i] = value;
-                return;
-            }
             if self.keys[i] == 0 {
                 self.keys[i] = key;
                 self.values[i] = value;
@@ -153,7 +153,7 @@ mod tests {
             seed >> 33
         };
         for step in 0..200_000u32 {
-            // Few distinct keys so that removals hit, and the table refills and shrinks.
+            // Few distinct keys so that removals hit and probe runs form, break and re-form.
             let lo = next() % 300;
             let k = key(lo, lo + 1 + next() % 7);
             if next() % 3 == 0 {

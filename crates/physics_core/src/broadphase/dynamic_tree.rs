@@ -3,15 +3,15 @@
 //!
 //! Insertion walks down choosing the child whose box grows least (perimeter cost with the cost
 //! of pushing the leaf further down), then walks back up refitting boxes and rebalancing with
-//! AVL rotations, so queries stay logarithmic whatever the insertion order. Nodes live in one
+//! AVL rotations, so insertion in any order keeps the tree shallow. Nodes live in one
 //! array with a free list; proxy ids are node indices and stay valid until destroyed.
 //!
 //! A single proxy that moves a little keeps its place in the tree: its box is replaced and its
 //! ancestors' boxes are recomputed from their children, stopping at the first that does not
 //! change; one that no longer overlaps the box it was inserted with is removed and inserted
-//! again. The world moves its proxies in batches instead ([`DynamicTree::move_proxies`]):
-//! the part of the tree above the moved leaves is built again (`rebuild.rs`), which keeps
-//! queries as cheap as in a fresh tree while a crowd churns.
+//! again. The world moves its proxies in batches ([`DynamicTree::move_proxies`]): a batch of
+//! more than a few proxies builds the part of the tree above its leaves again
+//! (`rebuild.rs`), which keeps queries as cheap as in a fresh tree while a crowd churns.
 
 use crate::shape::{Aabb, RayCastInput};
 use bevy_math::Vec2;
@@ -60,8 +60,8 @@ pub struct DynamicTree {
     proxy_count: usize,
     /// Per node: the user data of a leaf (unused for other nodes).
     user_data: Vec<u64>,
-    /// Per node: a leaf's box when it was last inserted. Moves that stay overlapping it keep
-    /// the leaf where it is.
+    /// Per node: a leaf's box when it was last placed (inserted, or moved in a rebuilding
+    /// batch). Single moves that stay overlapping it keep the leaf where it is.
     inserted_aabb: Vec<Aabb>,
     /// Per node: a leaf's collision categories, an inner node's the union of its children's,
     /// so a query with a mask skips subtrees it cannot collide with (`categories.rs`).
@@ -535,8 +535,9 @@ impl DynamicTree {
     }
 
     /// Checks parent links, heights, boxes and categories; for tests. Balance is not checked:
-    /// insertion keeps subtrees within a level of each other, batch moves rebuild by space
-    /// (`rebuild.rs`), and tests bound the height where it matters.
+    /// insertion rebalances only along its path and batch moves rebuild by space
+    /// (`rebuild.rs`), so subtrees may differ by more than a level; tests bound the height
+    /// where it matters.
     pub fn validate(&self) -> Result<(), String> {
         self.check_structure()?;
         if self.root == NULL_NODE {
@@ -577,9 +578,9 @@ impl DynamicTree {
     }
 }
 
-/// The depth-first stack of a query: on the call stack, since a balanced tree's traversal
-/// never holds more than its height plus one nodes (46 for four billion proxies), spilling to
-/// the heap only past that. A query per moved proxy per step made the allocation show up.
+/// The depth-first stack of a query: on the call stack, since a traversal never holds more
+/// than the tree's height plus one nodes (a few dozen in a tree of millions, whether built by
+/// insertion or by `rebuild.rs`), spilling to the heap only past that. A query per moved proxy per step made the allocation show up.
 struct NodeStack {
     fixed: [u32; 64],
     len: usize,

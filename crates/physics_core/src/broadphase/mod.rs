@@ -92,8 +92,8 @@ impl BroadPhase {
     }
 
     /// Gives many proxies new enlarged boxes at once and queues them for pair finding, in
-    /// order. Each tree writes all its new leaf boxes before refitting its inner boxes once
-    /// (see `dynamic_tree/batch_move.rs`), instead of walking up from every leaf.
+    /// order. Each tree writes all its new leaf boxes, then builds again the part of itself
+    /// above the moved leaves (see `dynamic_tree/rebuild.rs`).
     pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)]) {
         for kind in [TreeKind::Static, TreeKind::Moving] {
             let of_tree: Vec<(u32, Aabb)> = moves

@@ -294,7 +294,8 @@ impl World {
 }
 
 /// The box the broadphase stores for a shape whose tight box is `tight`, in a tree of `kind`:
-/// static shapes exactly, moving shapes enlarged by `margin`.
+/// static shapes exactly, moving shapes enlarged by the speculative distance plus their
+/// slack ([`box_slack`]).
 pub(super) fn broadphase_box(
     shape: &Shape,
     tight: Aabb,
@@ -310,7 +311,8 @@ pub(super) fn broadphase_box(
 }
 
 /// How far a moving shape may travel before its broadphase box must be replaced: an eighth
-/// of the shape's extent (its farthest point from its centroid), at most
+/// of the shape's extent (its farthest point from its centroid, a rounded polygon's rounding
+/// included where Box2D leaves it out), at most
 /// [`WorldDef::aabb_margin`](super::WorldDef::aabb_margin), Box2D v3's rule. A box is
 /// replaced once the shape plus the speculative distance leaves it, so the box holds the
 /// shape, the speculative distance and this slack.

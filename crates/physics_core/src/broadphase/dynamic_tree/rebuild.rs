@@ -10,7 +10,8 @@
 //! scene's leaves after its benchmark steps). Box2D v3 keeps its trees good the same way:
 //! it enlarges in place and rebuilds what grew every step.
 //!
-//! A batch of moves therefore marks every ancestor of a moved leaf. The marked inner nodes
+//! A batch of moves (at least one proxy in [`PER_PROXY_SHARE`]; fewer move one by one)
+//! therefore marks every ancestor of a moved leaf. The marked inner nodes
 //! are freed; what hangs below them (moved leaves and the untouched subtrees beside them)
 //! becomes the items of a top-down build. When a quarter of the leaves or more moved, nearly
 //! everything would be marked, and the walks up from each leaf wait on a load per level: the
@@ -20,7 +21,8 @@
 //! level, no sorting) and gave trees within a few percent of a binned surface-area build in
 //! those three scenes. Items that crowd one side keep the tree deep only when their centres
 //! spread over many orders of magnitude; below [`MAX_MIDPOINT_DEPTH`] levels the split is at
-//! the median item instead, so the height stays bounded by that plus log2 of the items.
+//! the median item instead, so a whole-tree build stays within that plus log2 of the
+//! leaves (a partial one adds the height of the tallest subtree it keeps).
 //!
 //! Untouched subtrees keep their exact boxes, and every rebuilt node gets the exact union of
 //! its children (box, categories, height), so the tree after a batch is as exact as before
@@ -34,6 +36,13 @@ use bevy_math::Vec2;
 /// Levels split at the middle of the centres' extent before the build falls back to splitting
 /// at the median item (which halves the items every level).
 const MAX_MIDPOINT_DEPTH: u32 = 32;
+
+/// When fewer than one proxy in this many moves, the batch moves them one by one
+/// ([`DynamicTree::move_proxy`]). Rebuilding the paths above a handful of leaves re-splits
+/// the top of the tree among subtrees of very different sizes, and many such small batches
+/// (teleported bodies, bullets, a settling pile's few movers) let the tree grow deep and its
+/// boxes overlap, where reinsertion keeps it balanced.
+const PER_PROXY_SHARE: usize = 32;
 
 /// When at least one proxy in this many moves, the whole tree is built again from its leaves
 /// instead of marking the moved leaves' ancestors: most of it would be marked anyway.
@@ -63,6 +72,13 @@ impl DynamicTree {
     /// (see the module documentation). Ids must be live proxies.
     pub fn move_proxies(&mut self, moves: &[(u32, Aabb)]) {
         if moves.is_empty() {
+            return;
+        }
+        if moves.len() * PER_PROXY_SHARE < self.proxy_count {
+            // A few proxies: each keeps its place or is reinserted, one by one.
+            for &(proxy, aabb) in moves {
+                self.move_proxy(proxy, aabb);
+            }
             return;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -259,15 +275,19 @@ mod tests {
     #[test]
     fn batches_keep_the_tree_exact_and_queries_right() {
         let (mut tree, mut boxes, ids) = grid_tree(400, |x, y| square(x, y, 0.5));
+        // Categories in stripes, so the unions the build gives inner nodes are checked.
+        tree.set_categories(|data| 1 << (data % 4));
+        let capacity = tree.node_capacity();
         let mut random = uniform(7);
         let probes: Vec<Aabb> = (0..60)
             .map(|_| square(random() * 30.0, random() * 30.0, 0.5 + random() * 6.0))
             .collect();
         for round in 0..40 {
-            // Rounds alternate between a handful of leaves and most of them, jiggling in
+            // Rounds cycle through a handful of leaves (moved one by one), a tenth (the paths
+            // above them rebuilt) and most of them (the whole tree rebuilt), jiggling in
             // place or jumping across the field.
-            let share = if round % 2 == 0 { 0.03 } else { 0.8 };
-            let far = round % 3 == 0;
+            let share = [0.02, 0.1, 0.8][round % 3];
+            let far = round % 4 == 0;
             let mut moves = Vec::new();
             for (k, &id) in ids.iter().enumerate() {
                 if random() < share {
@@ -284,6 +304,7 @@ mod tests {
             tree.move_proxies(&moves);
             assert_exact(&tree);
             assert_queries_match(&tree, &boxes, &probes);
+            assert_eq!(tree.node_capacity(), capacity, "a batch needs no new nodes");
             for (k, &id) in ids.iter().enumerate() {
                 assert_eq!(tree.user_data(id), k as u64);
                 assert_eq!(tree.fat_aabb(id), boxes[k]);
@@ -318,6 +339,43 @@ mod tests {
             .fold((0, 0), |(x, y), (a, b)| (x + a, y + b));
         assert!(
             kept <= built,
+            "the moved tree loads {kept} nodes over all queries, a fresh one {built}"
+        );
+    }
+
+    /// Thousands of batches of one proxy each (teleports, bullets), near and far, keep the
+    /// tree about as shallow and as cheap to query as one built by inserting the same boxes.
+    #[test]
+    fn many_single_moves_keep_the_tree_shallow() {
+        let (mut tree, mut boxes, ids) = grid_tree(1600, |x, y| square(x, y, 0.45));
+        let mut random = uniform(11);
+        for round in 0..5000 {
+            let k = (random() * ids.len() as f32) as usize % ids.len();
+            let c = if round % 5 == 0 {
+                Vec2::new(random() * 30.0, random() * 120.0)
+            } else {
+                boxes[k].center() + Vec2::new(random() - 0.5, random() - 0.5) * 0.3
+            };
+            boxes[k] = square(c.x, c.y, 0.45);
+            tree.move_proxies(&[(ids[k], boxes[k])]);
+        }
+        assert_exact(&tree);
+        let mut fresh = DynamicTree::default();
+        for b in &boxes {
+            fresh.create_proxy(*b, 0);
+        }
+        let (kept, built): (usize, usize) = boxes
+            .iter()
+            .map(|b| (nodes_loaded(&tree, b), nodes_loaded(&fresh, b)))
+            .fold((0, 0), |(x, y), (a, b)| (x + a, y + b));
+        assert!(
+            tree.height() <= fresh.height() + 2,
+            "height {} against {} fresh",
+            tree.height(),
+            fresh.height()
+        );
+        assert!(
+            kept * 4 <= built * 5,
             "the moved tree loads {kept} nodes over all queries, a fresh one {built}"
         );
     }
