@@ -654,6 +654,11 @@ mod tests {
         Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
     }
 
+    /// The box of half-width `half` around (`x`, `y`).
+    pub(super) fn square(x: f32, y: f32, half: f32) -> Aabb {
+        Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
+    }
+
     /// A small linear congruential generator of numbers in [0, 1), for repeatable jiggles.
     pub(super) fn uniform(mut seed: u32) -> impl FnMut() -> f32 {
         move || {

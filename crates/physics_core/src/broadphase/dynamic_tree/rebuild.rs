@@ -81,21 +81,19 @@ impl DynamicTree {
             }
             return;
         }
+        for &(proxy, aabb) in moves {
+            self.nodes[proxy as usize].aabb = aabb;
+            self.inserted_aabb[proxy as usize] = aabb;
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.items.clear();
         if moves.len() * WHOLE_TREE_SHARE >= self.proxy_count {
-            for &(proxy, aabb) in moves {
-                self.nodes[proxy as usize].aabb = aabb;
-                self.inserted_aabb[proxy as usize] = aabb;
-            }
             self.free_all_inner(&mut scratch.items);
         } else {
             let marked = &mut scratch.marked;
             marked.clear();
             marked.resize(self.nodes.len(), false);
-            for &(proxy, aabb) in moves {
-                self.nodes[proxy as usize].aabb = aabb;
-                self.inserted_aabb[proxy as usize] = aabb;
+            for &(proxy, _) in moves {
                 let mut index = self.nodes[proxy as usize].parent;
                 // Stop at the first marked ancestor: everything above it is marked already.
                 while index != NULL_NODE && !marked[index as usize] {
@@ -232,12 +230,8 @@ fn split_items(items: &mut [Item], depth: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{assert_queries_match, grid_tree, uniform};
+    use super::super::tests::{assert_queries_match, grid_tree, square, uniform};
     use super::*;
-
-    fn square(x: f32, y: f32, half: f32) -> Aabb {
-        Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
-    }
 
     /// Every inner box is the exact union of its children's, with the children's categories
     /// and one more level than the taller child.
@@ -268,6 +262,20 @@ mod tests {
             }
         }
         loaded
+    }
+
+    /// A tree built by inserting `boxes` afresh, and the nodes loaded by querying every box
+    /// in `tree` and in that fresh tree, summed.
+    fn loads_against_fresh(tree: &DynamicTree, boxes: &[Aabb]) -> (DynamicTree, usize, usize) {
+        let mut fresh = DynamicTree::default();
+        for b in boxes {
+            fresh.create_proxy(*b, 0);
+        }
+        let (kept, built) = boxes
+            .iter()
+            .map(|b| (nodes_loaded(tree, b), nodes_loaded(&fresh, b)))
+            .fold((0, 0), |(x, y), (a, b)| (x + a, y + b));
+        (fresh, kept, built)
     }
 
     /// Batches of moves, from a few leaves to all of them, near and far, keep the tree exact
@@ -329,14 +337,7 @@ mod tests {
             }
             tree.move_proxies(&moves);
         }
-        let mut fresh = DynamicTree::default();
-        for b in &boxes {
-            fresh.create_proxy(*b, 0);
-        }
-        let (kept, built): (usize, usize) = boxes
-            .iter()
-            .map(|b| (nodes_loaded(&tree, b), nodes_loaded(&fresh, b)))
-            .fold((0, 0), |(x, y), (a, b)| (x + a, y + b));
+        let (_, kept, built) = loads_against_fresh(&tree, &boxes);
         assert!(
             kept <= built,
             "the moved tree loads {kept} nodes over all queries, a fresh one {built}"
@@ -360,14 +361,7 @@ mod tests {
             tree.move_proxies(&[(ids[k], boxes[k])]);
         }
         assert_exact(&tree);
-        let mut fresh = DynamicTree::default();
-        for b in &boxes {
-            fresh.create_proxy(*b, 0);
-        }
-        let (kept, built): (usize, usize) = boxes
-            .iter()
-            .map(|b| (nodes_loaded(&tree, b), nodes_loaded(&fresh, b)))
-            .fold((0, 0), |(x, y), (a, b)| (x + a, y + b));
+        let (fresh, kept, built) = loads_against_fresh(&tree, &boxes);
         assert!(
             tree.height() <= fresh.height() + 2,
             "height {} against {} fresh",

@@ -176,8 +176,8 @@ fn refit_from(nodes: &mut [Node], root: u32) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::square;
     use super::*;
-    use bevy_math::Vec2;
 
     /// Every field the tree reads, node for node (free nodes: only the free-list link).
     fn assert_same(a: &DynamicTree, b: &DynamicTree) {
@@ -199,10 +199,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    fn square(x: f32, y: f32, half: f32) -> Aabb {
-        Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
     }
 
     #[test]
