@@ -25,11 +25,11 @@
 
 use super::tree_solve::{
     EdgeBlocks, NO_PARENT, TreeEdge, TreeFactor, TreeWork, V3, elimination_order, factor_tree,
-    multiply, substitute,
+    respond, substitute, weighted_square,
 };
 use super::{JointConstraint, JointKind, RowContext};
 use crate::math::{cross, left_perp};
-use crate::solver::body_state::{BodyState, STATIC_BODY, read_state, write_state};
+use crate::solver::body_state::{BodyState, STATIC_BODY, read_state};
 use bevy_math::Vec2;
 
 /// Islands with more equality rows than this are left to the per-joint rows (a long chain
@@ -195,9 +195,9 @@ enum Kept {
     /// Nothing current: the rows must be gathered again.
     #[default]
     Nothing,
-    /// The rows and blocks.
+    /// The blocks, errors and masses.
     Rows,
-    /// The rows, blocks and their factorisation.
+    /// Those and their factorisation.
     Factored,
 }
 
@@ -211,9 +211,12 @@ enum Kept {
 /// are the same bits as from a system built afresh.
 #[derive(Default)]
 struct IslandSystem {
-    rows: Vec<Row>,
-    /// Per tree joint: its rows' Jacobian blocks on its child and parent body.
+    /// Per tree joint (elimination order): its rows' Jacobian blocks on its child and parent.
     blocks: Vec<EdgeBlocks>,
+    /// Per row (the island's row order, joint by joint): the position error C.
+    errors: Vec<f32>,
+    /// Per row: whether it is an angle row (no linear part), closed to its own tolerance.
+    angular: Vec<bool>,
     /// Per island body (local index): inverse mass and (stiffened) inverse inertia.
     inv_mass: Vec<(f64, f64)>,
     factor: TreeFactor,
@@ -226,12 +229,15 @@ struct IslandSystem {
 pub(crate) struct IslandScratch {
     /// Per exact island (same order): its kept system.
     systems: Vec<IslandSystem>,
-    /// (solver body, summed moment h |lambda . r| of the pins pulling on it).
-    stiffness: Vec<(u32, f32)>,
+    /// Per island body (local index): the summed moment h |lambda . r| of the pins pulling
+    /// on it.
+    stiffness: Vec<f32>,
     work: TreeWork,
-    /// A x for the solution, to check it against the right-hand side.
+    /// Per island body: the change W J^T x the last solution makes to its velocity (or, in a
+    /// projection, its position).
+    response: Vec<V3>,
+    /// A x for the last solution, to check it against the right-hand side.
     product: Vec<f64>,
-    impulses: Vec<V3>,
     rhs: Vec<f64>,
     solution: Vec<f64>,
 }
@@ -247,78 +253,69 @@ impl IslandScratch {
     }
 }
 
-/// One constraint row: Jacobian blocks (vx, vy, w) on A and B, and the position error.
-#[derive(Clone, Copy)]
-struct Row {
-    a: u32,
-    b: u32,
-    ja: (Vec2, f32),
-    jb: (Vec2, f32),
-    c: f32,
-    inv_mass_a: f32,
-    inv_inertia_a: f32,
-    inv_mass_b: f32,
-    inv_inertia_b: f32,
+/// A joint's equality rows at the current motion: per row the Jacobian (linear, angular) on
+/// body A and on body B and the position error; and the current anchors.
+struct JointRows {
+    count: usize,
+    ja: [(Vec2, f32); 3],
+    jb: [(Vec2, f32); 3],
+    errors: [f32; 3],
+    ra: Vec2,
+    rb: Vec2,
 }
 
-fn rows_of(c: &JointConstraint, states: &[BodyState], out: &mut Vec<Row>) {
+fn joint_rows(c: &JointConstraint, sa: &BodyState, sb: &BodyState) -> JointRows {
     let f = &c.frame;
-    let (sa, sb) = (read_state(states, f.index_a), read_state(states, f.index_b));
-    let (ra, rb, d) = f.current(&sa, &sb);
-    let base = Row {
-        a: f.index_a,
-        b: f.index_b,
-        ja: (Vec2::ZERO, 0.0),
-        jb: (Vec2::ZERO, 0.0),
-        c: 0.0,
-        inv_mass_a: f.inv_mass_a,
-        inv_inertia_a: f.inv_inertia_a,
-        inv_mass_b: f.inv_mass_b,
-        inv_inertia_b: f.inv_inertia_b,
+    let (ra, rb, d) = f.current(sa, sb);
+    let mut rows = JointRows {
+        count: 0,
+        ja: [(Vec2::ZERO, 0.0); 3],
+        jb: [(Vec2::ZERO, 0.0); 3],
+        errors: [0.0; 3],
+        ra,
+        rb,
     };
-    let point = |out: &mut Vec<Row>| {
-        // x: vB.x - wB rB.y - vA.x + wA rA.y;  y: vB.y + wB rB.x - vA.y - wA rA.x.
-        out.push(Row {
-            ja: (Vec2::new(-1.0, 0.0), ra.y),
-            jb: (Vec2::new(1.0, 0.0), -rb.y),
-            c: d.x,
-            ..base
-        });
-        out.push(Row {
-            ja: (Vec2::new(0.0, -1.0), -ra.x),
-            jb: (Vec2::new(0.0, 1.0), rb.x),
-            c: d.y,
-            ..base
-        });
-    };
-    let angle = |out: &mut Vec<Row>, reference: f32| {
-        out.push(Row {
-            ja: (Vec2::ZERO, -1.0),
-            jb: (Vec2::ZERO, 1.0),
-            c: f.angle(&sa, &sb, reference),
-            ..base
-        });
+    let mut push = |ja: (Vec2, f32), jb: (Vec2, f32), error: f32| {
+        rows.ja[rows.count] = ja;
+        rows.jb[rows.count] = jb;
+        rows.errors[rows.count] = error;
+        rows.count += 1;
     };
     match &c.kind {
-        JointKind::Revolute(_) => point(out),
-        JointKind::Weld(w) => {
-            point(out);
-            angle(out, w.reference_angle);
+        JointKind::Revolute(_) | JointKind::Weld(_) => {
+            // C = pB + rB - pA - rA: x: vB.x - wB rB.y - vA.x + wA rA.y;
+            // y: vB.y + wB rB.x - vA.y - wA rA.x.
+            push(
+                (Vec2::new(-1.0, 0.0), ra.y),
+                (Vec2::new(1.0, 0.0), -rb.y),
+                d.x,
+            );
+            push(
+                (Vec2::new(0.0, -1.0), -ra.x),
+                (Vec2::new(0.0, 1.0), rb.x),
+                d.y,
+            );
         }
         JointKind::Prismatic(p) => {
+            // C = perp . d: J = (-perp, -(d + rA) x perp) on A, (perp, rB x perp) on B.
             let axis = (sa.delta_rotation * f.rotation_a).rotate(p.local_axis_a);
             let perp = left_perp(axis);
             let (s1, s2) = (cross(d + ra, perp), cross(rb, perp));
-            out.push(Row {
-                ja: (-perp, -s1),
-                jb: (perp, s2),
-                c: perp.dot(d),
-                ..base
-            });
-            angle(out, p.reference_angle);
+            push((-perp, -s1), (perp, s2), perp.dot(d));
         }
         _ => {}
     }
+    // C = angle B - angle A - reference: J = (0, -1), (0, 1).
+    let reference = match &c.kind {
+        JointKind::Weld(w) => Some(w.reference_angle),
+        JointKind::Prismatic(p) => Some(p.reference_angle),
+        _ => None,
+    };
+    if let Some(reference) = reference {
+        let error = f.angle(sa, sb, reference);
+        push((Vec2::ZERO, -1.0), (Vec2::ZERO, 1.0), error);
+    }
+    rows
 }
 
 /// Gathers an island's rows at the current motion as blocks of its tree, with each body's
@@ -329,69 +326,60 @@ fn island_system(
     states: &[BodyState],
     h: f32,
     system: &mut IslandSystem,
-    stiffness: &mut Vec<(u32, f32)>,
+    stiffness: &mut Vec<f32>,
 ) {
     let IslandSystem {
-        rows,
         blocks,
+        errors,
+        angular,
         inv_mass,
         kept,
         ..
     } = system;
     *kept = Kept::Rows;
-    rows.clear();
-    stiffness.clear();
-    for &j in &island.joints {
-        let c = &joints[j];
-        rows_of(c, states, rows);
-        if matches!(c.kind, JointKind::Revolute(_) | JointKind::Weld(_)) {
-            let f = &c.frame;
-            let (sa, sb) = (read_state(states, f.index_a), read_state(states, f.index_b));
-            let (ra, rb, _) = f.current(&sa, &sb);
-            let lambda = c.impulses.linear;
-            for (body, r) in [(f.index_a, ra), (f.index_b, rb)] {
-                if body == STATIC_BODY {
-                    continue;
-                }
-                let k = h * lambda.dot(r).abs();
-                match stiffness.iter_mut().find(|(b, _)| *b == body) {
-                    Some((_, sum)) => *sum += k,
-                    None => stiffness.push((body, k)),
-                }
-            }
-        }
-    }
-    for row in rows.iter_mut() {
-        for (body, inv_inertia) in [
-            (row.a, &mut row.inv_inertia_a),
-            (row.b, &mut row.inv_inertia_b),
-        ] {
-            if let Some((_, x)) = stiffness.iter().find(|(b, _)| *b == body) {
-                *inv_inertia = stiffened(*inv_inertia, *x);
-            }
-        }
-    }
-    // The rows as blocks on each tree joint's child and parent, and each body's inverse mass.
+    let row_count: usize = island.tree.iter().map(|e| e.rows as usize).sum();
+    errors.clear();
+    errors.resize(row_count, 0.0);
+    angular.clear();
+    angular.resize(row_count, false);
     blocks.clear();
     inv_mass.clear();
     inv_mass.resize(island.bodies.len(), (0.0, 0.0));
+    stiffness.clear();
+    stiffness.resize(island.bodies.len(), 0.0);
+    let wide = |j: (Vec2, f32)| [f64::from(j.0.x), f64::from(j.0.y), f64::from(j.1)];
     for edge in &island.tree {
+        let c = &joints[island.joints[edge.joint as usize]];
+        let f = &c.frame;
+        let (sa, sb) = (read_state(states, f.index_a), read_state(states, f.index_b));
+        let rows = joint_rows(c, &sa, &sb);
+        let a = (&rows.ja, (f.inv_mass_a, f.inv_inertia_a), rows.ra);
+        let b = (&rows.jb, (f.inv_mass_b, f.inv_inertia_b), rows.rb);
+        let ((jc, mc, rc), (jp, mp, rp)) = if edge.child_is_a { (a, b) } else { (b, a) };
         let mut block = EdgeBlocks::default();
         let first = edge.first_row as usize;
-        for (r, row) in rows[first..first + edge.rows as usize].iter().enumerate() {
-            let a = (row.ja, (row.inv_mass_a, row.inv_inertia_a));
-            let b = (row.jb, (row.inv_mass_b, row.inv_inertia_b));
-            let ((jc, mc), (jp, mp)) = if edge.child_is_a { (a, b) } else { (b, a) };
-            let wide = |j: (Vec2, f32)| [f64::from(j.0.x), f64::from(j.0.y), f64::from(j.1)];
-            let wide_mass = |(m, i): (f32, f32)| (f64::from(m), f64::from(i));
-            block.child[r] = wide(jc);
-            block.parent[r] = wide(jp);
-            inv_mass[edge.child as usize] = wide_mass(mc);
-            if edge.parent != NO_PARENT {
-                inv_mass[edge.parent as usize] = wide_mass(mp);
-            }
+        for r in 0..rows.count {
+            block.child[r] = wide(jc[r]);
+            block.parent[r] = wide(jp[r]);
+            errors[first + r] = rows.errors[r];
+            angular[first + r] = jc[r].0 == Vec2::ZERO && jp[r].0 == Vec2::ZERO;
         }
         blocks.push(block);
+        let pins = matches!(c.kind, JointKind::Revolute(_) | JointKind::Weld(_));
+        let lambda = c.impulses.linear;
+        for (local, (m, i), r) in [(edge.child, mc, rc), (edge.parent, mp, rp)] {
+            if local == NO_PARENT {
+                continue;
+            }
+            inv_mass[local as usize] = (f64::from(m), f64::from(i));
+            if pins {
+                stiffness[local as usize] += h * lambda.dot(r).abs();
+            }
+        }
+    }
+    for (mass, &x) in inv_mass.iter_mut().zip(stiffness.iter()) {
+        // The inertia came from an f32: the round trip is exact.
+        mass.1 = f64::from(stiffened(mass.1 as f32, x));
     }
 }
 
@@ -413,26 +401,49 @@ fn stiffened(inv_inertia: f32, x: f32) -> f32 {
     inv_inertia / (1.0 + ratio * ratio)
 }
 
-/// Applies the row impulses `lambdas` to velocities (or, with `positions`, to positions).
-fn apply(rows: &[Row], lambdas: &[f64], states: &mut [BodyState], positions: bool) {
-    for (row, lambda) in rows.iter().zip(lambdas) {
-        let lambda = *lambda as f32;
-        for (body, j, m, i) in [
-            (row.a, row.ja, row.inv_mass_a, row.inv_inertia_a),
-            (row.b, row.jb, row.inv_mass_b, row.inv_inertia_b),
-        ] {
-            if body == STATIC_BODY {
-                continue;
-            }
-            let mut s = read_state(states, body);
-            if positions {
-                s.delta_position += m * lambda * j.0;
-                s.delta_rotation = s.delta_rotation.integrate(i * lambda * j.1);
-            } else {
-                s.linear_velocity += m * lambda * j.0;
-                s.angular_velocity += i * lambda * j.1;
-            }
-            write_state(states, body, s);
+/// Right-hand side of a velocity solve, -(J v + bias), row by row.
+fn velocity_rhs(
+    island: &ExactIsland,
+    system: &IslandSystem,
+    states: &[BodyState],
+    bias_rate: f32,
+    rhs: &mut Vec<f64>,
+) {
+    rhs.clear();
+    rhs.resize(system.errors.len(), 0.0);
+    let velocity = |local: u32| {
+        if local == NO_PARENT {
+            return [0.0; 3];
+        }
+        let s = &states[island.bodies[local as usize] as usize];
+        let (v, w) = (s.linear_velocity, s.angular_velocity);
+        [f64::from(v.x), f64::from(v.y), f64::from(w)]
+    };
+    for (edge, block) in island.tree.iter().zip(&system.blocks) {
+        let (vc, vp) = (velocity(edge.child), velocity(edge.parent));
+        let first = edge.first_row as usize;
+        for r in 0..edge.rows as usize {
+            let jv: f64 = (0..3)
+                .map(|k| block.child[r][k] * vc[k] + block.parent[r][k] * vp[k])
+                .sum();
+            let bias = f64::from(bias_rate * system.errors[first + r]);
+            rhs[first + r] = -(jv + bias);
+        }
+    }
+}
+
+/// Adds each island body's `response` (W J^T lambda) to its velocity or, with `positions`,
+/// to its position and rotation.
+fn apply(island: &ExactIsland, response: &[V3], states: &mut [BodyState], positions: bool) {
+    for (&body, d) in island.bodies.iter().zip(response) {
+        let s = &mut states[body as usize];
+        let linear = Vec2::new(d[0] as f32, d[1] as f32);
+        if positions {
+            s.delta_position += linear;
+            s.delta_rotation = s.delta_rotation.integrate(d[2] as f32);
+        } else {
+            s.linear_velocity += linear;
+            s.angular_velocity += d[2] as f32;
         }
     }
 }
@@ -459,6 +470,7 @@ pub(crate) fn solve_exact_islands(
     ctx: &RowContext,
     scratch: &mut IslandScratch,
 ) {
+    let bias_rate = if ctx.use_bias { bias_rate } else { 0.0 };
     for (k, island) in islands.iter().enumerate() {
         if !trusted(island, joints) {
             continue;
@@ -474,39 +486,28 @@ pub(crate) fn solve_exact_islands(
                 &mut scratch.stiffness,
             );
         }
-        // Right-hand side: -(J v + bias).
-        scratch.rhs.clear();
-        scratch.rhs.extend(system.rows.iter().map(|row| {
-            let (sa, sb) = (read_state(states, row.a), read_state(states, row.b));
-            let jv = row.ja.0.dot(sa.linear_velocity)
-                + row.ja.1 * sa.angular_velocity
-                + row.jb.0.dot(sb.linear_velocity)
-                + row.jb.1 * sb.angular_velocity;
-            let bias = if ctx.use_bias { bias_rate * row.c } else { 0.0 };
-            -f64::from(jv + bias)
-        }));
+        velocity_rhs(island, system, states, bias_rate, &mut scratch.rhs);
         if !scratch.solve(k, island) {
             distrust(island, joints);
             continue;
         }
-        let system = &mut scratch.systems[k];
-        apply(&system.rows, &scratch.solution, states, false);
+        apply(island, &scratch.response, states, false);
         if ctx.use_bias {
             // The impulses below weigh the next system's inertia (`stiffened`): this one is
             // spent. (Relaxed, it stays: the next substep's biased solve meets the same pose
             // and impulses.)
-            system.kept = Kept::Nothing;
+            scratch.systems[k].kept = Kept::Nothing;
             // Keep the biased solve's impulse per joint for reaction forces and breaking.
-            let mut k = 0;
+            let mut first = 0;
             for &j in &island.joints {
                 let c = &mut joints[j];
                 let count = exact_rows(&c.kind);
-                let l = &scratch.solution[k..k + count];
+                let l = &scratch.solution[first..first + count];
                 c.impulses.linear = Vec2::new(l[0] as f32, l[1] as f32);
                 if count == 3 {
                     c.impulses.angular = l[2] as f32;
                 }
-                k += count;
+                first += count;
             }
         }
     }
@@ -545,27 +546,29 @@ pub(crate) fn project_exact_islands(
             }
             let system = &mut scratch.systems[k];
             island_system(island, joints, states, h, system, &mut scratch.stiffness);
-            let closed = system.rows.iter().all(|row| {
-                let angular = row.ja.0 == Vec2::ZERO && row.jb.0 == Vec2::ZERO;
-                let limit = if angular {
-                    ANGULAR_PROJECTION_TOLERANCE
-                } else {
-                    tolerance
-                };
-                row.c.abs() <= limit
-            });
+            let closed = system
+                .errors
+                .iter()
+                .zip(&system.angular)
+                .all(|(c, &angular)| {
+                    let limit = if angular {
+                        ANGULAR_PROJECTION_TOLERANCE
+                    } else {
+                        tolerance
+                    };
+                    c.abs() <= limit
+                });
             if closed {
                 break;
             }
             scratch.rhs.clear();
             scratch
                 .rhs
-                .extend(system.rows.iter().map(|row| -f64::from(row.c)));
+                .extend(system.errors.iter().map(|&c| -f64::from(c)));
             if scratch.solve(k, island) {
-                let system = &mut scratch.systems[k];
-                apply(&system.rows, &scratch.solution, states, true);
+                apply(island, &scratch.response, states, true);
                 // The bodies moved: the rows are no longer the pose's.
-                system.kept = Kept::Nothing;
+                scratch.systems[k].kept = Kept::Nothing;
             } else {
                 distrust(island, joints);
             }
@@ -574,29 +577,34 @@ pub(crate) fn project_exact_islands(
 }
 
 impl IslandScratch {
-    /// Solves island `k`'s kept system (its rows gathered) for `rhs` into `solution`,
-    /// factoring it first unless already factored; false when the answer cannot be trusted: a
-    /// pivot is not clearly positive, or the result is not finite or does not satisfy the
-    /// system to a millionth of its right-hand side.
+    /// Solves island `k`'s kept system (its rows gathered) for `rhs` into `solution` and the
+    /// bodies' `response`, factoring it first unless already factored; false when the answer
+    /// cannot be trusted: a pivot is not clearly positive, or the result is not finite or does
+    /// not satisfy the system to a millionth of its right-hand side.
     fn solve(&mut self, k: usize, island: &ExactIsland) -> bool {
         let system = &mut self.systems[k];
-        let n = system.rows.len();
+        let n = system.errors.len();
         if system.kept != Kept::Factored {
             // A tiny diagonal regularisation for redundant rows: a trillionth of the mean
             // diagonal.
-            let trace: f64 = system
-                .rows
+            let trace: f64 = island
+                .tree
                 .iter()
-                .map(|row| {
-                    let side = |j: (Vec2, f32), m: f32, i: f32| {
-                        f64::from(m) * f64::from(j.0.length_squared())
-                            + f64::from(i) * f64::from(j.1) * f64::from(j.1)
-                    };
-                    let a = side(row.ja, row.inv_mass_a, row.inv_inertia_a);
-                    let b = side(row.jb, row.inv_mass_b, row.inv_inertia_b);
-                    let a = if row.a == STATIC_BODY { 0.0 } else { a };
-                    let b = if row.b == STATIC_BODY { 0.0 } else { b };
-                    a + b
+                .zip(&system.blocks)
+                .map(|(edge, block)| {
+                    (0..edge.rows as usize)
+                        .map(|r| {
+                            let mut a = weighted_square(
+                                block.child[r],
+                                system.inv_mass[edge.child as usize],
+                            );
+                            if edge.parent != NO_PARENT {
+                                let parent = system.inv_mass[edge.parent as usize];
+                                a += weighted_square(block.parent[r], parent);
+                            }
+                            a
+                        })
+                        .sum::<f64>()
                 })
                 .sum();
             let regularisation = 1e-12 * trace / n.max(1) as f64;
@@ -626,12 +634,12 @@ impl IslandScratch {
         );
         self.product.clear();
         self.product.resize(n, 0.0);
-        multiply(
+        respond(
             &island.tree,
             &system.blocks,
             &system.inv_mass,
-            &self.solution,
-            &mut self.impulses,
+            self.work.impulses(),
+            &mut self.response,
             &mut self.product,
         );
         let scale = self.rhs.iter().fold(0.0f64, |m, x| m.max(x.abs()));

@@ -14,8 +14,10 @@
 //!   W_p <- W_p - W_p J_jp^T D_j^-1 J_jp W_p
 //!
 //! (the articulated inverse mass of p with c's branch hanging from it). So the factorisation is
-//! one small block solve per joint with no fill-in: 3x3 blocks (a body's vx, vy, w; a joint's
-//! at most three rows, unused rows padded with an identity). The right-hand side is carried the
+//! one small block solve per joint with no fill-in: a body's 3x3 block (vx, vy, w) and a
+//! joint's 1 to 3 rows, each row count compiled on its own so the loops unroll and skip the
+//! unused rows; D_j is inverted outright (`invert`: one division, nothing for the next joint
+//! to wait on but multiplications). The right-hand side is carried the
 //! same way, as the velocity U_p each elimination leaves on p; back substitution walks the
 //! joints root first with the impulse P_p the joints above have put on p:
 //!
@@ -25,8 +27,10 @@
 //! [`factor_tree`] does the forward elimination of A (D_j, G_j) and [`substitute`] carries one
 //! right-hand side through it, so one factorisation serves several solves of the same rows.
 //! The dense factorisation it replaces cost rows^3 / 6 per solve plus an n^2 assembly; this is
-//! a few hundred operations per joint, in f64 for the same reason (a light chain under a heavy
-//! end leaves pivots that are small differences of large terms).
+//! about a hundred multiply-adds per two-row joint, in f64 for the same reason (a light chain
+//! under a heavy end leaves pivots that are small differences of large terms). The substitution
+//! also leaves J^T lambda on each body, from which the solve's velocity change W J^T lambda
+//! and its check A lambda = J W J^T lambda follow without another pass over the rows.
 
 use crate::solver::body_state::STATIC_BODY;
 
@@ -52,6 +56,8 @@ pub(crate) struct TreeEdge {
     pub parent: u32,
     /// Whether the child is the joint's body A (its rows' `ja`).
     pub child_is_a: bool,
+    /// The joint's place in the joints the order was made for.
+    pub joint: u32,
 }
 
 /// The joints of a tree in elimination order (children before parents). `ends` holds each
@@ -123,6 +129,7 @@ pub(crate) fn elimination_order(
                 parent as u32
             },
             child_is_a: local(ends[k].0) == Some(child),
+            joint: k as u32,
         })
         .collect();
     Some(edges)
@@ -136,11 +143,11 @@ pub(crate) struct EdgeBlocks {
     pub parent: M3,
 }
 
-/// A tree's factorisation: per joint, the factor of D_j and G_j = D_j^-1 J_jp W_p. Kept
+/// A tree's factorisation: per joint, D_j^-1 and G_j = D_j^-1 J_jp W_p. Kept
 /// while the rows stay the same, so several right-hand sides share one factorisation.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TreeFactor {
-    factors: Vec<M3>,
+    inverses: Vec<M3>,
     g: Vec<M3>,
 }
 
@@ -172,61 +179,93 @@ pub(crate) fn factor_tree(
     let w = &mut work.w;
     w.clear();
     w.extend(inv_mass.iter().map(|&(m, i)| diagonal([m, m, i])));
-    factor.factors.clear();
+    factor.inverses.clear();
     factor.g.clear();
     for (edge, block) in edges.iter().zip(blocks) {
-        let (c, n) = (edge.child as usize, edge.rows as usize);
-        let parent = (edge.parent != NO_PARENT).then_some(edge.parent as usize);
-        // The row's own diagonal, before any elimination, for the pivot test.
-        let unreduced = |r: usize| {
-            let mut a = weighted_square(block.child[r], inv_mass[c]);
-            if let Some(q) = parent {
-                a += weighted_square(block.parent[r], inv_mass[q]);
-            }
-            a
+        let eliminated = match edge.rows {
+            1 => eliminate::<1>(edge, block, inv_mass, regularisation, w),
+            2 => eliminate::<2>(edge, block, inv_mass, regularisation, w),
+            _ => eliminate::<3>(edge, block, inv_mass, regularisation, w),
         };
-        let jc_wc = mul(&block.child, &w[c]);
-        let mut d = mul_transposed(&jc_wc, &block.child);
-        let jp_wp = match parent {
-            Some(q) => {
-                let jp_wp = mul(&block.parent, &w[q]);
-                add_assign(&mut d, &mul_transposed(&jp_wp, &block.parent));
-                jp_wp
-            }
-            None => [[0.0; 3]; 3],
-        };
-        for (r, row) in d.iter_mut().enumerate() {
-            if r < n {
-                row[r] += regularisation;
-            } else {
-                *row = [0.0; 3];
-                row[r] = 1.0;
-            }
-        }
-        for r in n..3 {
-            for row in d.iter_mut().take(n) {
-                row[r] = 0.0;
-            }
-        }
-        let Some(l) = cholesky(&d, n, unreduced) else {
+        let Some((inverse, g)) = eliminated else {
             return false;
         };
-        let gj = match parent {
-            Some(q) => {
-                let gj = solve_columns(&l, &jp_wp);
-                sub_assign(&mut w[q], &transposed_mul(&jp_wp, &gj));
-                gj
-            }
-            None => [[0.0; 3]; 3],
-        };
-        factor.factors.push(l);
-        factor.g.push(gj);
+        factor.inverses.push(inverse);
+        factor.g.push(g);
     }
     true
 }
 
+/// Eliminates one joint of `N` rows (its blocks' first `N` rows are used, the rest of the
+/// returned blocks is zero): D_j = J_jc W_c J_jc^T + J_jp W_p J_jp^T + regularisation I,
+/// its inverse, G_j = D_j^-1 J_jp W_p, and W_p reduced by (J_jp W_p)^T G_j in `w`.
+/// Written for a fixed row count so the small loops unroll and skip the padding rows.
+fn eliminate<const N: usize>(
+    edge: &TreeEdge,
+    block: &EdgeBlocks,
+    inv_mass: &[(f64, f64)],
+    regularisation: f64,
+    w: &mut [M3],
+) -> Option<(M3, M3)> {
+    let c = edge.child as usize;
+    let parent = (edge.parent != NO_PARENT).then_some(edge.parent as usize);
+    // J W for one side: N rows of three.
+    let times_w = |j: &M3, w: &M3| -> [V3; N] {
+        std::array::from_fn(|r| std::array::from_fn(|k| (0..3).map(|m| j[r][m] * w[m][k]).sum()))
+    };
+    let jc_wc = times_w(&block.child, &w[c]);
+    let mut d = [[0.0; 3]; 3];
+    for r in 0..N {
+        for s in 0..=r {
+            d[r][s] = (0..3).map(|k| jc_wc[r][k] * block.child[s][k]).sum();
+        }
+    }
+    let jp_wp = parent.map(|q| {
+        let jp_wp = times_w(&block.parent, &w[q]);
+        for r in 0..N {
+            for s in 0..=r {
+                d[r][s] += (0..3)
+                    .map(|k| jp_wp[r][k] * block.parent[s][k])
+                    .sum::<f64>();
+            }
+        }
+        jp_wp
+    });
+    for (r, row) in d.iter_mut().enumerate().take(N) {
+        row[r] += regularisation;
+    }
+    // The row's own diagonal, before any elimination, for the pivot test.
+    let unreduced = |r: usize| {
+        let mut a = weighted_square(block.child[r], inv_mass[c]);
+        if let Some(q) = parent {
+            a += weighted_square(block.parent[r], inv_mass[q]);
+        }
+        a
+    };
+    let inverse = invert::<N>(&d, unreduced)?;
+    let mut g = [[0.0; 3]; 3];
+    if let (Some(q), Some(jp_wp)) = (parent, jp_wp) {
+        for (r, row) in g.iter_mut().enumerate().take(N) {
+            for (k, x) in row.iter_mut().enumerate() {
+                *x = (0..N).map(|m| inverse[r][m] * jp_wp[m][k]).sum();
+            }
+        }
+        // W_p -= (J_jp W_p)^T G_j, symmetric: the lower half, mirrored.
+        let wq = &mut w[q];
+        for i in 0..3 {
+            for j in 0..=i {
+                let reduction: f64 = (0..N).map(|r| jp_wp[r][i] * g[r][j]).sum();
+                wq[i][j] -= reduction;
+                wq[j][i] = wq[i][j];
+            }
+        }
+    }
+    Some((inverse, g))
+}
+
 /// Solves A x = rhs with a factorisation of A from [`factor_tree`] (the same `edges` and
-/// `blocks`), writing x to `solution` (rows indexed as in `rhs`).
+/// `blocks`), writing x to `solution` (rows indexed as in `rhs`). Leaves J^T x, the impulse
+/// on each local body, in `work` ([`TreeWork::impulses`]).
 pub(crate) fn substitute(
     edges: &[TreeEdge],
     blocks: &[EdgeBlocks],
@@ -243,34 +282,119 @@ pub(crate) fn substitute(
     p.resize(bodies, [0.0; 3]);
     z.clear();
     for (k, (edge, block)) in edges.iter().zip(blocks).enumerate() {
-        let (c, n) = (edge.child as usize, edge.rows as usize);
-        let first = edge.first_row as usize;
-        let mut y = [0.0; 3];
-        y[..n].copy_from_slice(&rhs[first..first + n]);
-        sub_assign_vec(&mut y, &mul_vec(&block.child, &u[c]));
-        if edge.parent != NO_PARENT {
-            let q = edge.parent as usize;
-            sub_assign_vec(&mut y, &mul_vec(&block.parent, &u[q]));
-            add_assign_vec(&mut u[q], &transposed_mul_vec(&factor.g[k], &y));
-        }
-        z.push(solve_vec(&factor.factors[k], y));
+        let zk = match edge.rows {
+            1 => forward::<1>(edge, block, &factor.inverses[k], &factor.g[k], rhs, u),
+            2 => forward::<2>(edge, block, &factor.inverses[k], &factor.g[k], rhs, u),
+            _ => forward::<3>(edge, block, &factor.inverses[k], &factor.g[k], rhs, u),
+        };
+        z.push(zk);
     }
     for (k, (edge, block)) in edges.iter().zip(blocks).enumerate().rev() {
-        let (c, n) = (edge.child as usize, edge.rows as usize);
-        let mut x = z[k];
-        if edge.parent != NO_PARENT {
-            let q = edge.parent as usize;
-            sub_assign_vec(&mut x, &mul_vec(&factor.g[k], &p[q]));
-            add_assign_vec(&mut p[q], &transposed_mul_vec(&block.parent, &x));
+        match edge.rows {
+            1 => back::<1>(edge, block, &factor.g[k], z[k], solution, p),
+            2 => back::<2>(edge, block, &factor.g[k], z[k], solution, p),
+            _ => back::<3>(edge, block, &factor.g[k], z[k], solution, p),
         }
-        add_assign_vec(&mut p[c], &transposed_mul_vec(&block.child, &x));
-        let first = edge.first_row as usize;
-        solution[first..first + n].copy_from_slice(&x[..n]);
+    }
+}
+
+/// Forward pass over one joint of `N` rows: y_j = b_j - J_jc U_c - J_jp U_p, U_p += G_j^T y_j;
+/// returns D_j^-1 y_j.
+fn forward<const N: usize>(
+    edge: &TreeEdge,
+    block: &EdgeBlocks,
+    inverse: &M3,
+    g: &M3,
+    rhs: &[f64],
+    u: &mut [V3],
+) -> V3 {
+    let (c, first) = (edge.child as usize, edge.first_row as usize);
+    let mut y: [f64; N] = std::array::from_fn(|r| {
+        rhs[first + r] - (0..3).map(|k| block.child[r][k] * u[c][k]).sum::<f64>()
+    });
+    if edge.parent != NO_PARENT {
+        let q = edge.parent as usize;
+        for (r, yr) in y.iter_mut().enumerate() {
+            *yr -= (0..3).map(|k| block.parent[r][k] * u[q][k]).sum::<f64>();
+        }
+        for k in 0..3 {
+            u[q][k] += (0..N).map(|r| g[r][k] * y[r]).sum::<f64>();
+        }
+    }
+    let x = times::<N>(inverse, y);
+    std::array::from_fn(|r| if r < N { x[r] } else { 0.0 })
+}
+
+/// Back pass over one joint of `N` rows: lambda_j = D_j^-1 y_j - G_j P_p, written to its rows
+/// of `solution`; P_p += J_jp^T lambda_j, P_c += J_jc^T lambda_j.
+fn back<const N: usize>(
+    edge: &TreeEdge,
+    block: &EdgeBlocks,
+    g: &M3,
+    z: V3,
+    solution: &mut [f64],
+    p: &mut [V3],
+) {
+    let (c, first) = (edge.child as usize, edge.first_row as usize);
+    let mut x: [f64; N] = std::array::from_fn(|r| z[r]);
+    if edge.parent != NO_PARENT {
+        let q = edge.parent as usize;
+        for (r, xr) in x.iter_mut().enumerate() {
+            *xr -= (0..3).map(|k| g[r][k] * p[q][k]).sum::<f64>();
+        }
+        for k in 0..3 {
+            p[q][k] += (0..N).map(|r| block.parent[r][k] * x[r]).sum::<f64>();
+        }
+    }
+    for k in 0..3 {
+        p[c][k] += (0..N).map(|r| block.child[r][k] * x[r]).sum::<f64>();
+    }
+    solution[first..first + N].copy_from_slice(&x);
+}
+
+impl TreeWork {
+    /// J^T x on each local body after [`substitute`]: the impulse the solution puts on it.
+    pub(crate) fn impulses(&self) -> &[V3] {
+        &self.p
+    }
+}
+
+/// The bodies' velocity changes `dv` = W `impulses` and their rows' response J dv, which is
+/// A x when `impulses` is J^T x, into `out` (rows as the tree's).
+pub(crate) fn respond(
+    edges: &[TreeEdge],
+    blocks: &[EdgeBlocks],
+    inv_mass: &[(f64, f64)],
+    impulses: &[V3],
+    dv: &mut Vec<V3>,
+    out: &mut [f64],
+) {
+    dv.clear();
+    dv.extend(
+        impulses
+            .iter()
+            .zip(inv_mass)
+            .map(|(p, &(m, i))| [m * p[0], m * p[1], i * p[2]]),
+    );
+    for (edge, block) in edges.iter().zip(blocks) {
+        let (first, n) = (edge.first_row as usize, edge.rows as usize);
+        let vc = dv[edge.child as usize];
+        let vp = if edge.parent != NO_PARENT {
+            dv[edge.parent as usize]
+        } else {
+            [0.0; 3]
+        };
+        for r in 0..n {
+            out[first + r] = (0..3)
+                .map(|k| block.child[r][k] * vc[k] + block.parent[r][k] * vp[k])
+                .sum();
+        }
     }
 }
 
 /// A x for the tree's A = J W J^T (unreduced inverse masses), into `out`, without forming A:
 /// the impulses J^T x on each body, through W, back through J. `impulses` is a buffer.
+#[cfg(test)]
 pub(crate) fn multiply(
     edges: &[TreeEdge],
     blocks: &[EdgeBlocks],
@@ -281,39 +405,23 @@ pub(crate) fn multiply(
 ) {
     impulses.clear();
     impulses.resize(inv_mass.len(), [0.0; 3]);
-    let rows_of = |edge: &TreeEdge, values: &[f64]| {
-        let (first, n) = (edge.first_row as usize, edge.rows as usize);
-        let mut v = [0.0; 3];
-        v[..n].copy_from_slice(&values[first..first + n]);
-        v
-    };
     for (edge, block) in edges.iter().zip(blocks) {
-        let xe = rows_of(edge, x);
-        let c = edge.child as usize;
-        add_assign_vec(&mut impulses[c], &transposed_mul_vec(&block.child, &xe));
-        if edge.parent != NO_PARENT {
-            let q = edge.parent as usize;
-            add_assign_vec(&mut impulses[q], &transposed_mul_vec(&block.parent, &xe));
+        let (first, n) = (edge.first_row as usize, edge.rows as usize);
+        for r in 0..n {
+            for k in 0..3 {
+                impulses[edge.child as usize][k] += block.child[r][k] * x[first + r];
+                if edge.parent != NO_PARENT {
+                    impulses[edge.parent as usize][k] += block.parent[r][k] * x[first + r];
+                }
+            }
         }
     }
-    for (impulse, &(m, i)) in impulses.iter_mut().zip(inv_mass) {
-        *impulse = [m * impulse[0], m * impulse[1], i * impulse[2]];
-    }
-    for (edge, block) in edges.iter().zip(blocks) {
-        let mut ax = mul_vec(&block.child, &impulses[edge.child as usize]);
-        if edge.parent != NO_PARENT {
-            add_assign_vec(
-                &mut ax,
-                &mul_vec(&block.parent, &impulses[edge.parent as usize]),
-            );
-        }
-        let (first, n) = (edge.first_row as usize, edge.rows as usize);
-        out[first..first + n].copy_from_slice(&ax[..n]);
-    }
+    let mut dv = Vec::new();
+    respond(edges, blocks, inv_mass, impulses, &mut dv, out);
 }
 
 /// j W j^T for one row j = (vx, vy, w) and a diagonal inverse mass (linear, angular).
-fn weighted_square(j: V3, (m, i): (f64, f64)) -> f64 {
+pub(crate) fn weighted_square(j: V3, (m, i): (f64, f64)) -> f64 {
     m * (j[0] * j[0] + j[1] * j[1]) + i * j[2] * j[2]
 }
 
@@ -321,95 +429,65 @@ fn diagonal(d: V3) -> M3 {
     [[d[0], 0.0, 0.0], [0.0, d[1], 0.0], [0.0, 0.0, d[2]]]
 }
 
-/// a b.
-fn mul(a: &M3, b: &M3) -> M3 {
-    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
-}
-
-/// a b^T.
-fn mul_transposed(a: &M3, b: &M3) -> M3 {
-    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[j][k]).sum()))
-}
-
-/// a^T b.
-fn transposed_mul(a: &M3, b: &M3) -> M3 {
-    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[k][i] * b[k][j]).sum()))
-}
-
-/// a v.
-fn mul_vec(a: &M3, v: &V3) -> V3 {
-    std::array::from_fn(|i| (0..3).map(|k| a[i][k] * v[k]).sum())
-}
-
-/// a^T v.
-fn transposed_mul_vec(a: &M3, v: &V3) -> V3 {
-    std::array::from_fn(|i| (0..3).map(|k| a[k][i] * v[k]).sum())
-}
-
-fn add_assign(a: &mut M3, b: &M3) {
-    for (ra, rb) in a.iter_mut().zip(b) {
-        add_assign_vec(ra, rb);
-    }
-}
-
-fn sub_assign(a: &mut M3, b: &M3) {
-    for (ra, rb) in a.iter_mut().zip(b) {
-        sub_assign_vec(ra, rb);
-    }
-}
-
-fn add_assign_vec(a: &mut V3, b: &V3) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
-}
-
-fn sub_assign_vec(a: &mut V3, b: &V3) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x -= y;
-    }
-}
-
-/// The lower Cholesky factor L (L L^T = d) of a symmetric 3x3 block, its diagonal stored as
-/// reciprocals (the solves multiply instead of dividing), or None if one of the first `n`
-/// pivots is not clearly positive: at or below a billionth of `unreduced(row)` (NaN fails too).
-fn cholesky(d: &M3, n: usize, unreduced: impl Fn(usize) -> f64) -> Option<M3> {
-    let mut l = [[0.0; 3]; 3];
-    for j in 0..3 {
-        let pivot = d[j][j] - (0..j).map(|k| l[j][k] * l[j][k]).sum::<f64>();
-        let clearly_positive = if j < n {
-            pivot > 1e-9 * unreduced(j)
-        } else {
-            pivot > 0.0
-        };
-        if !clearly_positive {
-            return None;
+/// The inverse of the symmetric positive definite `N` x `N` block in `d`'s lower half (the
+/// full block returned, the rest zero), or None if one of its pivots is not clearly positive:
+/// at or below a billionth of `unreduced(row)` (NaN fails too).
+///
+/// The pivots are the ones Gaussian elimination (or a Cholesky factor) meets: d00, then the
+/// leading 2x2 determinant over d00, then the 3x3 determinant over the 2x2 one; the tests are
+/// written with the determinants multiplied out. The inverse is the adjugate over the
+/// determinant: one division, and no chain of dependent square roots and divisions for the
+/// next joint's elimination to wait on.
+fn invert<const N: usize>(d: &M3, unreduced: impl Fn(usize) -> f64) -> Option<M3> {
+    let clearly =
+        |pivot_times: f64, scale: f64, r: usize| pivot_times > 1e-9 * unreduced(r) * scale;
+    let mut inverse = [[0.0; 3]; 3];
+    match N {
+        1 => {
+            if !clearly(d[0][0], 1.0, 0) {
+                return None;
+            }
+            inverse[0][0] = 1.0 / d[0][0];
         }
-        let inverse = 1.0 / pivot.sqrt();
-        l[j][j] = inverse;
-        for i in j + 1..3 {
-            let s = d[i][j] - (0..j).map(|k| l[i][k] * l[j][k]).sum::<f64>();
-            l[i][j] = s * inverse;
+        2 => {
+            let (a, b, c) = (d[0][0], d[1][0], d[1][1]);
+            let det = a * c - b * b;
+            if !clearly(a, 1.0, 0) || !clearly(det, a, 1) {
+                return None;
+            }
+            let r = 1.0 / det;
+            inverse[0] = [c * r, -b * r, 0.0];
+            inverse[1] = [-b * r, a * r, 0.0];
+        }
+        _ => {
+            let (a, b, c) = (d[0][0], d[1][0], d[1][1]);
+            let (e, f, g) = (d[2][0], d[2][1], d[2][2]);
+            let det2 = a * c - b * b;
+            // Cofactors of the symmetric [[a b e] [b c f] [e f g]].
+            let c00 = c * g - f * f;
+            let c01 = e * f - b * g;
+            let c02 = b * f - c * e;
+            let c11 = a * g - e * e;
+            let c12 = b * e - a * f;
+            let c22 = det2;
+            let det3 = a * c00 + b * c01 + e * c02;
+            if !clearly(a, 1.0, 0) || !clearly(det2, a, 1) || !clearly(det3, det2, 2) {
+                return None;
+            }
+            let r = 1.0 / det3;
+            inverse = [
+                [c00 * r, c01 * r, c02 * r],
+                [c01 * r, c11 * r, c12 * r],
+                [c02 * r, c12 * r, c22 * r],
+            ];
         }
     }
-    Some(l)
+    Some(inverse)
 }
 
-/// x with L L^T x = b (L from [`cholesky`], reciprocal diagonal).
-fn solve_vec(l: &M3, b: V3) -> V3 {
-    let y0 = b[0] * l[0][0];
-    let y1 = (b[1] - l[1][0] * y0) * l[1][1];
-    let y2 = (b[2] - l[2][0] * y0 - l[2][1] * y1) * l[2][2];
-    let x2 = y2 * l[2][2];
-    let x1 = (y1 - l[2][1] * x2) * l[1][1];
-    let x0 = (y0 - l[1][0] * x1 - l[2][0] * x2) * l[0][0];
-    [x0, x1, x2]
-}
-
-/// X with L L^T X = B, column by column.
-fn solve_columns(l: &M3, b: &M3) -> M3 {
-    let columns: [V3; 3] = std::array::from_fn(|j| solve_vec(l, [b[0][j], b[1][j], b[2][j]]));
-    std::array::from_fn(|i| std::array::from_fn(|j| columns[j][i]))
+/// The first `N` rows of `inverse` times `y`.
+fn times<const N: usize>(inverse: &M3, y: [f64; N]) -> [f64; N] {
+    std::array::from_fn(|r| (0..N).map(|k| inverse[r][k] * y[k]).sum())
 }
 
 #[cfg(test)]
@@ -457,7 +535,7 @@ mod tests {
             (17, 16),
             (STATIC_BODY, 10),
         ];
-        let rows = [2, 2, 3, 2, 2, 3, 2, 2];
+        let rows = [2, 2, 3, 2, 1, 3, 2, 2];
         let edges = elimination_order(&ends, &rows, &bodies).unwrap();
         assert_eq!(edges.len(), ends.len());
         assert_eq!(
