@@ -18,10 +18,12 @@
 
 use super::World;
 use crate::body::{Body, BodyType};
+use crate::broadphase::DynamicTree;
 use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
-use crate::math::Rot;
-use crate::math::cross;
-use crate::shape::Shape;
+use crate::id::Slots;
+use crate::math::{Rot, Transform, cross};
+use crate::shape::{Aabb, Shape};
+use crate::shape_def::ShapeRecord;
 use bevy_math::Vec2;
 
 /// A body moving more than this fraction of its smallest extent per step is swept. A quarter
@@ -94,6 +96,52 @@ pub(crate) fn moved_fast(body: &Body, c1: Vec2, q1: Rot) -> bool {
     travel >= threshold
 }
 
+/// The box a shape covers at the start and at the end of a sweep: what the sweep queries the
+/// trees with.
+fn swept_box(shape: &Shape, start: Transform, end: Transform) -> Aabb {
+    shape.compute_aabb(start).union(&shape.compute_aabb(end))
+}
+
+/// Whether a body that moved from (`c1`, `q1`) to its current pose could meet static
+/// geometry on the way: the box some non-sensor shape sweeps over overlaps a box in
+/// `static_tree`. When none does, [`World::solve_continuous`] would find nothing to stop at
+/// (a body that is not a bullet is swept against the static tree alone), so the finalize's
+/// parallel pass asks this and leaves such bodies out of its serial pass: the same answer,
+/// without the serial pass reading each fast body's shapes again.
+pub(crate) fn sweep_meets_static(
+    body: &Body,
+    c1: Vec2,
+    q1: Rot,
+    shapes: &Slots<ShapeRecord>,
+    static_tree: &DynamicTree,
+) -> bool {
+    let sweep = Sweep {
+        local_center: body.local_center,
+        c1,
+        c2: body.center,
+        q1,
+        q2: body.transform.q,
+    };
+    let (start, end) = (sweep.transform_at(0.0), sweep.transform_at(1.0));
+    let meets = |slot: u32| {
+        let record = shapes.at(slot);
+        if record.def.is_sensor {
+            return false;
+        }
+        let mut met = false;
+        static_tree.query(&swept_box(&record.shape, start, end), |_, _| {
+            met = true;
+            false
+        });
+        met
+    };
+    // A body of one shape names it without the heap read of `shapes`.
+    match body.only_shape {
+        Some(only) => meets(only),
+        None => body.shapes.iter().any(|id| meets(id.index)),
+    }
+}
+
 impl World {
     /// Sweeps a dynamic body that moved from (`c1`, `q1`) to its current pose this step, and
     /// pulls it back to the first impact with static geometry if it moved fast.
@@ -123,10 +171,7 @@ impl World {
             if record.def.is_sensor {
                 continue;
             }
-            let swept_box = record
-                .shape
-                .compute_aabb(start)
-                .union(&record.shape.compute_aabb(end));
+            let swept_box = swept_box(&record.shape, start, end);
             let proxy = ShapeProxy::from_shape(&record.shape);
             let centroid = record.shape.centroid();
             let core_radius = 0.25 * shape_extents(&record.shape, centroid, 0.0).0;

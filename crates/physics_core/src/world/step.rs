@@ -1,7 +1,7 @@
 //! The four stages of a step, each public so a scheduler (the Bevy plugin) can run them as
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
-use super::continuous::moved_fast;
+use super::continuous::{moved_fast, sweep_meets_static};
 use super::shapes::broadphase_box;
 use super::{HitEvent, World, WorldError};
 use crate::body::Finalized;
@@ -41,7 +41,8 @@ pub struct StepCounters {
     pub bodies_solved: usize,
     /// Contact constraints solved.
     pub constraints_solved: usize,
-    /// Bodies swept for continuous collision.
+    /// Fast bodies swept for continuous collision: those with something along their path to
+    /// stop at (any body for a bullet, static shapes for the others).
     pub bodies_swept: usize,
     /// The solver reused last step's contact list and colours: no contact started or stopped
     /// touching and the same bodies moved.
@@ -533,6 +534,7 @@ impl World {
         // finds whether it needs a sweep or left its broadphase box; the bodies that do are
         // noted, with what the serial pass needs of them, so it never reads the others again.
         let (shapes, tolerances) = (&self.shapes, &self.tolerances);
+        let static_tree = &self.broadphase.static_tree;
         let (states, solver_index, solved) = (&arrays.states, &arrays.solver_index, &arrays.bodies);
         let (_, noted) = self.bodies.par_for_each_mut_noting::<0, Finalized>(
             &*self.runner,
@@ -546,7 +548,7 @@ impl World {
                 if solved.get(i as usize) != Some(&(slot, generation)) {
                     return ([], None);
                 }
-                let f = finalize_body(body, &states[i as usize], shapes, tolerances);
+                let f = finalize_body(body, &states[i as usize], shapes, static_tree, tolerances);
                 (
                     [],
                     (f.non_finite || f.needs_sweep || f.left_its_box).then_some(f),
@@ -609,6 +611,7 @@ fn finalize_body(
     body: &mut crate::body::Body,
     state: &BodyState,
     shapes: &crate::id::Slots<crate::shape_def::ShapeRecord>,
+    static_tree: &crate::broadphase::DynamicTree,
     tolerances: &super::def::Tolerances,
 ) -> Finalized {
     body.collide_pose = body.transform;
@@ -639,7 +642,6 @@ fn finalize_body(
     let q = (state.delta_rotation * body.transform.q).normalize();
     body.transform.q = q;
     body.transform.p = body.center - q.rotate(body.local_center);
-    f.needs_sweep = body.body_type == BodyType::Dynamic && moved_fast(body, c1, q1);
     let speculative = tolerances.speculative_distance;
     debug_assert_eq!(
         body.only_shape,
@@ -670,6 +672,12 @@ fn finalize_body(
             !record.fat_aabb.contains(&needed)
         });
     }
+    // A fast body is swept in the serial pass only if that can change something: a bullet
+    // meets every body, any other only static shapes, whose tree does not move here. (Asked
+    // after the box, whose shape record is then in the cache.)
+    f.needs_sweep = body.body_type == BodyType::Dynamic
+        && moved_fast(body, c1, q1)
+        && (body.bullet || sweep_meets_static(body, c1, q1, shapes, static_tree));
     f
 }
 
