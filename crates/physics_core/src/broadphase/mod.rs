@@ -44,6 +44,9 @@ pub struct BroadPhase {
     /// Kinematic and dynamic shapes.
     pub moving_tree: DynamicTree,
     move_buffer: Vec<ProxyKey>,
+    /// One tree's share of a batch of moves (`move_proxies`), kept for its capacity.
+    #[serde(skip)]
+    tree_moves: Vec<(u32, Aabb)>,
 }
 
 impl BroadPhase {
@@ -95,16 +98,20 @@ impl BroadPhase {
     /// order. Each tree writes all its new leaf boxes, then builds again the part of itself
     /// above the moved leaves (see `dynamic_tree/rebuild.rs`).
     pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)]) {
+        let mut of_tree = std::mem::take(&mut self.tree_moves);
         for kind in [TreeKind::Static, TreeKind::Moving] {
-            let of_tree: Vec<(u32, Aabb)> = moves
-                .iter()
-                .filter(|(key, _)| key.tree == kind)
-                .map(|(key, aabb)| (key.id, *aabb))
-                .collect();
+            of_tree.clear();
+            of_tree.extend(
+                moves
+                    .iter()
+                    .filter(|(key, _)| key.tree == kind)
+                    .map(|(key, aabb)| (key.id, *aabb)),
+            );
             if !of_tree.is_empty() {
                 self.tree_mut(kind).move_proxies(&of_tree);
             }
         }
+        self.tree_moves = of_tree;
         self.move_buffer.extend(moves.iter().map(|(key, _)| *key));
     }
 

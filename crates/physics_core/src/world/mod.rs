@@ -41,13 +41,14 @@ pub use queries::{QueryFilter, ShapeCastHit};
 pub use snapshot::WorldSnapshot;
 pub use step::{ContactModification, StepCounters, StepProfile};
 
-use crate::body::Body;
-use crate::broadphase::BroadPhase;
+use crate::body::{Body, Finalized};
+use crate::broadphase::{BroadPhase, ProxyKey};
 use crate::collision::CollideSettings;
-use crate::contact::Contact;
-use crate::id::{BodyId, ShapeId, Slots};
+use crate::contact::{CollideOutcome, Contact};
+use crate::id::{BodyId, Notes, ShapeId, Slots};
 use crate::pair_hash::PairMap;
 use crate::parallel::{SingleThreaded, TaskRunner};
+use crate::shape::Aabb;
 use crate::shape_def::ShapeRecord;
 use crate::solver::SolverArrays;
 use def::Tolerances;
@@ -100,6 +101,12 @@ pub struct World {
     prepare_slots: Vec<u32>,
     /// What the solve set was built for, and whether it still holds.
     solve_set: solve_set::SolveSetCache,
+    /// The narrowphase's notes for its serial pass, kept for their capacity.
+    collide_notes: Notes<CollideOutcome>,
+    /// The finalize's notes for its serial pass and its batch of broadphase moves, kept for
+    /// their capacity.
+    finalize_notes: Notes<Finalized>,
+    finalize_moves: Vec<(ProxyKey, Aabb)>,
     /// Worker threads lent by the host; one thread by default.
     runner: Arc<dyn TaskRunner>,
 }
@@ -138,6 +145,9 @@ impl World {
             last_dt: 0.0,
             prepare_slots: Vec::new(),
             solve_set: solve_set::SolveSetCache::empty(),
+            collide_notes: Notes::default(),
+            finalize_notes: Notes::default(),
+            finalize_moves: Vec::new(),
             runner: Arc::new(SingleThreaded),
         })
     }

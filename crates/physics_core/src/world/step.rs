@@ -210,9 +210,11 @@ impl World {
         let recycle_apart = recycle_distance.min(settings.speculative_distance);
         let has_hook = self.pre_solve.is_some();
         let simulated = |slot: u32| bodies.at(slot).is_simulated();
-        let (counts, noted) = self.contacts.par_for_each_mut_noting(
+        let mut notes = std::mem::take(&mut self.collide_notes);
+        let counts = self.contacts.par_for_each_mut_noting(
             &*self.runner,
             MIN_CONTACT_BLOCK,
+            &mut notes,
             &|_, _, contact| {
                 let (ra, rb) = (shapes.at(contact.shape_a), shapes.at(contact.shape_b));
                 let (sim_a, sim_b) = (simulated(ra.body.index), simulated(rb.body.index));
@@ -281,12 +283,12 @@ impl World {
         // the hook.
         // The hook leaves the world while it runs, so it can be handed world data.
         let mut hook = self.pre_solve.take();
-        if !noted.is_empty() {
+        if !notes.noted.is_empty() {
             // Touching, enabled or the contacts themselves change here (or a sleeping body
             // wakes, which changes the solver's bodies anyway).
             self.solve_set.note_contact_change();
         }
-        for (slot, outcome) in noted {
+        for &(slot, outcome) in &notes.noted {
             let contact = self.contacts.at(slot);
             let (a, b, sensor) = (contact.shape_a, contact.shape_b, contact.sensor);
             let (was, now) = match outcome {
@@ -324,6 +326,7 @@ impl World {
                 self.modify_contact(slot, modify);
             }
         }
+        self.collide_notes = notes;
         self.pre_solve = hook;
         self.end_events.append(&mut self.pending_end_events);
         self.sensor_end_events
@@ -536,9 +539,11 @@ impl World {
         let (shapes, tolerances) = (&self.shapes, &self.tolerances);
         let static_tree = &self.broadphase.static_tree;
         let (states, solver_index, solved) = (&arrays.states, &arrays.solver_index, &arrays.bodies);
-        let (_, noted) = self.bodies.par_for_each_mut_noting::<0, Finalized>(
+        let mut notes = std::mem::take(&mut self.finalize_notes);
+        self.bodies.par_for_each_mut_noting::<0, Finalized>(
             &*self.runner,
             MIN_BODY_BLOCK,
+            &mut notes,
             &|slot, generation, body| {
                 let i = solver_index
                     .get(slot as usize)
@@ -560,8 +565,9 @@ impl World {
         // sweeps, and the broadphase moves, applied in one batch after the sweeps (these only
         // meet static shapes, whose tree does not move here).
         let mut bullets = Vec::new();
-        let mut moves = Vec::with_capacity(noted.len());
-        for (slot, f) in noted {
+        let mut moves = std::mem::take(&mut self.finalize_moves);
+        moves.clear();
+        for &(slot, f) in &notes.noted {
             let body = self.bodies.at(slot);
             if f.non_finite {
                 // Never let a NaN spread: the body stopped where it was; its contacts forget
@@ -594,6 +600,8 @@ impl World {
             }
         }
         self.broadphase.move_proxies(&moves);
+        self.finalize_moves = moves;
+        self.finalize_notes = notes;
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
             self.solve_continuous(slot, c1, q1);
