@@ -47,6 +47,12 @@ pub struct BroadPhase {
     /// One tree's share of a batch of moves (`move_proxies`), kept for its capacity.
     #[serde(skip)]
     tree_moves: Vec<(u32, Aabb)>,
+    /// `find_new_pairs`'s buffers, kept for their capacity: per tree, which proxies queried
+    /// (all false between calls), and each block's pairs.
+    #[serde(skip)]
+    queried: [Vec<bool>; 2],
+    #[serde(skip)]
+    found: Vec<Vec<(u32, u32)>>,
 }
 
 impl BroadPhase {
@@ -162,18 +168,23 @@ impl BroadPhase {
         // Which proxies queried this time, per tree. When both proxies of a pair moved, only
         // the query of the larger key reports it: overlap is symmetric, so the other finds it
         // too, and `keep` runs once per pair instead of twice.
-        let mut queried = [
-            vec![false; self.static_tree.node_capacity()],
-            vec![false; self.moving_tree.node_capacity()],
-        ];
+        let mut queried = std::mem::take(&mut self.queried);
+        for (marks, tree) in queried
+            .iter_mut()
+            .zip([&self.static_tree, &self.moving_tree])
+        {
+            marks.resize(tree.node_capacity(), false);
+        }
         for key in &moved {
             queried[key.tree as usize][key.id as usize] = true;
         }
         let (count, size) = blocks(moved.len(), MIN_QUERY_BLOCK, runner.worker_count());
-        let mut found: Vec<Vec<(u32, u32)>> = vec![Vec::new(); count as usize];
+        let mut found = std::mem::take(&mut self.found);
+        found.resize_with(count as usize, Vec::new);
         let this = &*self;
         for_each_block(runner, &mut found, 1, &|first, outputs| {
             for (i, out) in outputs.iter_mut().enumerate() {
+                out.clear();
                 let range = block_range((first + i) as u32, size, moved.len());
                 for &key in &moved[range] {
                     this.query_new_pairs(key, &queried, keep, mask_of, out);
@@ -183,7 +194,16 @@ impl BroadPhase {
         let mut pairs = found.concat();
         pairs.sort_unstable();
         pairs.dedup();
-        (pairs, moved.len())
+        let moved_count = moved.len();
+        // Back to all false, and the buffers back for the next call.
+        for key in &moved {
+            queried[key.tree as usize][key.id as usize] = false;
+        }
+        moved.clear();
+        self.move_buffer = moved;
+        self.queried = queried;
+        self.found = found;
+        (pairs, moved_count)
     }
 
     /// The pairs moved proxy `key` reports (see [`BroadPhase::find_new_pairs`]), added to `out`.
