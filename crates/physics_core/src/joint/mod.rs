@@ -256,6 +256,10 @@ pub(crate) struct JointFrame {
     pub rotation_a: Rot,
     pub rotation_b: Rot,
     pub softness: Softness,
+    /// 1 / (1/IA + 1/IB): the effective mass of a relative rotation (angle rows: limits,
+    /// motors, springs, weld angles). Formed once here, so the division is not on the path
+    /// of every substep's row.
+    pub axial_mass: f32,
 }
 
 impl JointFrame {
@@ -281,6 +285,7 @@ impl JointFrame {
             rotation_a: a.rotation,
             rotation_b: b.rotation,
             softness,
+            axial_mass: effective_mass(a.inv_inertia + b.inv_inertia),
         }
     }
 

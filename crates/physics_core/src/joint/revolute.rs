@@ -12,8 +12,7 @@
 //!   C = theta - target,  J = [0, -1, 0, 1],  K = iA + iB.
 
 use super::{
-    JointFrame, JointImpulses, RowContext, effective_mass, limit_row, motor_row, point_mass_matrix,
-    solve22,
+    JointFrame, JointImpulses, RowContext, limit_row, motor_row, point_mass_matrix, solve22,
 };
 use crate::math::cross_sv;
 use crate::solver::body_state::BodyState;
@@ -81,7 +80,7 @@ fn solve_axial(
     sb: &mut BodyState,
     ctx: &RowContext,
 ) {
-    let axial_mass = effective_mass(f.inv_inertia_a + f.inv_inertia_b);
+    let axial_mass = f.axial_mass;
     let zero = bevy_math::Vec2::ZERO;
 
     if j.enable_spring && j.hertz > 0.0 {

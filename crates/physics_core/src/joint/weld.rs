@@ -7,7 +7,7 @@
 
 use super::RowContext;
 use super::revolute::solve_point;
-use super::{JointFrame, JointImpulses, effective_mass, soft_row};
+use super::{JointFrame, JointImpulses, soft_row};
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
 use serde::{Deserialize, Serialize};
@@ -44,7 +44,7 @@ pub(crate) fn solve(
 ) {
     let (mut sa, mut sb) = f.load(states);
     let zero = bevy_math::Vec2::ZERO;
-    let axial_mass = effective_mass(f.inv_inertia_a + f.inv_inertia_b);
+    let axial_mass = f.axial_mass;
 
     let angular_soft = j.angular_hertz > 0.0;
     let softness = if angular_soft {

@@ -435,6 +435,7 @@ impl World {
                 frame.index_a = STATIC_BODY;
                 frame.inv_mass_a = 0.0;
                 frame.inv_inertia_a = 0.0;
+                frame.axial_mass = crate::joint::effective_mass(frame.inv_inertia_b);
                 frame.anchor_a = Vec2::ZERO;
                 frame.delta_center = b.center - m.target;
             }
