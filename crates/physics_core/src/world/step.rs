@@ -216,8 +216,13 @@ impl World {
             MIN_CONTACT_BLOCK,
             &mut notes,
             &|_, _, contact| {
+                // The bodies by the contact's own copy of their slots, not through the shape
+                // records: the four records' loads then start together instead of the body
+                // loads waiting on the shape loads.
+                let (slot_a, slot_b) = (contact.body_a, contact.body_b);
                 let (ra, rb) = (shapes.at(contact.shape_a), shapes.at(contact.shape_b));
-                let (sim_a, sim_b) = (simulated(ra.body.index), simulated(rb.body.index));
+                debug_assert_eq!((slot_a, slot_b), (ra.body.index, rb.body.index));
+                let (sim_a, sim_b) = (simulated(slot_a), simulated(slot_b));
                 if !sim_a && !sim_b {
                     // Asleep (or asleep on static ground): nothing moved, nothing to update.
                     return ([0; 4], None);
@@ -225,7 +230,7 @@ impl World {
                 if !ra.fat_aabb.overlaps(&rb.fat_aabb) {
                     return ([0; 4], Some(CollideOutcome::Separated));
                 }
-                let (body_a, body_b) = (bodies.at(ra.body.index), bodies.at(rb.body.index));
+                let (body_a, body_b) = (bodies.at(slot_a), bodies.at(slot_b));
                 let frame = |body: &Body| BodyFrame {
                     transform: body.transform,
                     local_center: body.local_center,
@@ -259,8 +264,8 @@ impl World {
                 let hooked = ra.def.enable_contact_hooks || rb.def.enable_contact_hooks;
                 // The body that is not simulated: asleep (it may wake) or static.
                 let sleeping = match (sim_a, sim_b) {
-                    (true, false) => Some(rb.body.index),
-                    (false, true) => Some(ra.body.index),
+                    (true, false) => Some(slot_b),
+                    (false, true) => Some(slot_a),
                     _ => None,
                 };
                 let may_wake = sleeping.is_some_and(|b| bodies.at(b).is_moving());
