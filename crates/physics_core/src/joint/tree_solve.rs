@@ -32,6 +32,10 @@
 //! also leaves J^T lambda on each body, from which the solve's velocity change W J^T lambda
 //! and its check A lambda = J W J^T lambda follow without another pass over the rows.
 
+// The block products index rows and columns as the formulas above do; iterator chains over
+// 2x3 and 3x3 blocks would hide which entry meets which.
+#![allow(clippy::needless_range_loop)]
+
 use crate::solver::body_state::STATIC_BODY;
 
 /// An f64 3-vector: a body's (vx, vy, w) or a joint's (up to) three rows.
