@@ -580,7 +580,8 @@ impl DynamicTree {
 
 /// The depth-first stack of a query: on the call stack, since a traversal never holds more
 /// than the tree's height plus one nodes (a few dozen in a tree of millions, whether built by
-/// insertion or by `rebuild.rs`), spilling to the heap only past that. A query per moved proxy per step made the allocation show up.
+/// insertion or by `rebuild.rs`), spilling to the heap only past that. A query per moved
+/// proxy per step made the allocation show up.
 struct NodeStack {
     fixed: [u32; 64],
     len: usize,

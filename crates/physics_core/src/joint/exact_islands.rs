@@ -25,7 +25,7 @@
 
 use super::tree_solve::{
     EdgeBlocks, NO_PARENT, TreeEdge, TreeFactor, TreeWork, V3, elimination_order, factor_tree,
-    respond, substitute, weighted_square,
+    jacobian_times, respond, row_diagonal, substitute,
 };
 use super::{JointConstraint, JointKind, RowContext};
 use crate::math::{cross, left_perp};
@@ -412,23 +412,13 @@ fn velocity_rhs(
     rhs.clear();
     rhs.resize(system.errors.len(), 0.0);
     let velocity = |local: u32| {
-        if local == NO_PARENT {
-            return [0.0; 3];
-        }
         let s = &states[island.bodies[local as usize] as usize];
         let (v, w) = (s.linear_velocity, s.angular_velocity);
         [f64::from(v.x), f64::from(v.y), f64::from(w)]
     };
-    for (edge, block) in island.tree.iter().zip(&system.blocks) {
-        let (vc, vp) = (velocity(edge.child), velocity(edge.parent));
-        let first = edge.first_row as usize;
-        for r in 0..edge.rows as usize {
-            let jv: f64 = (0..3)
-                .map(|k| block.child[r][k] * vc[k] + block.parent[r][k] * vp[k])
-                .sum();
-            let bias = f64::from(bias_rate * system.errors[first + r]);
-            rhs[first + r] = -(jv + bias);
-        }
+    jacobian_times(&island.tree, &system.blocks, velocity, rhs);
+    for (row, &error) in rhs.iter_mut().zip(&system.errors) {
+        *row = -(*row + f64::from(bias_rate * error));
     }
 }
 
@@ -593,17 +583,7 @@ impl IslandScratch {
                 .zip(&system.blocks)
                 .map(|(edge, block)| {
                     (0..edge.rows as usize)
-                        .map(|r| {
-                            let mut a = weighted_square(
-                                block.child[r],
-                                system.inv_mass[edge.child as usize],
-                            );
-                            if edge.parent != NO_PARENT {
-                                let parent = system.inv_mass[edge.parent as usize];
-                                a += weighted_square(block.parent[r], parent);
-                            }
-                            a
-                        })
+                        .map(|r| row_diagonal(edge, block, &system.inv_mass, r))
                         .sum::<f64>()
                 })
                 .sum();

@@ -239,14 +239,7 @@ fn eliminate<const N: usize>(
         row[r] += regularisation;
     }
     // The row's own diagonal, before any elimination, for the pivot test.
-    let unreduced = |r: usize| {
-        let mut a = weighted_square(block.child[r], inv_mass[c]);
-        if let Some(q) = parent {
-            a += weighted_square(block.parent[r], inv_mass[q]);
-        }
-        a
-    };
-    let inverse = invert::<N>(&d, unreduced)?;
+    let inverse = invert::<N>(&d, |r| row_diagonal(edge, block, inv_mass, r))?;
     let mut g = [[0.0; 3]; 3];
     if let (Some(q), Some(jp_wp)) = (parent, jp_wp) {
         for (r, row) in g.iter_mut().enumerate().take(N) {
@@ -380,11 +373,22 @@ pub(crate) fn respond(
             .zip(inv_mass)
             .map(|(p, &(m, i))| [m * p[0], m * p[1], i * p[2]]),
     );
+    jacobian_times(edges, blocks, |b| dv[b as usize], out);
+}
+
+/// Each row's J v, for `v(b)` the (vx, vy, w) of local body `b` (a static parent's is zero),
+/// into `out` (rows as the tree's).
+pub(crate) fn jacobian_times(
+    edges: &[TreeEdge],
+    blocks: &[EdgeBlocks],
+    v: impl Fn(u32) -> V3,
+    out: &mut [f64],
+) {
     for (edge, block) in edges.iter().zip(blocks) {
         let (first, n) = (edge.first_row as usize, edge.rows as usize);
-        let vc = dv[edge.child as usize];
+        let vc = v(edge.child);
         let vp = if edge.parent != NO_PARENT {
-            dv[edge.parent as usize]
+            v(edge.parent)
         } else {
             [0.0; 3]
         };
@@ -394,6 +398,20 @@ pub(crate) fn respond(
                 .sum();
         }
     }
+}
+
+/// Row `r` of joint `edge`'s own diagonal entry of A = J W J^T, before any elimination.
+pub(crate) fn row_diagonal(
+    edge: &TreeEdge,
+    block: &EdgeBlocks,
+    inv_mass: &[(f64, f64)],
+    r: usize,
+) -> f64 {
+    let mut a = weighted_square(block.child[r], inv_mass[edge.child as usize]);
+    if edge.parent != NO_PARENT {
+        a += weighted_square(block.parent[r], inv_mass[edge.parent as usize]);
+    }
+    a
 }
 
 /// A x for the tree's A = J W J^T (unreduced inverse masses), into `out`, without forming A:
@@ -425,7 +443,7 @@ pub(crate) fn multiply(
 }
 
 /// j W j^T for one row j = (vx, vy, w) and a diagonal inverse mass (linear, angular).
-pub(crate) fn weighted_square(j: V3, (m, i): (f64, f64)) -> f64 {
+fn weighted_square(j: V3, (m, i): (f64, f64)) -> f64 {
     m * (j[0] * j[0] + j[1] * j[1]) + i * j[2] * j[2]
 }
 

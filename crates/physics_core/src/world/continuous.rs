@@ -34,27 +34,10 @@ const FAST_FRACTION: f32 = 0.25;
 /// Smallest and largest extent of a shape around a body's centre of mass: how thin it is and
 /// how far it reaches.
 pub(crate) fn shape_extents(shape: &Shape, local_center: Vec2, linear_slop: f32) -> (f32, f32) {
-    match shape {
-        Shape::Circle(c) => (c.radius, c.center.distance(local_center) + c.radius),
-        Shape::Capsule(c) => (
-            c.radius,
-            c.center1
-                .distance(local_center)
-                .max(c.center2.distance(local_center))
-                + c.radius,
-        ),
-        Shape::Segment(s) => (
-            linear_slop,
-            s.point1
-                .distance(local_center)
-                .max(s.point2.distance(local_center)),
-        ),
-        Shape::ChainSegment(s) => (
-            linear_slop,
-            s.point1
-                .distance(local_center)
-                .max(s.point2.distance(local_center)),
-        ),
+    let thinnest = match shape {
+        Shape::Circle(c) => c.radius,
+        Shape::Capsule(c) => c.radius,
+        Shape::Segment(_) | Shape::ChainSegment(_) => linear_slop,
         Shape::Polygon(p) => {
             let centroid = p.centroid();
             let inner = p
@@ -63,13 +46,40 @@ pub(crate) fn shape_extents(shape: &Shape, local_center: Vec2, linear_slop: f32)
                 .zip(p.normals())
                 .map(|(v, n)| n.dot(*v - centroid))
                 .fold(f32::INFINITY, f32::min);
+            inner + p.radius()
+        }
+    };
+    (thinnest, shape_reach_from(shape, local_center))
+}
+
+/// How far a shape reaches from `center`: the distance to its farthest point, rounding
+/// included.
+pub(crate) fn shape_reach_from(shape: &Shape, center: Vec2) -> f32 {
+    let farther = |a: Vec2, b: Vec2| a.distance(center).max(b.distance(center));
+    match shape {
+        Shape::Circle(c) => c.center.distance(center) + c.radius,
+        Shape::Capsule(c) => farther(c.center1, c.center2) + c.radius,
+        Shape::Segment(s) => farther(s.point1, s.point2),
+        Shape::ChainSegment(s) => farther(s.point1, s.point2),
+        Shape::Polygon(p) => {
             let outer = p
                 .vertices()
                 .iter()
-                .map(|v| v.distance(local_center))
+                .map(|v| v.distance(center))
                 .fold(0.0f32, f32::max);
-            (inner + p.radius(), outer + p.radius())
+            outer + p.radius()
         }
+    }
+}
+
+/// The path of a body from (`c1`, `q1`) at the start of the step to its current pose.
+fn body_sweep(body: &Body, c1: Vec2, q1: Rot) -> Sweep {
+    Sweep {
+        local_center: body.local_center,
+        c1,
+        c2: body.center,
+        q1,
+        q2: body.transform.q,
     }
 }
 
@@ -115,13 +125,7 @@ pub(crate) fn sweep_meets_static(
     shapes: &Slots<ShapeRecord>,
     static_tree: &DynamicTree,
 ) -> bool {
-    let sweep = Sweep {
-        local_center: body.local_center,
-        c1,
-        c2: body.center,
-        q1,
-        q2: body.transform.q,
-    };
+    let sweep = body_sweep(body, c1, q1);
     let (start, end) = (sweep.transform_at(0.0), sweep.transform_at(1.0));
     let meets = |slot: u32| {
         let record = shapes.at(slot);
@@ -148,14 +152,8 @@ impl World {
     pub(crate) fn solve_continuous(&mut self, body_slot: u32, c1: Vec2, q1: Rot) {
         let body = self.bodies.at(body_slot);
         let bullet = body.bullet;
-        let (c2, q2) = (body.center, body.transform.q);
-        let sweep = Sweep {
-            local_center: body.local_center,
-            c1,
-            c2,
-            q1,
-            q2,
-        };
+        let c2 = body.center;
+        let sweep = body_sweep(body, c1, q1);
         if !moved_fast(body, c1, q1) {
             return;
         }

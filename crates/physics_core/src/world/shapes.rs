@@ -7,7 +7,6 @@ use crate::id::{BodyId, ShapeId};
 use crate::math::Transform;
 use crate::shape::{Aabb, Shape};
 use crate::shape_def::{ShapeDef, ShapeRecord};
-use bevy_math::Vec2;
 
 impl World {
     /// Attaches a shape (in the body's local frame) to a body; the body's mass is updated. A
@@ -323,21 +322,6 @@ pub(super) fn broadphase_box(
 /// The price is more boxes replaced per step, which the rebuilt tree (`rebuild.rs`) makes
 /// cheap to query.
 fn box_slack(shape: &Shape, tolerances: &Tolerances) -> f32 {
-    let half_length = |a: Vec2, b: Vec2| 0.5 * a.distance(b);
-    let extent = match shape {
-        Shape::Circle(c) => c.radius,
-        Shape::Capsule(c) => half_length(c.center1, c.center2) + c.radius,
-        Shape::Segment(s) => half_length(s.point1, s.point2),
-        Shape::ChainSegment(s) => half_length(s.point1, s.point2),
-        Shape::Polygon(p) => {
-            let centroid = p.centroid();
-            let farthest = p
-                .vertices()
-                .iter()
-                .map(|v| v.distance_squared(centroid))
-                .fold(0.0f32, f32::max);
-            farthest.sqrt() + p.radius()
-        }
-    };
+    let extent = super::continuous::shape_reach_from(shape, shape.centroid());
     (0.125 * extent).min(tolerances.aabb_margin)
 }
