@@ -152,7 +152,9 @@ impl PhysicsWorld {
         &mut self.world
     }
 
-    /// Whether no entity waits for its core object to be built or rebuilt.
+    /// Whether no entity waits for its core object to be built or rebuilt (the lightyear
+    /// world state is sent only then).
+    #[cfg(feature = "lightyear")]
     pub(crate) fn pending_is_empty(&self) -> bool {
         self.pending.queues().iter().all(|q| q.is_empty())
     }
