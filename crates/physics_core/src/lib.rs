@@ -45,6 +45,7 @@ pub mod joint;
 pub mod math;
 mod pair_hash;
 pub mod parallel;
+mod prefetch;
 pub mod shape;
 pub mod shape_def;
 pub mod solver;

@@ -29,6 +29,7 @@ use crate::joint::{
 use crate::parallel::TaskRunner;
 use crate::parallel::shared::{SharedMut, StatesView};
 use crate::parallel::stages::{MIN_BODY_BLOCK, block_range, blocks, run_stages};
+use crate::prefetch::{PREFETCH_DISTANCE, prefetch};
 use bevy_math::Vec2;
 use std::ops::Range;
 use std::sync::Mutex;
@@ -66,6 +67,20 @@ impl ContactLink<'_> {
         let slot = self.slots[k as usize] as usize;
         let all = unsafe { self.contacts.all_shared() };
         all[slot].value().expect("a solved contact is live")
+    }
+
+    /// Asks the cache for constraint `k`'s contact record, if there is such a constraint
+    /// (`crate::prefetch`).
+    ///
+    /// # Safety
+    /// No worker writes the slot list during the stage.
+    unsafe fn prefetch(&self, k: usize) {
+        if let Some(&slot) = self.slots.get(k) {
+            let all = unsafe { self.contacts.all_shared() };
+            if let Some(record) = all.get(slot as usize) {
+                prefetch(record);
+            }
+        }
     }
 
     /// Stores constraint `k`'s results in its contact and notes a hit.
@@ -291,6 +306,7 @@ pub(crate) fn run_substeps(
         match stage {
             Stage::PrepareContacts => {
                 for k in range(positions.len()) {
+                    unsafe { link.prefetch(k + PREFETCH_DISTANCE) };
                     let k = k as u32;
                     let position = positions[k as usize] as usize;
                     let out = unsafe { constraints.get(position) };
@@ -384,6 +400,7 @@ pub(crate) fn run_substeps(
                 let built_surfaces = unsafe { surfaces.all_shared() };
                 let in_lanes = unsafe { results.all_shared() };
                 for k in range(positions.len()) {
+                    unsafe { link.prefetch(k + PREFETCH_DISTANCE) };
                     let position = positions[k] as usize;
                     let (solved, rolling) = if position < overflow_start {
                         (in_lanes[k], 0.0)
