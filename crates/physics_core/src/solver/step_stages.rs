@@ -37,6 +37,10 @@ use std::sync::Mutex;
 /// Fewest SIMD groups in a block of a colour stage.
 const MIN_GROUP_BLOCK: usize = 8;
 
+/// Constraints whose contact slot lies at most this far after the previous constraint's
+/// are left to the hardware prefetcher.
+const NEAR_SLOTS: u32 = 2;
+
 /// Fewest contacts in a block of a preparing or storing stage.
 const MIN_CONTACT_BLOCK: usize = 64;
 
@@ -69,13 +73,19 @@ impl ContactLink<'_> {
         all[slot].value().expect("a solved contact is live")
     }
 
-    /// Asks the cache for constraint `k`'s contact record, if there is such a constraint
-    /// (`crate::prefetch`).
+    /// Asks the cache for constraint `k`'s contact record, if there is such a constraint and
+    /// its record does not follow the previous one's (`crate::prefetch`).
     ///
     /// # Safety
     /// No worker writes the slot list during the stage.
     unsafe fn prefetch(&self, k: usize) {
-        if let Some(&slot) = self.slots.get(k) {
+        // A record right after the previous one is the hardware prefetcher's (a block of
+        // touching contacts, as in a pyramid): asking again only costs instructions.
+        let (Some(&slot), Some(&before)) = (self.slots.get(k), self.slots.get(k.wrapping_sub(1)))
+        else {
+            return;
+        };
+        if slot.wrapping_sub(before) > NEAR_SLOTS {
             let all = unsafe { self.contacts.all_shared() };
             if let Some(record) = all.get(slot as usize) {
                 prefetch(record);
