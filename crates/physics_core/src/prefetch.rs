@@ -14,20 +14,22 @@
 /// (a few hundred cycles) with the tens of cycles each iteration takes.
 pub(crate) const PREFETCH_DISTANCE: usize = 6;
 
-/// Brings every cache line of `value` towards the core, for reading or writing soon.
+/// Brings every cache line of the `T` at `value` towards the core, for reading or writing
+/// soon. Takes an address, not a reference: the record may be another worker's to write
+/// at the time, and nothing is read from it.
 #[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let start = (value as *const T).cast::<i8>();
+        let start = value.cast::<i8>();
         let size = std::mem::size_of::<T>();
         // Every 64-byte line from the first byte to the last (a record need not start on a
         // line, so its last byte may lie one line further than its size suggests).
         let lines = (0..size).step_by(64).chain((size > 0).then(|| size - 1));
         for offset in lines {
-            // SAFETY: a prefetch never reads memory architecturally and never faults; the
-            // addresses lie within `value` anyway.
+            // SAFETY: a prefetch never reads memory architecturally and never faults,
+            // whatever the address.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) };
         }
     }

@@ -29,7 +29,7 @@ use crate::joint::{
 use crate::parallel::TaskRunner;
 use crate::parallel::shared::{SharedMut, StatesView};
 use crate::parallel::stages::{MIN_BODY_BLOCK, block_range, blocks, run_stages};
-use crate::prefetch::{PREFETCH_DISTANCE, prefetch};
+use crate::prefetch::PREFETCH_DISTANCE;
 use bevy_math::Vec2;
 use std::ops::Range;
 use std::sync::Mutex;
@@ -74,11 +74,9 @@ impl ContactLink<'_> {
     }
 
     /// Asks the cache for constraint `k`'s contact record, if there is such a constraint and
-    /// its record does not follow the previous one's (`crate::prefetch`).
-    ///
-    /// # Safety
-    /// No worker writes the slot list during the stage.
-    unsafe fn prefetch(&self, k: usize) {
+    /// its record does not follow the previous one's (`crate::prefetch`). Other workers may
+    /// be storing into their contacts meanwhile: the record is only named, never read.
+    fn prefetch(&self, k: usize) {
         // A record right after the previous one is the hardware prefetcher's (a block of
         // touching contacts, as in a pyramid): asking again only costs instructions.
         let (Some(&slot), Some(&before)) = (self.slots.get(k), self.slots.get(k.wrapping_sub(1)))
@@ -86,10 +84,7 @@ impl ContactLink<'_> {
             return;
         };
         if slot.wrapping_sub(before) > NEAR_SLOTS {
-            let all = unsafe { self.contacts.all_shared() };
-            if let Some(record) = all.get(slot as usize) {
-                prefetch(record);
-            }
+            self.contacts.prefetch(slot as usize);
         }
     }
 
@@ -316,7 +311,7 @@ pub(crate) fn run_substeps(
         match stage {
             Stage::PrepareContacts => {
                 for k in range(positions.len()) {
-                    unsafe { link.prefetch(k + PREFETCH_DISTANCE) };
+                    link.prefetch(k + PREFETCH_DISTANCE);
                     let k = k as u32;
                     let position = positions[k as usize] as usize;
                     let out = unsafe { constraints.get(position) };
@@ -410,7 +405,7 @@ pub(crate) fn run_substeps(
                 let built_surfaces = unsafe { surfaces.all_shared() };
                 let in_lanes = unsafe { results.all_shared() };
                 for k in range(positions.len()) {
-                    unsafe { link.prefetch(k + PREFETCH_DISTANCE) };
+                    link.prefetch(k + PREFETCH_DISTANCE);
                     let position = positions[k] as usize;
                     let (solved, rolling) = if position < overflow_start {
                         (in_lanes[k], 0.0)
