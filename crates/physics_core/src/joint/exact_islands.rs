@@ -356,7 +356,11 @@ fn island_system(
         let a = (&rows.ja, (f.inv_mass_a, f.inv_inertia_a), rows.ra);
         let b = (&rows.jb, (f.inv_mass_b, f.inv_inertia_b), rows.rb);
         let ((jc, mc, rc), (jp, mp, rp)) = if edge.child_is_a { (a, b) } else { (b, a) };
-        let mut block = EdgeBlocks::default();
+        let mut block = EdgeBlocks {
+            // A pin's point rows: -I on A, I on B, so no linear cross terms (`joint_rows`).
+            pin: matches!(c.kind, JointKind::Revolute(_)),
+            ..EdgeBlocks::default()
+        };
         let first = edge.first_row as usize;
         for r in 0..rows.count {
             block.child[r] = wide(jc[r]);

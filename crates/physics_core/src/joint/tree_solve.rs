@@ -145,6 +145,12 @@ pub(crate) fn elimination_order(
 pub(crate) struct EdgeBlocks {
     pub child: M3,
     pub parent: M3,
+    /// Pin-shaped: two rows whose linear parts are signed unit vectors along their own axes,
+    /// J = s [I, perp r] on each side (a pin's point rows, s = +-1), so each row has two
+    /// nonzero entries of three. The products skip the zeros ([`row_dot`], [`column_dot`]);
+    /// a product with an exact zero only ever added nothing, so the results are the bits the
+    /// full products give.
+    pub pin: bool,
 }
 
 /// A tree's factorisation: per joint, D_j^-1 and G_j = D_j^-1 J_jp W_p. Kept
@@ -186,10 +192,11 @@ pub(crate) fn factor_tree(
     factor.inverses.clear();
     factor.g.clear();
     for (edge, block) in edges.iter().zip(blocks) {
-        let eliminated = match edge.rows {
-            1 => eliminate::<1>(edge, block, inv_mass, regularisation, w),
-            2 => eliminate::<2>(edge, block, inv_mass, regularisation, w),
-            _ => eliminate::<3>(edge, block, inv_mass, regularisation, w),
+        let eliminated = match (edge.rows, block.pin) {
+            (1, _) => eliminate::<1, false>(edge, block, inv_mass, regularisation, w),
+            (2, true) => eliminate::<2, true>(edge, block, inv_mass, regularisation, w),
+            (2, false) => eliminate::<2, false>(edge, block, inv_mass, regularisation, w),
+            _ => eliminate::<3, false>(edge, block, inv_mass, regularisation, w),
         };
         let Some((inverse, g)) = eliminated else {
             return false;
@@ -200,37 +207,61 @@ pub(crate) fn factor_tree(
     true
 }
 
+/// Row `r` of a joint's block on one body dotted with a body vector `v`: all three
+/// products, or for a pin-shaped block (`PIN`, see [`EdgeBlocks::pin`]) the two that are not
+/// products with zero, in the same order.
+#[inline(always)]
+fn row_dot<const PIN: bool>(row: &V3, r: usize, v: &V3) -> f64 {
+    if PIN {
+        row[r] * v[r] + row[2] * v[2]
+    } else {
+        (0..3).map(|k| row[k] * v[k]).sum()
+    }
+}
+
+/// Column `k` of a joint's `N`-row block on one body dotted with the joint's rows `x`: the
+/// body-vector entry k of J^T x. A pin-shaped block (`PIN`) has one nonzero entry in each
+/// linear column.
+#[inline(always)]
+fn column_dot<const N: usize, const PIN: bool>(block: &M3, k: usize, x: &[f64; N]) -> f64 {
+    if PIN && k < 2 {
+        block[k][k] * x[k]
+    } else {
+        (0..N).map(|r| block[r][k] * x[r]).sum()
+    }
+}
+
 /// Eliminates one joint of `N` rows (its blocks' first `N` rows are used, the rest of the
 /// returned blocks is zero): D_j = J_jc W_c J_jc^T + J_jp W_p J_jp^T + regularisation I,
 /// its inverse, G_j = D_j^-1 J_jp W_p, and W_p reduced by (J_jp W_p)^T G_j in `w`.
-/// Written for a fixed row count so the small loops unroll and skip the padding rows.
-fn eliminate<const N: usize>(
+/// Written for a fixed row count so the small loops unroll and skip the padding rows, and
+/// for pin-shaped blocks (`PIN`) apart so they skip their zero entries too.
+fn eliminate<const N: usize, const PIN: bool>(
     edge: &TreeEdge,
     block: &EdgeBlocks,
     inv_mass: &[(f64, f64)],
     regularisation: f64,
     w: &mut [M3],
 ) -> Option<(M3, M3)> {
+    debug_assert!(!PIN || is_pin_shaped(block), "a pin edge with cross terms");
     let c = edge.child as usize;
     let parent = (edge.parent != NO_PARENT).then_some(edge.parent as usize);
-    // J W for one side: N rows of three.
+    // J W for one side: N rows of three; W is symmetric, so its column k is its row k.
     let times_w = |j: &M3, w: &M3| -> [V3; N] {
-        std::array::from_fn(|r| std::array::from_fn(|k| (0..3).map(|m| j[r][m] * w[m][k]).sum()))
+        std::array::from_fn(|r| std::array::from_fn(|k| row_dot::<PIN>(&j[r], r, &w[k])))
     };
     let jc_wc = times_w(&block.child, &w[c]);
     let mut d = [[0.0; 3]; 3];
     for r in 0..N {
         for s in 0..=r {
-            d[r][s] = (0..3).map(|k| jc_wc[r][k] * block.child[s][k]).sum();
+            d[r][s] = row_dot::<PIN>(&block.child[s], s, &jc_wc[r]);
         }
     }
     let jp_wp = parent.map(|q| {
         let jp_wp = times_w(&block.parent, &w[q]);
         for r in 0..N {
             for s in 0..=r {
-                d[r][s] += (0..3)
-                    .map(|k| jp_wp[r][k] * block.parent[s][k])
-                    .sum::<f64>();
+                d[r][s] += row_dot::<PIN>(&block.parent[s], s, &jp_wp[r]);
             }
         }
         jp_wp
@@ -279,25 +310,29 @@ pub(crate) fn substitute(
     p.resize(bodies, [0.0; 3]);
     z.clear();
     for (k, (edge, block)) in edges.iter().zip(blocks).enumerate() {
-        let zk = match edge.rows {
-            1 => forward::<1>(edge, block, &factor.inverses[k], &factor.g[k], rhs, u),
-            2 => forward::<2>(edge, block, &factor.inverses[k], &factor.g[k], rhs, u),
-            _ => forward::<3>(edge, block, &factor.inverses[k], &factor.g[k], rhs, u),
+        let (inverse, g) = (&factor.inverses[k], &factor.g[k]);
+        let zk = match (edge.rows, block.pin) {
+            (1, _) => forward::<1, false>(edge, block, inverse, g, rhs, u),
+            (2, true) => forward::<2, true>(edge, block, inverse, g, rhs, u),
+            (2, false) => forward::<2, false>(edge, block, inverse, g, rhs, u),
+            _ => forward::<3, false>(edge, block, inverse, g, rhs, u),
         };
         z.push(zk);
     }
     for (k, (edge, block)) in edges.iter().zip(blocks).enumerate().rev() {
-        match edge.rows {
-            1 => back::<1>(edge, block, &factor.g[k], z[k], solution, p),
-            2 => back::<2>(edge, block, &factor.g[k], z[k], solution, p),
-            _ => back::<3>(edge, block, &factor.g[k], z[k], solution, p),
+        let g = &factor.g[k];
+        match (edge.rows, block.pin) {
+            (1, _) => back::<1, false>(edge, block, g, z[k], solution, p),
+            (2, true) => back::<2, true>(edge, block, g, z[k], solution, p),
+            (2, false) => back::<2, false>(edge, block, g, z[k], solution, p),
+            _ => back::<3, false>(edge, block, g, z[k], solution, p),
         }
     }
 }
 
 /// Forward pass over one joint of `N` rows: y_j = b_j - J_jc U_c - J_jp U_p, U_p += G_j^T y_j;
 /// returns D_j^-1 y_j.
-fn forward<const N: usize>(
+fn forward<const N: usize, const PIN: bool>(
     edge: &TreeEdge,
     block: &EdgeBlocks,
     inverse: &M3,
@@ -306,13 +341,12 @@ fn forward<const N: usize>(
     u: &mut [V3],
 ) -> V3 {
     let (c, first) = (edge.child as usize, edge.first_row as usize);
-    let mut y: [f64; N] = std::array::from_fn(|r| {
-        rhs[first + r] - (0..3).map(|k| block.child[r][k] * u[c][k]).sum::<f64>()
-    });
+    let mut y: [f64; N] =
+        std::array::from_fn(|r| rhs[first + r] - row_dot::<PIN>(&block.child[r], r, &u[c]));
     if edge.parent != NO_PARENT {
         let q = edge.parent as usize;
         for (r, yr) in y.iter_mut().enumerate() {
-            *yr -= (0..3).map(|k| block.parent[r][k] * u[q][k]).sum::<f64>();
+            *yr -= row_dot::<PIN>(&block.parent[r], r, &u[q]);
         }
         for k in 0..3 {
             u[q][k] += (0..N).map(|r| g[r][k] * y[r]).sum::<f64>();
@@ -324,7 +358,7 @@ fn forward<const N: usize>(
 
 /// Back pass over one joint of `N` rows: lambda_j = D_j^-1 y_j - G_j P_p, written to its rows
 /// of `solution`; P_p += J_jp^T lambda_j, P_c += J_jc^T lambda_j.
-fn back<const N: usize>(
+fn back<const N: usize, const PIN: bool>(
     edge: &TreeEdge,
     block: &EdgeBlocks,
     g: &M3,
@@ -340,11 +374,11 @@ fn back<const N: usize>(
             *xr -= (0..3).map(|k| g[r][k] * p[q][k]).sum::<f64>();
         }
         for k in 0..3 {
-            p[q][k] += (0..N).map(|r| block.parent[r][k] * x[r]).sum::<f64>();
+            p[q][k] += column_dot::<N, PIN>(&block.parent, k, &x);
         }
     }
     for k in 0..3 {
-        p[c][k] += (0..N).map(|r| block.child[r][k] * x[r]).sum::<f64>();
+        p[c][k] += column_dot::<N, PIN>(&block.child, k, &x);
     }
     solution[first..first + N].copy_from_slice(&x);
 }
@@ -392,12 +426,28 @@ pub(crate) fn jacobian_times(
         } else {
             [0.0; 3]
         };
+        if block.pin {
+            // Each linear column of a pin's rows has one nonzero entry (`EdgeBlocks::pin`).
+            for r in 0..2 {
+                let linear = block.child[r][r] * vc[r] + block.parent[r][r] * vp[r];
+                out[first + r] = linear + (block.child[r][2] * vc[2] + block.parent[r][2] * vp[2]);
+            }
+            continue;
+        }
         for r in 0..n {
             out[first + r] = (0..3)
                 .map(|k| block.child[r][k] * vc[k] + block.parent[r][k] * vp[k])
                 .sum();
         }
     }
+}
+
+/// Whether both of `block`'s sides have the shape [`EdgeBlocks::pin`] promises: no linear
+/// entry off its own row's axis, no third row.
+fn is_pin_shaped(block: &EdgeBlocks) -> bool {
+    [&block.child, &block.parent]
+        .iter()
+        .all(|j| j[0][1] == 0.0 && j[1][0] == 0.0 && j[2] == [0.0; 3])
 }
 
 /// Row `r` of joint `edge`'s own diagonal entry of A = J W J^T, before any elimination.
@@ -606,6 +656,87 @@ mod tests {
         }
     }
 
+    /// A ragdoll-shaped tree of pins (one hung from the ground) with masses down to a
+    /// thousandth: the pin-shaped products (`EdgeBlocks::pin`) give the same bits as the full
+    /// ones, in the factorisation, the solution, the impulses and J v.
+    #[test]
+    fn pin_shaped_products_give_the_bits_of_the_full_ones() {
+        let bodies: Vec<u32> = (0..8).collect();
+        let ends = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (1, 4),
+            (4, 5),
+            (2, 6),
+            (7, 6),
+            (STATIC_BODY, 0),
+        ];
+        let edges = elimination_order(&ends, &[2; 8], &bodies).unwrap();
+        let mut random = numbers(11);
+        let inv_mass: Vec<(f64, f64)> = (0..bodies.len())
+            .map(|k| {
+                let scale = if k == 5 { 1e-3 } else { 1.0 };
+                (
+                    scale * (1.0 + random().abs()),
+                    scale * (2.0 + random().abs()),
+                )
+            })
+            .collect();
+        // A pin's rows as `joint_rows` makes them: -I on body A, I on B, angular -perp(rA)
+        // and perp(rB).
+        let pins: Vec<EdgeBlocks> = edges
+            .iter()
+            .map(|e| {
+                let (ra, rb) = ([random(), random()], [random(), random()]);
+                let on_a = [[-1.0, 0.0, ra[1]], [0.0, -1.0, -ra[0]], [0.0; 3]];
+                let on_b = [[1.0, 0.0, -rb[1]], [0.0, 1.0, rb[0]], [0.0; 3]];
+                let (child, parent) = if e.child_is_a {
+                    (on_a, on_b)
+                } else {
+                    (on_b, on_a)
+                };
+                EdgeBlocks {
+                    child,
+                    parent,
+                    pin: true,
+                }
+            })
+            .collect();
+        let full: Vec<EdgeBlocks> = pins
+            .iter()
+            .map(|b| EdgeBlocks { pin: false, ..*b })
+            .collect();
+        let rhs: Vec<f64> = (0..16).map(|_| random()).collect();
+        let velocities: Vec<V3> = (0..8).map(|_| [random(), random(), random()]).collect();
+        let run = |blocks: &[EdgeBlocks]| {
+            let (mut factor, mut work) = (TreeFactor::default(), TreeWork::default());
+            assert!(factor_tree(
+                &edges,
+                blocks,
+                &inv_mass,
+                1e-12,
+                &mut factor,
+                &mut work
+            ));
+            let mut x = vec![0.0; 16];
+            substitute(&edges, blocks, &factor, &rhs, &mut x, &mut work);
+            let mut jv = vec![0.0; 16];
+            jacobian_times(&edges, blocks, |b| velocities[b as usize], &mut jv);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let flat = |m: &[M3]| m.iter().flatten().flatten().copied().collect::<Vec<_>>();
+            let impulses: Vec<f64> = work.impulses().iter().flatten().copied().collect();
+            (
+                bits(&flat(&factor.inverses)),
+                bits(&flat(&factor.g)),
+                bits(&x),
+                bits(&impulses),
+                bits(&jv),
+            )
+        };
+        assert_eq!(run(&pins), run(&full));
+    }
+
     /// Joints that do not make one tree over the bodies (a loop, a body left out) are refused.
     #[test]
     fn loops_and_disconnected_bodies_are_not_trees() {
@@ -627,6 +758,7 @@ mod tests {
         let block = EdgeBlocks {
             child: [row, row, [0.0; 3]],
             parent: [row, row, [0.0; 3]],
+            pin: false,
         };
         let factored = factor_tree(
             &edges,
