@@ -632,7 +632,7 @@ impl IslandScratch {
             .iter()
             .zip(&self.rhs)
             .fold(0.0f64, |m, (ax, b)| m.max((ax - b).abs()));
-        // NaN fails both tests.
+        // `max` drops a NaN, so the finiteness test is the one that refuses it.
         worst <= 1e-6 * scale + f64::MIN_POSITIVE && self.solution.iter().all(|x| x.is_finite())
     }
 }

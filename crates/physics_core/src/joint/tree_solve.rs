@@ -148,8 +148,9 @@ pub(crate) struct EdgeBlocks {
     /// Pin-shaped: two rows whose linear parts are signed unit vectors along their own axes,
     /// J = s [I, perp r] on each side (a pin's point rows, s = +-1), so each row has two
     /// nonzero entries of three. The products skip the zeros ([`row_dot`], [`column_dot`]);
-    /// a product with an exact zero only ever added nothing, so the results are the bits the
-    /// full products give.
+    /// adding a product with an exact zero leaves a nonzero sum as it was, so the results
+    /// are the bits the full products give (a result that is itself zero may differ in the
+    /// sign of that zero, which no later step can tell apart).
     pub pin: bool,
 }
 
@@ -208,8 +209,8 @@ pub(crate) fn factor_tree(
 }
 
 /// Row `r` of a joint's block on one body dotted with a body vector `v`: all three
-/// products, or for a pin-shaped block (`PIN`, see [`EdgeBlocks::pin`]) the two that are not
-/// products with zero, in the same order.
+/// products, or for a pin-shaped block (`PIN`, see [`EdgeBlocks::pin`]; `r` then 0 or 1)
+/// the two that are not products with zero, in the same order.
 #[inline(always)]
 fn row_dot<const PIN: bool>(row: &V3, r: usize, v: &V3) -> f64 {
     if PIN {
@@ -426,7 +427,7 @@ pub(crate) fn jacobian_times(
         } else {
             [0.0; 3]
         };
-        if block.pin {
+        if block.pin && n == 2 {
             // Each linear column of a pin's rows has one nonzero entry (`EdgeBlocks::pin`).
             for r in 0..2 {
                 let linear = block.child[r][r] * vc[r] + block.parent[r][r] * vp[r];
