@@ -7,9 +7,9 @@
 //!                                        last step's colours are kept while no contact
 //!                                        started or stopped touching and the same bodies
 //!                                        move (`world/solve_set.rs`)
-//! prepare contacts                       (once per step, in parallel blocks) in contact
-//!                                        order, each at its group position; then packed
-//!                                        into SIMD lanes in group order
+//! prepare contacts                       (once per step, in parallel blocks) coloured
+//!                                        ones group by group straight into their SIMD
+//!                                        lanes, the overflow in its own order
 //! for each of the n substeps (h = dt / n):
 //!     integrate velocities               gravity, forces, damping
 //!     warm start                         joints, then contacts: the accumulated impulses
@@ -76,15 +76,15 @@ pub(crate) struct SolverArrays {
     pub contact_bodies: Vec<ConstraintBody>,
     /// Solver index of every body slot (`STATIC_BODY` for bodies not solved), from `solve`.
     pub solver_index: Vec<u32>,
-    /// Every contact constraint at its position: lane `l` of SIMD group `g` at `LANES * g +
-    /// l` (empty lanes leave holes), then the overflow in overflow order. Constraints are
-    /// built here in contact order and packed into their groups from here in group order,
-    /// so both passes read memory in order.
+    /// The overflow's contact constraints (solved one by one), in overflow order: the one at
+    /// position `p` is at `p - overflow_start()`. The coloured ones are built straight into
+    /// their groups' lanes.
     pub contacts: Vec<ContactConstraint>,
-    /// The surface part (moving surface, rolling resistance) of each overflow constraint, at
-    /// its position in `contacts` less the overflow start.
+    /// The surface part (moving surface, rolling resistance) of each overflow constraint,
+    /// index-aligned with `contacts`.
     pub surfaces: Vec<SurfaceConstraint>,
-    /// Position in `contacts` of each constraint index.
+    /// Position of each constraint index: lane `l` of SIMD group `g` at `LANES * g + l`
+    /// (empty lanes leave holes), then the overflow in overflow order.
     pub positions: Vec<u32>,
     /// Results of each constraint in lanes, by constraint index: the lanes are stored here
     /// (small records, written in group order) so the contacts are then written in contact
@@ -109,7 +109,8 @@ pub(crate) struct SolverArrays {
     /// The coloured contact constraints in SIMD groups.
     pub wide_contacts: WideContacts,
     /// Exact contact islands (`exact_contacts.rs`): their constraints come last in the
-    /// overflow, in island order, from `exact_start` on.
+    /// overflow, in island order, from `contacts[exact_start]` on (the islands' ranges are
+    /// indices into `contacts` too).
     pub exact_contacts: ExactContacts,
     pub exact_start: usize,
 }
@@ -153,9 +154,9 @@ impl SolverArrays {
         for (j, &k) in self.coloring.overflow.iter().enumerate() {
             self.positions[k as usize] = (first_overflow + j) as u32;
         }
-        // Every position the stages read is written by the preparing stage first, so the
+        // Every constraint the stages read is written by the preparing stage first, so the
         // array is only resized, never cleared (that would write it all once more).
-        let len = first_overflow + self.coloring.overflow.len();
+        let len = self.coloring.overflow.len();
         let exact: usize = exact_sizes.iter().sum();
         self.exact_start = len - exact;
         self.exact_contacts.islands.clear();
@@ -165,8 +166,7 @@ impl SolverArrays {
             start += size;
         }
         self.contacts.resize(len, Default::default());
-        self.surfaces
-            .resize(self.coloring.overflow.len(), Default::default());
+        self.surfaces.resize(len, Default::default());
         // Likewise: every lane's results are written by the storing stage before being read.
         self.lane_results.resize(count, Default::default());
     }

@@ -2,15 +2,16 @@
 //!
 //! Body stages (integrate velocities, integrate positions) cut the bodies into ranges;
 //! colour stages (warm start, solve, relax, restitution) cut one colour's SIMD groups into
-//! ranges, whose constraints move disjoint bodies; preparing and storing cut the contacts
-//! (in contact order) or the groups into ranges. The scalar work (joints, exact islands,
-//! overflow contacts) runs as stages of a single block, in the order the serial solver used.
+//! ranges, whose constraints move disjoint bodies; preparing cuts the overflow or the
+//! groups into ranges, storing the contacts (in contact order) or the groups. The scalar
+//! work (joints, exact islands, overflow contacts) runs as stages of a single block, in the
+//! order the serial solver used.
 //! No block depends on which worker runs it, so any worker count gives the same bits.
 //!
-//! Memory order: the world's contacts are read and written in contact order, and the groups
-//! in group order. Between them, each constraint is built at its group position in the scalar
-//! array (packing reads it from there), and its lane's results go to a small dense array by
-//! contact order (storing the contacts reads them from there).
+//! Memory order: the coloured constraints are built group by group, each from its contact
+//! straight into its lane, and the overflow ones in overflow order into the scalar array.
+//! After the substeps, each lane's results go to a small dense array by contact order, and
+//! storing walks the contacts in contact order reading them from there.
 #![allow(unsafe_code)]
 
 use super::body_state::BodyState;
@@ -18,7 +19,8 @@ use super::contact_solver::{
     ContactConstraint, SurfaceConstraint, apply_restitution, solve_contacts, warm_start,
 };
 use super::wide_contact_solver::{
-    EMPTY_LANE, LANES, lane_results, pack_into, restitution_groups, solve_groups, warm_start_groups,
+    EMPTY_LANE, LANES, clear_group, lane_results, pack_lane, restitution_groups, solve_groups,
+    warm_start_groups,
 };
 use super::{SolverArrays, StepSettings, integrate_positions, integrate_velocities};
 use crate::contact::Contact;
@@ -73,9 +75,17 @@ impl ContactLink<'_> {
         all[slot].value().expect("a solved contact is live")
     }
 
-    /// Asks the cache for constraint `k`'s contact record, if there is such a constraint and
-    /// its record does not follow the previous one's (`crate::prefetch`). Other workers may
-    /// be storing into their contacts meanwhile: the record is only named, never read.
+    /// Asks the cache for constraint `k`'s contact record, if there is such a constraint
+    /// (`crate::prefetch`). Other workers may be storing into their contacts meanwhile: the
+    /// record is only named, never read.
+    fn prefetch_record(&self, k: usize) {
+        if let Some(&slot) = self.slots.get(k) {
+            self.contacts.prefetch(slot as usize);
+        }
+    }
+
+    /// [`ContactLink::prefetch_record`] for a stage that walks the constraints in order,
+    /// unless constraint `k`'s record follows the previous one's.
     fn prefetch(&self, k: usize) {
         // A record right after the previous one is the hardware prefetcher's (a block of
         // touching contacts, as in a pyramid): asking again only costs instructions.
@@ -126,10 +136,10 @@ impl ContactLink<'_> {
 /// What a stage does.
 #[derive(Clone, Copy, Debug)]
 enum Stage {
-    /// Build every constraint, in contact order, at its position.
-    PrepareContacts,
-    /// Fill the SIMD groups from the built constraints.
-    PackGroups,
+    /// Build the overflow constraints, in overflow order, into the scalar array.
+    PrepareOverflow,
+    /// Build the coloured constraints straight into their groups' lanes, group by group.
+    PrepareGroups,
     IntegrateVelocities,
     /// Joints, then overflow contacts (one block).
     WarmStartScalar,
@@ -192,13 +202,19 @@ fn plan(
             over(list, stage(c), range.len(), MIN_GROUP_BLOCK);
         }
     };
+    let overflow = arrays.coloring.overflow.len();
     over(
         &mut list,
-        Stage::PrepareContacts,
-        contacts,
+        Stage::PrepareOverflow,
+        overflow,
         MIN_CONTACT_BLOCK,
     );
-    over(&mut list, Stage::PackGroups, group_count, MIN_GROUP_BLOCK);
+    over(
+        &mut list,
+        Stage::PrepareGroups,
+        group_count,
+        MIN_GROUP_BLOCK,
+    );
     for _ in 0..substeps {
         over(
             &mut list,
@@ -265,8 +281,11 @@ pub(crate) fn run_substeps(
         island_scratch,
         wide_contacts,
         exact_contacts,
+        coloring,
         ..
     } = arrays;
+    // Constraint index of each overflow constraint, in overflow (position) order.
+    let overflow_order = &coloring.overflow;
     let (params, exact_islands, positions) = (&*params, &*exact_islands, &*positions);
     let (lanes, colors) = (&wide_contacts.lanes, &wide_contacts.colors);
     let states = SharedMut::new(states);
@@ -292,14 +311,15 @@ pub(crate) fn run_substeps(
         // a stage, body and group blocks take disjoint ranges; colour blocks take disjoint
         // groups of one colour, whose constraints move disjoint bodies (`graph_coloring.rs`),
         // and the states view only touches those bodies; single-block stages are alone.
-        // Preparing writes each constraint at its own position (positions are distinct) and
-        // only reads the contacts; storing writes each constraint's own contact (contacts are
-        // distinct); storing lanes writes each constraint's own results (lanes are distinct).
-        let overflow = || unsafe { constraints.range(overflow_start..constraints.len()) };
+        // Preparing writes each overflow constraint at its own place or fills the block's
+        // own groups, and only reads the contacts; storing writes each constraint's own
+        // contact (contacts are distinct); storing lanes writes each constraint's own results
+        // (lanes are distinct).
+        let overflow = || unsafe { constraints.all() };
         // The overflow solved point by point, before the exact contact islands.
-        let soft_overflow = || unsafe { constraints.range(overflow_start..exact_start) };
-        // Their surface parts, from the overflow start.
-        let soft_surfaces = || unsafe { surfaces.range(0..exact_start - overflow_start) };
+        let soft_overflow = || unsafe { constraints.range(0..exact_start) };
+        // Their surface parts.
+        let soft_surfaces = || unsafe { surfaces.range(0..exact_start) };
         // Each exact contact island once, with bias or relaxing (then its friction).
         let solve_exact = |s: &mut [BodyState], use_bias: bool| {
             let exact = unsafe { exact_contacts.get(0) };
@@ -309,24 +329,38 @@ pub(crate) fn run_substeps(
             }
         };
         match stage {
-            Stage::PrepareContacts => {
-                for k in range(positions.len()) {
-                    link.prefetch(k + PREFETCH_DISTANCE);
-                    let k = k as u32;
-                    let position = positions[k as usize] as usize;
-                    let out = unsafe { constraints.get(position) };
-                    let surface = (position >= overflow_start)
-                        .then(|| unsafe { surfaces.get(position - overflow_start) });
-                    (link.prepare)(unsafe { link.read(k) }, out, surface);
+            Stage::PrepareOverflow => {
+                for j in range(overflow_order.len()) {
+                    if let Some(&ahead) = overflow_order.get(j + PREFETCH_DISTANCE) {
+                        link.prefetch_record(ahead as usize);
+                    }
+                    let out = unsafe { constraints.get(j) };
+                    let surface = unsafe { surfaces.get(j) };
+                    (link.prepare)(unsafe { link.read(overflow_order[j]) }, out, Some(surface));
                 }
             }
-            Stage::PackGroups => {
+            Stage::PrepareGroups => {
+                // Built on the stack and written to the lane: the group is what the
+                // colour stages read, so a scalar copy in between would only be written
+                // once and read once.
                 let r = range(lanes.len());
-                let built = unsafe { constraints.all_shared() };
                 let g = unsafe { groups.range(r.clone()) };
-                for ((group, lanes), i) in g.iter_mut().zip(&lanes[r.clone()]).zip(r) {
-                    let filled = lanes.iter().take_while(|&&k| k != EMPTY_LANE).count();
-                    pack_into(group, &built[LANES * i..LANES * i + filled]);
+                let mut built = ContactConstraint::default();
+                for (group, i) in g.iter_mut().zip(r.clone()) {
+                    let filled = lanes[i].iter().take_while(|&&k| k != EMPTY_LANE).count();
+                    if filled < LANES {
+                        clear_group(group);
+                    }
+                    for (lane, &k) in lanes[i][..filled].iter().enumerate() {
+                        // The lanes' constraints skip those of other colours: no run of
+                        // records for the hardware to follow.
+                        let ahead = LANES * i + lane + PREFETCH_DISTANCE;
+                        if let Some(&next) = lanes.get(ahead / LANES).map(|l| &l[ahead % LANES]) {
+                            link.prefetch_record(next as usize);
+                        }
+                        (link.prepare)(unsafe { link.read(k) }, &mut built, None);
+                        pack_lane(group, lane, &built);
+                    }
                 }
             }
             Stage::IntegrateVelocities => {
@@ -411,7 +445,7 @@ pub(crate) fn run_substeps(
                         (in_lanes[k], 0.0)
                     } else {
                         let rolling = built_surfaces[position - overflow_start].rolling_impulse;
-                        (built[position].solved_points(), rolling)
+                        (built[position - overflow_start].solved_points(), rolling)
                     };
                     unsafe { link.store(k as u32, &solved, rolling) };
                 }

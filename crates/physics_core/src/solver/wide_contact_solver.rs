@@ -134,7 +134,7 @@ pub(crate) struct WideContacts {
 impl WideContacts {
     /// Lays the coloured constraints out in groups of [`LANES`], colour by colour, and sets
     /// `positions[k]` of each laid-out constraint `k` to `LANES * group + lane`; the groups
-    /// are filled by [`pack_into`].
+    /// are filled lane by lane by [`pack_lane`].
     pub fn layout(&mut self, coloring: &GraphColoring, positions: &mut [u32]) {
         self.lanes.clear();
         self.colors.clear();
@@ -278,61 +278,75 @@ pub(crate) fn restitution_groups(
 }
 
 /// Fills `group` lane by lane from up to [`LANES`] scalar constraints (missing lanes: zero
-/// masses between fixed bodies). Writes in place: a group is too big to build and copy.
+/// masses between fixed bodies, [`clear_group`]). Writes in place: a group is too big to
+/// build and copy.
+#[cfg(test)]
 pub(crate) fn pack_into(group: &mut WideConstraint, constraints: &[ContactConstraint]) {
     debug_assert!(constraints.len() <= LANES);
     if constraints.len() < LANES {
-        // Missing lanes: zero everything (a full group overwrites every field below).
-        *group = WideConstraint::default();
+        clear_group(group);
     }
+    for (lane, c) in constraints.iter().enumerate() {
+        pack_lane(group, lane, c);
+    }
+}
+
+/// Makes every lane of `group` an empty one: zero masses and impulses between fixed bodies,
+/// which applies nothing. A group with missing lanes is cleared before its constraints are
+/// packed ([`pack_lane`] overwrites every field of its own lane).
+pub(crate) fn clear_group(group: &mut WideConstraint) {
+    *group = WideConstraint::default();
     group.index_a = [STATIC_BODY; LANES];
     group.index_b = [STATIC_BODY; LANES];
-    for (lane, c) in constraints.iter().enumerate() {
-        group.index_a[lane] = c.index_a;
-        group.index_b[lane] = c.index_b;
+}
+
+/// Writes the scalar constraint `c` into lane `lane` of `group`, every field the lane has.
+#[inline(always)]
+pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactConstraint) {
+    group.index_a[lane] = c.index_a;
+    group.index_b[lane] = c.index_b;
+    let fields = [
+        (&mut group.inv_mass_a, c.inv_mass_a),
+        (&mut group.inv_inertia_a, c.inv_inertia_a),
+        (&mut group.inv_mass_b, c.inv_mass_b),
+        (&mut group.inv_inertia_b, c.inv_inertia_b),
+        (&mut group.normal_x, c.normal.x),
+        (&mut group.normal_y, c.normal.y),
+        (&mut group.friction, c.friction),
+        (
+            &mut group.bias_rate,
+            c.softness.mass_scale * c.softness.bias_rate,
+        ),
+        (&mut group.mass_scale, c.softness.mass_scale),
+        (&mut group.impulse_scale, c.softness.impulse_scale),
+        (&mut group.restitution, c.restitution),
+    ];
+    for (field, value) in fields {
+        field.as_mut_array()[lane] = value;
+    }
+    // A one-point manifold's second point gets zero masses and impulses: it applies
+    // nothing.
+    for (i, p) in group.points.iter_mut().enumerate() {
+        let cp = if i < c.point_count {
+            c.points[i]
+        } else {
+            ConstraintPoint::default()
+        };
         let fields = [
-            (&mut group.inv_mass_a, c.inv_mass_a),
-            (&mut group.inv_inertia_a, c.inv_inertia_a),
-            (&mut group.inv_mass_b, c.inv_mass_b),
-            (&mut group.inv_inertia_b, c.inv_inertia_b),
-            (&mut group.normal_x, c.normal.x),
-            (&mut group.normal_y, c.normal.y),
-            (&mut group.friction, c.friction),
-            (
-                &mut group.bias_rate,
-                c.softness.mass_scale * c.softness.bias_rate,
-            ),
-            (&mut group.mass_scale, c.softness.mass_scale),
-            (&mut group.impulse_scale, c.softness.impulse_scale),
-            (&mut group.restitution, c.restitution),
+            (&mut p.anchor_a_x, cp.anchor_a.x),
+            (&mut p.anchor_a_y, cp.anchor_a.y),
+            (&mut p.anchor_b_x, cp.anchor_b.x),
+            (&mut p.anchor_b_y, cp.anchor_b.y),
+            (&mut p.base_separation, cp.base_separation),
+            (&mut p.relative_velocity, cp.relative_velocity),
+            (&mut p.normal_impulse, cp.normal_impulse),
+            (&mut p.tangent_impulse, cp.tangent_impulse),
+            (&mut p.max_normal_impulse, cp.max_normal_impulse),
+            (&mut p.normal_mass, cp.normal_mass),
+            (&mut p.tangent_mass, cp.tangent_mass),
         ];
         for (field, value) in fields {
             field.as_mut_array()[lane] = value;
-        }
-        // A one-point manifold's second point gets zero masses and impulses: it applies
-        // nothing.
-        for (i, p) in group.points.iter_mut().enumerate() {
-            let cp = if i < c.point_count {
-                c.points[i]
-            } else {
-                ConstraintPoint::default()
-            };
-            let fields = [
-                (&mut p.anchor_a_x, cp.anchor_a.x),
-                (&mut p.anchor_a_y, cp.anchor_a.y),
-                (&mut p.anchor_b_x, cp.anchor_b.x),
-                (&mut p.anchor_b_y, cp.anchor_b.y),
-                (&mut p.base_separation, cp.base_separation),
-                (&mut p.relative_velocity, cp.relative_velocity),
-                (&mut p.normal_impulse, cp.normal_impulse),
-                (&mut p.tangent_impulse, cp.tangent_impulse),
-                (&mut p.max_normal_impulse, cp.max_normal_impulse),
-                (&mut p.normal_mass, cp.normal_mass),
-                (&mut p.tangent_mass, cp.tangent_mass),
-            ];
-            for (field, value) in fields {
-                field.as_mut_array()[lane] = value;
-            }
         }
     }
 }
