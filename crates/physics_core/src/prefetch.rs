@@ -1,8 +1,9 @@
 //! Asking the cache for a record a few iterations before a loop reads it.
 //!
-//! The solver's preparing and storing stages walk the touching contacts in slot order, but
-//! the contact slots hold the apart contacts too, so each record they read is a cache miss
-//! that the hardware prefetcher does not foresee (the stride changes from one to the next).
+//! The solver's preparing and storing stages read the touching contacts' records in an order
+//! the hardware prefetcher does not foresee: storing walks them in slot order, but the slots
+//! hold the apart contacts too, so the stride changes from one record to the next; preparing
+//! walks them lane by lane, colour by colour, skipping the other colours' contacts.
 //! Naming the record some iterations ahead lets those misses overlap the work on the records
 //! in between. A prefetch is only a hint: it never faults, and on targets without one it
 //! does nothing.

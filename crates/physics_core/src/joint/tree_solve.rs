@@ -591,6 +591,24 @@ mod tests {
         }
     }
 
+    /// Random (linear, angular) inverse masses of `count` bodies, body `heavy` a thousand
+    /// times heavier than the rest.
+    fn inverse_masses(
+        random: &mut impl FnMut() -> f64,
+        count: usize,
+        heavy: usize,
+    ) -> Vec<(f64, f64)> {
+        (0..count)
+            .map(|k| {
+                let scale = if k == heavy { 1e-3 } else { 1.0 };
+                (
+                    scale * (1.0 + random().abs()),
+                    scale * (2.0 + random().abs()),
+                )
+            })
+            .collect()
+    }
+
     /// A branching tree (a ragdoll's shape: a spine with limbs, one limb hung from the ground)
     /// with random Jacobians and masses down to a thousandth: the tree solve agrees with the
     /// dense system it stands for.
@@ -617,15 +635,7 @@ mod tests {
             "rooted at the ground"
         );
         let mut random = numbers(7);
-        let inv_mass: Vec<(f64, f64)> = (0..bodies.len())
-            .map(|k| {
-                let scale = if k == 7 { 1e-3 } else { 1.0 };
-                (
-                    scale * (1.0 + random().abs()),
-                    scale * (2.0 + random().abs()),
-                )
-            })
-            .collect();
+        let inv_mass = inverse_masses(&mut random, bodies.len(), 7);
         let blocks: Vec<EdgeBlocks> = edges
             .iter()
             .map(|e| {
@@ -675,15 +685,7 @@ mod tests {
         ];
         let edges = elimination_order(&ends, &[2; 8], &bodies).unwrap();
         let mut random = numbers(11);
-        let inv_mass: Vec<(f64, f64)> = (0..bodies.len())
-            .map(|k| {
-                let scale = if k == 5 { 1e-3 } else { 1.0 };
-                (
-                    scale * (1.0 + random().abs()),
-                    scale * (2.0 + random().abs()),
-                )
-            })
-            .collect();
+        let inv_mass = inverse_masses(&mut random, bodies.len(), 5);
         // A pin's rows as `joint_rows` makes them: -I on body A, I on B, angular -perp(rA)
         // and perp(rB).
         let pins: Vec<EdgeBlocks> = edges

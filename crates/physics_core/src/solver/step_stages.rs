@@ -346,7 +346,7 @@ pub(crate) fn run_substeps(
                 let r = range(lanes.len());
                 let g = unsafe { groups.range(r.clone()) };
                 let mut built = ContactConstraint::default();
-                for (group, i) in g.iter_mut().zip(r.clone()) {
+                for (group, i) in g.iter_mut().zip(r) {
                     let filled = lanes[i].iter().take_while(|&&k| k != EMPTY_LANE).count();
                     if filled < LANES {
                         clear_group(group);
