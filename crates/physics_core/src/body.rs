@@ -130,65 +130,75 @@ impl BodyDef {
 
 /// The world's record of a body (cold data: read by user calls and between stages, not by the
 /// solver's inner loops, which use the dense state arrays).
+///
+/// Laid out in declaration order (`repr(C)`), what every step reads first: with the slot's
+/// generation, the flags, pose and velocities (the solver's gather, the finalize, the
+/// narrowphase's transforms) fill the slot's first 64 bytes, the forces, damping and the
+/// finalize's box and sweep data the next 64, and what only user calls and topology changes
+/// read (the shape, contact and joint lists, the mass data) comes last. A step's reads of a
+/// body then span two or three cache lines (slots are 240 bytes, so not all start on a line)
+/// where Rust's own order, the three lists first, spread them over four or five. The
+/// snapshot encodes the fields in this order too (its format version 7).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[repr(C)]
 pub(crate) struct Body {
     pub body_type: BodyType,
+    pub awake: bool,
+    pub bullet: bool,
+    /// May turn faster than a quarter turn per step (see [`BodyDef::allow_fast_rotation`]).
+    pub allow_fast_rotation: bool,
+    /// Axes the centre of mass may not move along (see [`BodyDef::lock_linear_x`]).
+    pub lock_linear: [bool; 2],
+    /// See [`BodyDef::dominance`].
+    pub dominance: i8,
+    pub fixed_rotation: bool,
     /// Transform of the body origin.
     pub transform: Transform,
-    /// The transform the last narrowphase saw: the pose before the last step moved the body
-    /// (or the pose it was given). A recycled manifold follows from its cache and the two
-    /// bodies' poses then, so a snapshot stores this instead of the manifold's geometry; the
-    /// snapshot stores it separately, and only where it differs from `transform`.
-    #[serde(skip)]
-    pub collide_pose: Transform,
     /// World centre of mass.
     pub center: Vec2,
     /// Centre of mass in the body frame.
     pub local_center: Vec2,
     pub linear_velocity: Vec2,
     pub angular_velocity: f32,
-    pub force: Vec2,
-    pub torque: f32,
-    pub mass: f32,
     pub inv_mass: f32,
-    /// Rotational inertia about the centre of mass.
-    pub inertia: f32,
     pub inv_inertia: f32,
-    /// A user override of the shape-derived mass data.
-    pub mass_override: Option<MassData>,
+    pub torque: f32,
+    pub force: Vec2,
     pub gravity_scale: f32,
     pub linear_damping: f32,
     pub angular_damping: f32,
-    pub fixed_rotation: bool,
-    pub awake: bool,
+    /// The slot of the body's shape when it has exactly one (most bodies), so the finalize of
+    /// every step finds it without reading `shapes` from the heap (a cache miss per body).
+    /// Kept with `extents`.
+    #[serde(skip)]
+    pub only_shape: Option<u32>,
+    /// Smallest and largest extent of the shapes around the centre of mass (how thin the
+    /// body is and how far it reaches), for the continuous-collision test of every step.
+    /// Kept by `World::update_mass` whenever the shapes or the centre change.
+    #[serde(skip)]
+    pub extents: BodyExtents,
+    /// The transform the last narrowphase saw: the pose before the last step moved the body
+    /// (or the pose it was given). A recycled manifold follows from its cache and the two
+    /// bodies' poses then, so a snapshot stores this instead of the manifold's geometry; the
+    /// snapshot stores it separately, and only where it differs from `transform`.
+    #[serde(skip)]
+    pub collide_pose: Transform,
     pub can_sleep: bool,
-    pub bullet: bool,
-    /// May turn faster than a quarter turn per step (see [`BodyDef::allow_fast_rotation`]).
-    pub allow_fast_rotation: bool,
-    /// Axes the centre of mass may not move along (see [`BodyDef::lock_linear_x`]).
-    pub lock_linear: [bool; 2],
-    /// Resting speed of this body, when it has its own (see [`BodyDef::sleep_threshold`]).
-    pub sleep_threshold: Option<f32>,
-    /// See [`BodyDef::dominance`].
-    pub dominance: i8,
     /// Seconds this body has spent below the sleep speeds.
     pub sleep_time: f32,
+    /// Resting speed of this body, when it has its own (see [`BodyDef::sleep_threshold`]).
+    pub sleep_threshold: Option<f32>,
+    pub mass: f32,
+    /// Rotational inertia about the centre of mass.
+    pub inertia: f32,
+    /// A user override of the shape-derived mass data.
+    pub mass_override: Option<MassData>,
     /// Shapes attached, in creation order.
     pub shapes: Vec<ShapeId>,
     /// Slot indices of the contacts touching this body's shapes.
     pub contacts: Vec<u32>,
     /// Slot indices of the joints attached to this body.
     pub joints: Vec<u32>,
-    /// Smallest and largest extent of the shapes around the centre of mass (how thin the
-    /// body is and how far it reaches), for the continuous-collision test of every step.
-    /// Kept by `World::update_mass` whenever the shapes or the centre change.
-    #[serde(skip)]
-    pub extents: BodyExtents,
-    /// The slot of the body's shape when it has exactly one (most bodies), so the finalize of
-    /// every step finds it without reading `shapes` from the heap (a cache miss per body).
-    /// Kept with `extents`.
-    #[serde(skip)]
-    pub only_shape: Option<u32>,
 }
 
 /// How thin a body is and how far it reaches from its centre of mass, over all its shapes.
@@ -309,5 +319,29 @@ pub(crate) fn validate_sleep_threshold(
             "sleep threshold must be zero or more",
         )),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Body;
+    use std::mem::offset_of;
+
+    /// What every step reads of a body ends within 128 bytes of its slot's start (the slot's
+    /// generation takes the first 8): the solver's gather up to the damping, the finalize up
+    /// to the pose the narrowphase saw. A field added to the front, or a reordering, that
+    /// pushes them into a third line fails here.
+    #[test]
+    fn a_step_reads_the_first_two_cache_lines_of_a_body_slot() {
+        let slot_offset = 8;
+        let end = |offset: usize, size: usize| slot_offset + offset + size;
+        assert!(end(offset_of!(Body, linear_velocity), 8) <= 64);
+        assert!(end(offset_of!(Body, angular_velocity), 4) <= 64);
+        assert!(end(offset_of!(Body, transform), 16) <= 64);
+        assert!(end(offset_of!(Body, center), 8) <= 64);
+        assert!(end(offset_of!(Body, angular_damping), 4) <= 128);
+        assert!(end(offset_of!(Body, extents), 8) <= 128);
+        assert!(end(offset_of!(Body, collide_pose), 16) <= 128);
+        assert!(offset_of!(Body, shapes) >= 128 - slot_offset);
     }
 }

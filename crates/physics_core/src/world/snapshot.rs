@@ -34,8 +34,9 @@ const MAGIC: &[u8; 4] = b"P2DS";
 /// Bumped whenever the stored state changes shape (3: deflated, derived data left out; 4:
 /// shapes with surface motion, kinematic-contact and hit-event flags, contacts with rolling
 /// resistance, bodies allowing fast rotation; 5: the world def's exact joint mass ratio; 6:
-/// bodies' motion locks, sleep thresholds and dominance, shapes' contact-hook flag).
-const FORMAT_VERSION: u8 = 6;
+/// bodies' motion locks, sleep thresholds and dominance, shapes' contact-hook flag; 7: a
+/// body's fields in their new memory order).
+const FORMAT_VERSION: u8 = 7;
 /// Deflate effort, 0 to 10: 3 writes within 3% of level 6's size in under half its time, and
 /// 1 costs 8% more bytes (measured by `tests/snapshot_size.rs`).
 const DEFLATE_LEVEL: u8 = 3;
