@@ -87,7 +87,8 @@ fn body_sweep(body: &Body, c1: Vec2, q1: Rot) -> Sweep {
 /// enough, for its size, to need a sweep: a quarter of its smallest extent, counting rotation
 /// as its largest extent times the angle turned.
 pub(crate) fn moved_fast(body: &Body, c1: Vec2, q1: Rot) -> bool {
-    if body.shapes.is_empty() {
+    // `only_shape` first: it is in the cache line the finalize reads, the list on the heap.
+    if body.only_shape.is_none() && body.shapes.is_empty() {
         return false;
     }
     let (c2, q2) = (body.center, body.transform.q);
@@ -106,6 +107,15 @@ pub(crate) fn moved_fast(body: &Body, c1: Vec2, q1: Rot) -> bool {
     travel >= threshold
 }
 
+/// The body's poses at the two ends of its sweep from (`c1`, `q1`): the start as the last
+/// finalize made it, the end as this one did (its transform). Not the sweep's poses at 0 and
+/// 1, which normalise the rotations again and round c1 + (c2 - c1): these are the poses the
+/// body had, and the end box is then the one the finalize computed already.
+fn sweep_ends(body: &Body, c1: Vec2, q1: Rot) -> (Transform, Transform) {
+    let start = Transform::new(c1 - q1.rotate(body.local_center), q1);
+    (start, body.transform)
+}
+
 /// The box a shape covers at the start and at the end of a sweep: what the sweep queries the
 /// trees with.
 fn swept_box(shape: &Shape, start: Transform, end: Transform) -> Aabb {
@@ -117,23 +127,26 @@ fn swept_box(shape: &Shape, start: Transform, end: Transform) -> Aabb {
 /// `static_tree`. When none does, [`World::solve_continuous`] would find nothing to stop at
 /// (a body that is not a bullet is swept against the static tree alone), so the finalize's
 /// parallel pass asks this and leaves such bodies out of its serial pass: the same answer,
-/// without the serial pass reading each fast body's shapes again.
+/// without the serial pass reading each fast body's shapes again. `only_end_box` is the box
+/// of a body's only shape at its current pose, when the caller has it.
 pub(crate) fn sweep_meets_static(
     body: &Body,
     c1: Vec2,
     q1: Rot,
     shapes: &Slots<ShapeRecord>,
     static_tree: &DynamicTree,
+    only_end_box: Option<Aabb>,
 ) -> bool {
-    let sweep = body_sweep(body, c1, q1);
-    let (start, end) = (sweep.transform_at(0.0), sweep.transform_at(1.0));
-    let meets = |slot: u32| {
+    let (start, end) = sweep_ends(body, c1, q1);
+    let meets = |slot: u32, end_box: Option<Aabb>| {
         let record = shapes.at(slot);
         if record.def.is_sensor {
             return false;
         }
+        let end_box = end_box.unwrap_or_else(|| record.shape.compute_aabb(end));
+        let swept = record.shape.compute_aabb(start).union(&end_box);
         let mut met = false;
-        static_tree.query(&swept_box(&record.shape, start, end), |_, _| {
+        static_tree.query(&swept, |_, _| {
             met = true;
             false
         });
@@ -141,8 +154,8 @@ pub(crate) fn sweep_meets_static(
     };
     // A body of one shape names it without the heap read of `shapes`.
     match body.only_shape {
-        Some(only) => meets(only),
-        None => body.shapes.iter().any(|id| meets(id.index)),
+        Some(only) => meets(only, only_end_box),
+        None => body.shapes.iter().any(|id| meets(id.index, None)),
     }
 }
 
@@ -162,8 +175,7 @@ impl World {
         let min_extent = body.extents.min;
         let target = self.tolerances.linear_slop;
         let mut first = 1.0f32;
-        let start = sweep.transform_at(0.0);
-        let end = sweep.transform_at(1.0);
+        let (start, end) = sweep_ends(body, c1, q1);
         for id in &body.shapes {
             let record = self.shapes.at(id.index);
             if record.def.is_sensor {

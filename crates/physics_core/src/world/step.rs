@@ -661,11 +661,13 @@ fn finalize_body(
         (body.shapes.len() == 1).then(|| body.shapes[0].index),
         "only_shape out of step with the shapes"
     );
+    let mut only_box = None;
     if let Some(only) = body.only_shape {
         // The common body of one shape: its new broadphase box is made here, in parallel, as
         // `World::collect_shape_moves` would make it.
         let record = shapes.at(only);
         let tight = record.shape.compute_aabb(body.transform);
+        only_box = Some(tight);
         if !record.fat_aabb.contains(&tight.expanded(speculative)) {
             f.left_its_box = true;
             f.single_shape_box = Some(broadphase_box(
@@ -690,7 +692,7 @@ fn finalize_body(
     // after the box, whose shape record is then in the cache.)
     f.needs_sweep = body.body_type == BodyType::Dynamic
         && moved_fast(body, c1, q1)
-        && (body.bullet || sweep_meets_static(body, c1, q1, shapes, static_tree));
+        && (body.bullet || sweep_meets_static(body, c1, q1, shapes, static_tree, only_box));
     f
 }
 
