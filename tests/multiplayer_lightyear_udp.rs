@@ -148,42 +148,35 @@ fn udp_peer() {
         app = game::headless_base(Some(UDP_CLIENT_SECONDS));
         game::client_app(&mut app);
         game::connect_udp_client(&mut app, id, addr);
-        app.init_resource::<Rollbacks>()
-            .add_systems(
-                PreUpdate,
-                count_rollbacks
-                    .after(RollbackSystems::Check)
-                    .before(RollbackSystems::Rollback)
-                    .run_if(is_in_rollback),
-            )
-            .add_observer(|on: On<Add, Client>, mut links: Query<&mut Link>| {
-                if let Ok(mut link) = links.get_mut(on.entity) {
-                    link.recv.conditioner = Some(conditioner());
-                }
-            })
-            .add_systems(
-                Update,
-                move |time: Res<Time<Real>>,
-                      mut input: ResMut<LocalInput>,
-                      mut random: Local<Option<Lcg>>,
-                      mut ticks: Local<u32>| {
-                    let random = random.get_or_insert(Lcg(id));
-                    let t = time.elapsed_secs_f64();
-                    *ticks += 1;
-                    input.0 = if (UDP_INPUTS_FROM..UDP_INPUTS_UNTIL).contains(&t) {
-                        if ticks.is_multiple_of(12) {
-                            PlayerInput(
-                                [0, LEFT, RIGHT, JUMP, LEFT | JUMP, RIGHT | JUMP]
-                                    [(random.next() % 6) as usize],
-                            )
-                        } else {
-                            input.0
-                        }
+        add_rollback_counting(&mut app);
+        app.add_observer(|on: On<Add, Client>, mut links: Query<&mut Link>| {
+            if let Ok(mut link) = links.get_mut(on.entity) {
+                link.recv.conditioner = Some(conditioner());
+            }
+        })
+        .add_systems(
+            Update,
+            move |time: Res<Time<Real>>,
+                  mut input: ResMut<LocalInput>,
+                  mut random: Local<Option<Lcg>>,
+                  mut ticks: Local<u32>| {
+                let random = random.get_or_insert(Lcg(id));
+                let t = time.elapsed_secs_f64();
+                *ticks += 1;
+                input.0 = if (UDP_INPUTS_FROM..UDP_INPUTS_UNTIL).contains(&t) {
+                    if ticks.is_multiple_of(12) {
+                        PlayerInput(
+                            [0, LEFT, RIGHT, JUMP, LEFT | JUMP, RIGHT | JUMP]
+                                [(random.next() % 6) as usize],
+                        )
                     } else {
-                        PlayerInput(0)
-                    };
-                },
-            );
+                        input.0
+                    }
+                } else {
+                    PlayerInput(0)
+                };
+            },
+        );
     }
     add_tick_log(&mut app);
     app.add_systems(

@@ -143,19 +143,110 @@ pub fn conditioner() -> RecvLinkConditioner {
     )
 }
 
+/// Why a client rolled back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RollbackCause {
+    /// The plugin installed a world the server sent (a forced rollback).
+    Install,
+    /// Lightyear's state check found the prediction differed from the server's state.
+    StateCheck,
+    /// An input arrived that differs from the one predicted.
+    Inputs,
+}
+
+/// One rollback: the client tick it ran at, the tick it resimulated from, and why; for a
+/// state check, the inputs the client had simulated the ticks up to `from` with (each
+/// player's, from `INPUTS_KEPT` ticks before), read before the resimulation rewrote them.
+#[derive(Clone, Debug)]
+pub struct RollbackRecord {
+    pub at: u32,
+    pub from: u32,
+    pub cause: RollbackCause,
+    pub inputs: Vec<((u32, u64), u8)>,
+}
+
+/// Ticks of inputs a state check's record keeps, up to its rollback tick: half a second,
+/// more than the lateness of any input that arrives (200 ms) and than the time between the
+/// server's state updates.
+pub const INPUTS_KEPT: u32 = 30;
+
+/// Every rollback a client did, in order.
+#[derive(Resource, Default)]
+pub struct RollbackLog(pub Vec<RollbackRecord>);
+
+/// Whether this frame's rollback check was handed a forced rollback (a world install).
+#[derive(Resource, Default)]
+pub struct ForcedThisFrame(pub bool);
+
+pub fn note_forced(
+    metadata: Option<Res<lightyear::prediction::manager::StateRollbackMetadata>>,
+    mut forced: ResMut<ForcedThisFrame>,
+) {
+    forced.0 = metadata.is_some_and(|m| m.forced_rollback_tick().is_some());
+}
+
 pub fn count_rollbacks(
     rollback: Res<lightyear::core::timeline::Rollback>,
     manager: Res<PredictionManager>,
     timeline: Res<LocalTimeline>,
+    forced: Res<ForcedThisFrame>,
+    ticks: Res<TickLog>,
     mut counts: ResMut<Rollbacks>,
+    mut log: ResMut<RollbackLog>,
 ) {
-    match *rollback {
-        lightyear::core::timeline::Rollback::FromState => counts.from_state += 1,
-        lightyear::core::timeline::Rollback::FromInputs => counts.from_inputs += 1,
-    }
+    let cause = match *rollback {
+        lightyear::core::timeline::Rollback::FromState => {
+            counts.from_state += 1;
+            if forced.0 {
+                RollbackCause::Install
+            } else {
+                RollbackCause::StateCheck
+            }
+        }
+        lightyear::core::timeline::Rollback::FromInputs => {
+            counts.from_inputs += 1;
+            RollbackCause::Inputs
+        }
+    };
+    let now = timeline.tick().0;
     if let Some(start) = manager.get_rollback_start_tick() {
-        counts.ticks += timeline.tick().0.saturating_sub(start.0);
+        counts.ticks += now.saturating_sub(start.0);
+        let inputs = if cause == RollbackCause::StateCheck {
+            ticks
+                .inputs
+                .range((start.0.saturating_sub(INPUTS_KEPT), 0)..(start.0 + 1, 0))
+                .map(|(k, v)| (*k, *v))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        log.0.push(RollbackRecord {
+            at: now,
+            from: start.0,
+            cause,
+            inputs,
+        });
     }
+}
+
+/// Counts a client's rollbacks by cause (`Rollbacks`) and logs each (`RollbackLog`).
+pub fn add_rollback_counting(app: &mut App) {
+    app.init_resource::<Rollbacks>()
+        .init_resource::<RollbackLog>()
+        .init_resource::<ForcedThisFrame>()
+        .init_resource::<TickLog>()
+        .add_systems(
+            PreUpdate,
+            (
+                note_forced
+                    .after(bevy_physics2d::lightyear_net::PhysicsNetSystems::InstallWorld)
+                    .before(RollbackSystems::Check),
+                count_rollbacks
+                    .after(RollbackSystems::Check)
+                    .before(RollbackSystems::Rollback)
+                    .run_if(is_in_rollback),
+            ),
+        );
 }
 
 pub fn poses_before(
@@ -207,16 +298,12 @@ impl Sim {
             }
             game::client_app(&mut app);
             add_tick_log(&mut app);
-            app.init_resource::<Rollbacks>()
-                .init_resource::<PosesBefore>()
+            add_rollback_counting(&mut app);
+            app.init_resource::<PosesBefore>()
                 .add_systems(
                     PreUpdate,
                     (
                         poses_before.before(RollbackSystems::Check),
-                        count_rollbacks
-                            .after(RollbackSystems::Check)
-                            .before(RollbackSystems::Rollback)
-                            .run_if(is_in_rollback),
                         correction_after.after(RollbackSystems::Rollback),
                     ),
                 )
