@@ -1,6 +1,7 @@
-//! The README's joint claims on the library's scenes: a ragdoll (a joint tree, solved exactly)
-//! keeps its pins closed to 0.01 mm through its fall, while a loop (the bridge, pinned at both
-//! ends) stays soft: its pins open, and more under a softer `joint_hertz`.
+//! The README's joint claims on the library's scenes: a ragdoll solved exactly (a joint tree)
+//! keeps its pins closed to 0.01 mm through its fall, and by default (a free tree of similar
+//! masses) keeps Box2D's soft pins, while a loop (the bridge, pinned at both ends) stays soft:
+//! its pins open, and more under a softer `joint_hertz`.
 
 use physics2d_demos::physics_core::prelude::*;
 use physics2d_demos::{ABSENT_JOINT, Scene, scene};
@@ -32,12 +33,14 @@ fn pin_gaps(s: &Scene, def: WorldDef) -> Vec<f32> {
 /// the origin (a few 1e-7 m). One thing opens a pin after the solver: continuous collision
 /// pulling a fast bone back to where it met the ground, as Box2D does, by at most the bone's
 /// travel in that step (it lands at about sqrt(2 g h) = 6 m/s from 1.8 m: 0.1 m a step). The
-/// next step closes such an opening, and the fall has few such steps.
+/// next step closes such an opening, and the fall has few such steps. A free ragdoll of
+/// similar masses is solved exactly only when asked (`exact_joint_mass_ratio = 1`).
 #[test]
-fn a_ragdoll_keeps_its_pins_within_a_hundredth_of_a_millimetre() {
+fn a_ragdoll_solved_exactly_keeps_its_pins_within_a_hundredth_of_a_millimetre() {
     let s = scene("ragdoll").unwrap();
     let def = WorldDef {
         enable_sleep: false,
+        exact_joint_mass_ratio: 1.0,
         ..Default::default()
     };
     let gaps = pin_gaps(&s, def);
@@ -57,6 +60,36 @@ fn a_ragdoll_keeps_its_pins_within_a_hundredth_of_a_millimetre() {
             "the pin opened at step {k} is still {next} m open"
         );
     }
+}
+
+/// By default the same ragdoll, a free tree of similar masses, keeps Box2D v3's soft rows
+/// (`WorldDef::exact_joint_mass_ratio`): its pins give in the landing, as Box2D's do (the
+/// fidelity table's ragdoll row: widest gap 6.0 cm in Box2D v3, 6.4 in rapier2d), but hold (a
+/// torn pin opens by metres, and a bone pulled back by continuous collision opens one by its
+/// 0.1 m travel in a step). Lying still in its last second, the ragdoll keeps them within the
+/// linear slop (5 mm): soft rows rest open by their load over their stiffness, and bones
+/// pressed by the ground against their limits load them more than their weight (Box2D v3's
+/// pins rest 2.5 mm open in this scene, measured as the fidelity figure over the last 60
+/// steps).
+#[test]
+fn a_free_ragdoll_keeps_box2d_soft_pins_by_default() {
+    let s = scene("ragdoll").unwrap();
+    let def = WorldDef {
+        enable_sleep: false,
+        ..Default::default()
+    };
+    let gaps = pin_gaps(&s, def);
+    let widest = gaps.iter().copied().fold(0.0f32, f32::max);
+    assert!(
+        widest > 1e-3,
+        "the pins stayed shut ({widest} m): solved exactly?"
+    );
+    assert!(widest < 0.1, "a pin opened {widest} m");
+    let resting = gaps[gaps.len() - 60..]
+        .iter()
+        .copied()
+        .fold(0.0f32, f32::max);
+    assert!(resting < 0.005, "pins still {resting} m open at rest");
 }
 
 /// The bridge's 30 planks span exactly the 30 m between its two ground pins: a loop, which

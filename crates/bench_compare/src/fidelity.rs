@@ -16,6 +16,7 @@
 //! | `restitution` | largest error of a ball's first bounce height against e^2 h (m) |
 //! | `pendulum` | amplitude lost or gained over 10 s of swinging (rad) |
 //! | `chain_light`, `chain_heavy_*` | widest gap of any pin over 10 s (m) |
+//! | `ragdoll` | widest gap of any of a falling ragdoll's pins over 10 s (m) |
 
 use crate::engines::{BodySample, ENGINES, Settings, Simulation};
 use bevy_math::Vec2;
@@ -48,6 +49,7 @@ pub const FIDELITY_SCENES: &[&str] = &[
     "chain_heavy_1000",
     "chain_heavy_2500",
     "chain_heavy_10000",
+    "ragdoll",
 ];
 
 /// What the figure of `name` measures, for the legend.
@@ -69,6 +71,7 @@ pub fn describe(name: &str) -> &'static str {
         "restitution" => "largest error of a first bounce height against e^2 h (m)",
         "pendulum" => "swing amplitude lost or gained over 10 s (rad)",
         n if n.starts_with("chain") => "widest gap of any pin over 10 s (m)",
+        "ragdoll" => "widest gap of any of the ragdoll's pins over its fall and 10 s (m)",
         _ => "",
     }
 }
@@ -155,7 +158,7 @@ impl<'a> Meter<'a> {
             for s in now {
                 self.running = worst(self.running, s.linear_velocity.length());
             }
-        } else if name.starts_with("chain") {
+        } else if name.starts_with("chain") || name == "ragdoll" {
             for (a, la, b, lb) in local_anchors(self.scene) {
                 let gap = world_point(&now[a], la).distance(world_point(&now[b], lb));
                 self.running = worst(self.running, gap);
@@ -185,7 +188,11 @@ impl<'a> Meter<'a> {
         let scene = self.scene;
         let dynamic = |i: usize| scene.bodies[i].body_type == BodyType::Dynamic;
         match scene.name {
-            n if n.starts_with("tower") || n == "overlap_recovery" || n.starts_with("chain") => {
+            n if n.starts_with("tower")
+                || n == "overlap_recovery"
+                || n.starts_with("chain")
+                || n == "ragdoll" =>
+            {
                 self.running
             }
             "pyramid" => (0..end.len())

@@ -27,8 +27,9 @@
 //! `--substeps`, `--hertz`, `--recycle`, `--mirror`, `--contacts`).
 //!
 //! `--joint-mass-ratio R` sets physics_core's and bevy_physics2d's
-//! `WorldDef::exact_joint_mass_ratio` in the race (10: joint trees lighter-ended than 10:1
-//! keep Box2D's soft rows), to time the exact joint-tree solve.
+//! `WorldDef::exact_joint_mass_ratio` in the race and the differential mode, to time and
+//! compare the exact joint-tree solve (1: every tree exact; the default 10: trees held by
+//! the world or heavy-ended past 10:1; `inf`: none, every joint on Box2D's soft rows).
 //!
 //! `--exact-islands N` turns on physics_core's exact contact islands of up to N bodies
 //! (`WorldDef::exact_contact_island_bodies`) in the race and the differential mode, to time

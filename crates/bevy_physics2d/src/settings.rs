@@ -35,11 +35,12 @@ pub struct PhysicsSettings {
     /// the default, keeps Box2D v3's soft contacts everywhere). See
     /// `WorldDef::exact_contact_island_bodies`.
     pub exact_contact_island_bodies: u32,
-    /// Joint trees whose heaviest body is at least this many times their lightest have their
-    /// joints solved together and exactly, so they neither stretch nor open; the others keep
-    /// Box2D v3's soft joints. 1, the default, for every tree; 10 for heavy-ended trees only
-    /// (crowds of ragdolls at Box2D's cost); infinity for none. See
-    /// `WorldDef::exact_joint_mass_ratio`.
+    /// Joint trees that hang from something outside them (a static or kinematic body, or a
+    /// mouse, distance or spring joint to another body) or whose heaviest body is at least
+    /// this many times their lightest have their joints solved together and exactly, so they
+    /// neither stretch nor open; free trees of similar masses, such as ragdolls, keep Box2D
+    /// v3's soft joints and its cost. 10, the default; 1 for every tree; infinity for none.
+    /// See `WorldDef::exact_joint_mass_ratio`.
     pub exact_joint_mass_ratio: f32,
     /// Lets bodies at rest fall asleep (they then cost nothing per step).
     pub enable_sleep: bool,

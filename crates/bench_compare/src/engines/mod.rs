@@ -35,7 +35,7 @@ pub struct Settings {
     /// exactly (`WorldDef::exact_contact_island_bodies`; 0, the default, is off).
     pub exact_contact_island_bodies: u32,
     /// physics_core and bevy_physics2d: `WorldDef::exact_joint_mass_ratio` (`None`: their
-    /// default, every joint tree exact).
+    /// default, 10).
     pub exact_joint_mass_ratio: Option<f32>,
 }
 

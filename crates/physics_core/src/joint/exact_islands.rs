@@ -22,6 +22,14 @@
 //! be trusted (a pivot that is not clearly positive, a non-finite result, or a result that
 //! does not satisfy the system) hands the island's joints back to their own soft rows for the
 //! rest of the step: they then stretch as soft joints do, but never diverge.
+//!
+//! Which trees are solved this way (`mark_exact_islands`) follows where soft rows fail. A tree
+//! that hangs from the world (a static or kinematic body, or another joint tying it to
+//! something outside it) carries its whole weight and whatever pulls it through its pins, so
+//! soft pins stretch along it; a tree with a heavy end defeats the sequential solve however it
+//! is held. A free tree of similar masses, such as a ragdoll falling or lying on the ground,
+//! loads its pins only with its own swing and its contacts: there the soft rows hold as well as
+//! Box2D v3's do, at a fifth of the exact solve's cost.
 
 use super::tree_solve::{
     EdgeBlocks, NO_PARENT, TreeEdge, TreeFactor, TreeWork, V3, elimination_order, factor_tree,
@@ -45,6 +53,10 @@ pub(crate) struct ExactIsland {
     /// The island's dynamic bodies by solver index, sorted; the tree's local body indices
     /// point here.
     bodies: Vec<u32>,
+    /// Whether the tree hangs from something outside it: one of its joints holds it to a
+    /// static body, or another joint (a mouse, distance, motor or spring joint, ...) ties one
+    /// of its bodies to a body outside the tree. Its pins then carry that load.
+    held: bool,
 }
 
 /// Number of equality rows a joint contributes to an exact island.
@@ -81,6 +93,23 @@ pub(crate) fn build_exact_islands(
             }
         }
     }
+    // Trees tied to the world or to another island by a joint without exact rows: both ends'
+    // islands carry what that joint pulls (a mouse joint's body A is the static target).
+    let mut pulled = vec![false; body_count];
+    for c in joints.iter() {
+        let (a, b) = (c.frame.index_a, c.frame.index_b);
+        if exact_rows(&c.kind) > 0 {
+            continue;
+        }
+        let root =
+            |parent: &mut Vec<usize>, x: u32| (x != STATIC_BODY).then(|| find(parent, x as usize));
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if ra != rb {
+            for r in [ra, rb].into_iter().flatten() {
+                pulled[r] = true;
+            }
+        }
+    }
     // Islands keyed by root body, in joint order (deterministic), with their row count, their
     // dynamic bodies and whether they hang from static bodies.
     struct Gathered {
@@ -88,6 +117,7 @@ pub(crate) fn build_exact_islands(
         rows: usize,
         bodies: Vec<u32>,
         grounded: bool,
+        root: usize,
     }
     let mut by_root: Vec<Option<usize>> = vec![None; body_count];
     let mut gathered: Vec<Gathered> = Vec::new();
@@ -108,6 +138,7 @@ pub(crate) fn build_exact_islands(
                 rows: 0,
                 bodies: Vec::new(),
                 grounded: false,
+                root,
             });
             gathered.len() - 1
         });
@@ -154,21 +185,24 @@ pub(crate) fn build_exact_islands(
         if let Some(tree) = elimination_order(&ends, &rows, &g.bodies) {
             g.island.tree = tree;
             g.island.bodies = g.bodies;
+            g.island.held = g.grounded || pulled[g.root];
             out.push(g.island);
         }
     }
     out
 }
 
-/// Marks the joints of the islands whose heaviest dynamic body is at least `mass_ratio` times
-/// their lightest as solved exactly (`WorldDef::exact_joint_mass_ratio`); the others keep their
-/// soft per-joint rows. A body of infinite mass (inverse mass 0) counts as heavier than any
-/// ratio asks, unless the ratio is infinite (nothing exact).
+/// Marks the joints of the islands solved exactly this step (`WorldDef::exact_joint_mass_ratio`):
+/// those that hang from something outside them (`ExactIsland::held`) and those whose heaviest
+/// dynamic body is at least `mass_ratio` times their lightest. The others keep their soft
+/// per-joint rows. A body of infinite mass (inverse mass 0) counts as heavier than any ratio
+/// asks. An infinite ratio solves nothing exactly.
 pub(crate) fn mark_exact_islands(
     islands: &[ExactIsland],
     joints: &mut [JointConstraint],
     mass_ratio: f32,
 ) {
+    let any_exact = mass_ratio.is_finite();
     for island in islands {
         // The lightest body has the largest inverse mass, the heaviest the smallest.
         let (mut lightest, mut heaviest) = (0.0f32, f32::INFINITY);
@@ -182,7 +216,7 @@ pub(crate) fn mark_exact_islands(
             }
         }
         // heaviest mass / lightest mass >= ratio; infinity times 0 is NaN: not exact.
-        let exact = lightest >= mass_ratio * heaviest;
+        let exact = any_exact && (island.held || lightest >= mass_ratio * heaviest);
         for &j in &island.joints {
             joints[j].exact = exact;
         }

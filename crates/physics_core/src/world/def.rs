@@ -123,17 +123,22 @@ pub struct WorldDef {
     /// pyramid of 55 boxes (Box2D's soft solve: 0.03 ms), so keep the limit to the islands
     /// that need it.
     pub exact_contact_island_bodies: u32,
-    /// Joint trees (revolute, rigid weld and prismatic joints, no loop, small enough:
-    /// `joint/exact_islands.rs`) whose heaviest body is at least this many times their
-    /// lightest have their joints solved together and exactly, in linear time along the tree
-    /// (`joint/tree_solve.rs`); the others keep Box2D v3's soft rows, one joint at a time.
-    /// Exact trees keep their pins closed to 0.01 mm however they swing and whatever they
-    /// carry; soft rows open by millimetres in a whip and let a light chain holding a heavy
-    /// end stretch and tear (sequential impulses converge well under about 10:1, Box2D's own
-    /// advice). The exact solve costs about five times the soft rows (a ragdoll of 12 bones:
-    /// some 20 microseconds a step against 4). 1, the default, solves every tree exactly; 10
-    /// keeps it for heavy-ended trees and gives crowds of ragdolls Box2D's cost; infinity
-    /// solves none exactly.
+    /// Which joint trees (revolute, rigid weld and prismatic joints, no loop, small enough:
+    /// `joint/exact_islands.rs`) have their joints solved together and exactly, in linear time
+    /// along the tree (`joint/tree_solve.rs`), instead of Box2D v3's soft rows one joint at a
+    /// time. Exact trees keep their pins closed to 0.01 mm however they swing and whatever
+    /// they carry; soft rows open by millimetres in a whip, and let a chain hanging from the
+    /// world stretch under its own weight and a light chain holding a heavy end tear
+    /// (sequential impulses converge well under about 10:1, Box2D's own advice).
+    ///
+    /// A tree is solved exactly when it hangs from something outside it (a joint to a static
+    /// or kinematic body, or a mouse, distance, motor or spring joint to a body outside the
+    /// tree), or when its heaviest body is at least this many times its lightest. A free tree
+    /// of similar masses, such as a ragdoll, keeps the soft rows: its pins carry only its own
+    /// swing and its contacts, and hold as Box2D's do. The exact solve costs about five times
+    /// the soft rows (a ragdoll of 12 bones: some 20 microseconds a step against 4), so crowds
+    /// of ragdolls run at Box2D's cost. 10 is the default; 1 solves every tree exactly;
+    /// infinity solves none exactly, held or not.
     pub exact_joint_mass_ratio: f32,
     /// How shape frictions combine.
     pub friction_mixing: MixRule,
@@ -170,7 +175,7 @@ impl Default for WorldDef {
             time_to_sleep: 0.5,
             enable_block_solver: false,
             exact_contact_island_bodies: 0,
-            exact_joint_mass_ratio: 1.0,
+            exact_joint_mass_ratio: 10.0,
             friction_mixing: MixRule::GeometricMean,
             restitution_mixing: MixRule::Max,
             max_bodies: 1 << 20,
