@@ -240,16 +240,19 @@ impl<T> Slots<T> {
     /// a note for the slot, if any (what a serial pass after this one needs of it). Returns
     /// the sums; the noted slots with their notes are left in `notes.noted`, in slot order
     /// whatever the worker count (the last pass's notes are dropped).
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn par_for_each_mut_noting<const N: usize, Note: Send>(
+    ///
+    /// `f` is a type parameter, not a trait object, so the per-slot work is compiled into
+    /// the block loop (one indirect call per block, not per slot).
+    pub(crate) fn par_for_each_mut_noting<const N: usize, Note: Send, F>(
         &mut self,
         runner: &dyn crate::parallel::TaskRunner,
         min_block: usize,
         notes: &mut Notes<Note>,
-        f: &(dyn Fn(u32, u32, &mut T) -> ([usize; N], Option<Note>) + Sync),
+        f: &F,
     ) -> [usize; N]
     where
         T: Send,
+        F: Fn(u32, u32, &mut T) -> ([usize; N], Option<Note>) + Sync,
     {
         let blocks = std::sync::Mutex::new(Vec::new());
         let spare = std::sync::Mutex::new(std::mem::take(&mut notes.spare));

@@ -545,7 +545,7 @@ impl World {
         let static_tree = &self.broadphase.static_tree;
         let (states, solver_index, solved) = (&arrays.states, &arrays.solver_index, &arrays.bodies);
         let mut notes = std::mem::take(&mut self.finalize_notes);
-        self.bodies.par_for_each_mut_noting::<0, Finalized>(
+        self.bodies.par_for_each_mut_noting::<0, Finalized, _>(
             &*self.runner,
             MIN_BODY_BLOCK,
             &mut notes,
