@@ -140,3 +140,43 @@ fn threads_keep_the_pyramid_standing() {
     let drift = (w.body_position(top).unwrap() - start).length();
     assert!(drift < 0.1, "top of the pyramid moved {drift} m");
 }
+
+#[test]
+fn the_solver_profile_splits_the_solve_time_on_any_worker_count() {
+    let runners: [Arc<dyn TaskRunner>; 2] =
+        [Arc::new(SingleThreaded), Arc::new(ScopedThreads::new(2))];
+    for runner in runners {
+        let (mut w, _) = scene(runner);
+        for _ in 0..90 {
+            w.step(DT).unwrap();
+        }
+        let p = *w.profile();
+        let s = p.solver;
+        // Every stage ran (there are contacts and joints) and read a clock that moved; no
+        // surface is bouncy, so the restitution stages were never planned.
+        let ran = [
+            s.setup_ms,
+            s.prepare_ms,
+            s.integrate_velocities_ms,
+            s.warm_start_ms,
+            s.solve_ms,
+            s.integrate_positions_ms,
+            s.relax_ms,
+            s.store_ms,
+        ];
+        assert!(ran.iter().all(|&ms| ms > 0.0), "{s:?}");
+        assert_eq!(s.restitution_ms, 0.0, "{s:?}");
+        // Parts of the solve measured on the same clock: together no longer than the whole
+        // (a microsecond of rounding allowed), and most of it.
+        let parts = s.setup_ms + s.stages_ms();
+        assert!(
+            parts <= p.solve_ms + 1e-3,
+            "{parts} ms of {} ms",
+            p.solve_ms
+        );
+        assert!(parts >= 0.5 * p.solve_ms, "{parts} ms of {} ms", p.solve_ms);
+        // A step of no time solves nothing.
+        w.step(0.0).unwrap();
+        assert_eq!(w.profile().solver, Default::default());
+    }
+}

@@ -26,6 +26,8 @@ struct Box2d {
     /// Box2D's own stage times (ms) summed over the steps taken: pairs, collide, solve, and
     /// within solve the constraint stages and the body finalize (transforms).
     stages: [f32; 5],
+    /// Box2D's solver stages (ms) summed over the steps taken, in `solver_stages` order.
+    solver_stages: [f32; 8],
     steps: u32,
 }
 
@@ -58,6 +60,7 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         dt: scene.dt,
         substeps: settings.substeps as i32,
         stages: [0.0; 5],
+        solver_stages: [0.0; 8],
         steps: 0,
     };
     build_start(&mut sim, scene)?;
@@ -180,6 +183,19 @@ impl Simulation for Box2d {
         for (sum, ms) in self.stages.iter_mut().zip(taken) {
             *sum += ms;
         }
+        let solver = [
+            p.solver_setup,
+            p.prepare_constraints,
+            p.integrate_velocities + p.integrate_positions,
+            p.warm_start,
+            p.solve_impulses,
+            p.relax_impulses,
+            p.apply_restitution,
+            p.store_impulses,
+        ];
+        for (sum, ms) in self.solver_stages.iter_mut().zip(solver) {
+            *sum += ms;
+        }
         self.steps += 1;
         Ok(())
     }
@@ -187,9 +203,10 @@ impl Simulation for Box2d {
     fn stages(&self) -> Option<String> {
         let n = self.steps.max(1) as f32;
         let [pairs, collide, solve, constraints, transforms] = self.stages.map(|s| s / n);
+        let solver = super::solver_stages(self.solver_stages.map(|s| s / n));
         Some(format!(
             "pairs {pairs:.3}, collide {collide:.3}, solve {solve:.3} (constraints \
-             {constraints:.3}, transforms {transforms:.3}) ms/step"
+             {constraints:.3}, transforms {transforms:.3}) ms/step\n{solver}"
         ))
     }
 

@@ -54,6 +54,16 @@ impl Simulation for Core {
         self.stages.collide_ms += p.collide_ms;
         self.stages.solve_ms += p.solve_ms;
         self.stages.finalize_ms += p.finalize_ms;
+        let (sum, step) = (&mut self.stages.solver, &p.solver);
+        sum.setup_ms += step.setup_ms;
+        sum.prepare_ms += step.prepare_ms;
+        sum.integrate_velocities_ms += step.integrate_velocities_ms;
+        sum.warm_start_ms += step.warm_start_ms;
+        sum.solve_ms += step.solve_ms;
+        sum.integrate_positions_ms += step.integrate_positions_ms;
+        sum.relax_ms += step.relax_ms;
+        sum.restitution_ms += step.restitution_ms;
+        sum.store_ms += step.store_ms;
         self.steps += 1;
         Ok(())
     }
@@ -61,8 +71,19 @@ impl Simulation for Core {
     fn stages(&self) -> Option<String> {
         let n = self.steps.max(1) as f32;
         let s = &self.stages;
+        let v = &s.solver;
+        let solver = super::solver_stages([
+            v.setup_ms / n,
+            v.prepare_ms / n,
+            (v.integrate_velocities_ms + v.integrate_positions_ms) / n,
+            v.warm_start_ms / n,
+            v.solve_ms / n,
+            v.relax_ms / n,
+            v.restitution_ms / n,
+            v.store_ms / n,
+        ]);
         Some(format!(
-            "pairs {:.3}, collide {:.3}, solve {:.3}, finalize {:.3} ms/step",
+            "pairs {:.3}, collide {:.3}, solve {:.3}, finalize {:.3} ms/step\n{solver}",
             s.update_pairs_ms / n,
             s.collide_ms / n,
             s.solve_ms / n,

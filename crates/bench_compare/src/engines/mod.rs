@@ -168,3 +168,24 @@ pub const ENGINES: &[(&str, Build)] = &[
     ("rapier2d", rapier::build),
     ("avian2d", avian::build),
 ];
+
+/// The solver's stages as both Box2D v3 and physics_core report them (ms/step): set-up,
+/// prepare, integrate (velocities and positions), warm start, solve, relax, restitution,
+/// store; one line, to print under an engine's stage times.
+pub(crate) fn solver_stages(ms: [f32; 8]) -> String {
+    let [
+        setup,
+        prepare,
+        integrate,
+        warm,
+        solve,
+        relax,
+        restitution,
+        store,
+    ] = ms;
+    format!(
+        "    solver: set-up {setup:.3}, prepare {prepare:.3}, integrate {integrate:.3}, warm \
+         start {warm:.3}, solve {solve:.3}, relax {relax:.3}, restitution {restitution:.3}, \
+         store {store:.3} ms/step"
+    )
+}

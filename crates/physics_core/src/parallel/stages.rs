@@ -7,7 +7,8 @@
 //! that runs its tasks one after another still finishes (the first task does everything).
 
 use super::TaskRunner;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// Fewest bodies in a block of a stage over bodies (solver substeps and finalize).
 pub(crate) const MIN_BODY_BLOCK: usize = 128;
@@ -19,13 +20,58 @@ struct StageCounters {
     done: AtomicU32,
 }
 
+/// When some stages of a run ended, for a profile: the stages marked in `timed` get the
+/// nanoseconds from `start` to the moment their last block finished (a stage with no blocks:
+/// to when the next stage opened). Reading the clock after every stage would cost more than
+/// a small world's stages take, so only a run of like stages is timed, by its last one.
+pub(crate) struct StageClock<'a> {
+    start: Instant,
+    timed: &'a [bool],
+    ended_ns: Vec<AtomicU64>,
+}
+
+impl<'a> StageClock<'a> {
+    /// A clock started now for stages `timed` (one flag per stage).
+    pub fn start(timed: &'a [bool]) -> Self {
+        StageClock {
+            start: Instant::now(),
+            timed,
+            ended_ns: timed.iter().map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Notes that the stages `stages` have ended (the timed ones among them read the clock).
+    fn ended(&self, stages: std::ops::Range<usize>) {
+        let mut now = None;
+        for s in stages {
+            if self.timed.get(s) == Some(&true) {
+                let at = *now.get_or_insert_with(|| self.start.elapsed().as_nanos() as u64);
+                self.ended_ns[s].store(at, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Nanoseconds from the start to the end of stage `stage` (zero if it is not timed).
+    /// Read after the run: `run_stages` returns only when every stage has ended.
+    pub fn ended_ns(&self, stage: usize) -> u64 {
+        self.ended_ns[stage].load(Ordering::Relaxed)
+    }
+}
+
 /// Runs `block(stage, block_index)` for every block of every stage, stage after stage: no
-/// block of a stage starts before every block of the previous stage has finished.
+/// block of a stage starts before every block of the previous stage has finished. `clock`,
+/// if given, notes when its timed stages end.
 pub(crate) fn run_stages(
     runner: &dyn TaskRunner,
     block_counts: &[u32],
     block: &(dyn Fn(usize, u32) + Sync),
+    clock: Option<&StageClock>,
 ) {
+    let ended = |stages: std::ops::Range<usize>| {
+        if let Some(clock) = clock {
+            clock.ended(stages);
+        }
+    };
     let stage_count = block_counts.len();
     let next_open = |from: usize| {
         (from..stage_count)
@@ -33,15 +79,22 @@ pub(crate) fn run_stages(
             .unwrap_or(stage_count)
     };
     let first = next_open(0);
+    // Stages with no blocks before the first open one end at once; each later one ends
+    // with the open stage before it.
+    ended(0..first);
     if first == stage_count {
         return;
     }
     // One worker, or nothing to share (a small world): no threads to wake.
     if runner.worker_count() <= 1 || block_counts.iter().all(|&c| c <= 1) {
-        for (stage, &count) in block_counts.iter().enumerate() {
-            for b in 0..count {
+        let mut stage = first;
+        while stage < stage_count {
+            for b in 0..block_counts[stage] {
                 block(stage, b);
             }
+            let next = next_open(stage + 1);
+            ended(stage..next);
+            stage = next;
         }
         return;
     }
@@ -61,7 +114,10 @@ pub(crate) fn run_stages(
                 // AcqRel: the last finisher sees every block's writes (the adds form one
                 // release sequence) and publishes them with the store below.
                 if c.done.fetch_add(1, Ordering::AcqRel) + 1 == count {
-                    open.store(next_open(stage + 1), Ordering::Release);
+                    let next = next_open(stage + 1);
+                    // This stage and the empty ones skipped up to the next open one.
+                    ended(stage..next);
+                    open.store(next, Ordering::Release);
                 }
             } else {
                 wait_while_open(&open, stage);
@@ -117,11 +173,12 @@ pub(crate) fn for_each_block<T: Send>(
     let len = items.len();
     let (count, size) = blocks(len, min_block, runner.worker_count());
     let shared = super::shared::SharedMut::new(items);
-    run_stages(runner, &[count], &|_, b| {
+    let run = |_, b| {
         let range = block_range(b, size, len);
         // Blocks of one stage are disjoint ranges of `items`.
         f(range.start, shared.disjoint_range(range));
-    });
+    };
+    run_stages(runner, &[count], &run, None);
 }
 
 #[cfg(test)]
@@ -146,7 +203,12 @@ mod tests {
 
     fn record(runner: &dyn TaskRunner, counts: &[u32]) -> Vec<(usize, u32)> {
         let log = Mutex::new(Vec::new());
-        run_stages(runner, counts, &|s, b| log.lock().unwrap().push((s, b)));
+        run_stages(
+            runner,
+            counts,
+            &|s, b| log.lock().unwrap().push((s, b)),
+            None,
+        );
         log.into_inner().unwrap()
     }
 
@@ -179,6 +241,30 @@ mod tests {
     fn no_stages_or_empty_stages_return_at_once() {
         assert!(record(&ScopedThreads::new(3), &[]).is_empty());
         assert!(record(&ScopedThreads::new(3), &[0, 0]).is_empty());
+    }
+
+    #[test]
+    fn the_clock_notes_each_timed_stage_after_its_blocks_and_skips_the_others() {
+        // Every block sleeps 2 ms: a stage cannot end sooner than 2 ms after the one before,
+        // however many workers share it. The empty stage ends with the one before it.
+        let counts = [2, 0, 3, 1];
+        let timed = [true, true, false, true];
+        let ms = |ns: u64| ns as f64 / 1e6;
+        let runners: [&dyn TaskRunner; 3] =
+            [&SingleThreaded, &ScopedThreads::new(3), &Backwards(2)];
+        for runner in runners {
+            let clock = StageClock::start(&timed);
+            let nap = |_, _| std::thread::sleep(std::time::Duration::from_millis(2));
+            run_stages(runner, &counts, &nap, Some(&clock));
+            let ended: Vec<f64> = (0..4).map(|s| ms(clock.ended_ns(s))).collect();
+            assert!(ended[0] >= 2.0, "{ended:?}");
+            assert_eq!(
+                ended[1], ended[0],
+                "an empty stage ends with the one before it"
+            );
+            assert_eq!(ended[2], 0.0, "an untimed stage reads no clock");
+            assert!(ended[3] >= ended[1] + 4.0, "{ended:?}");
+        }
     }
 
     #[test]

@@ -32,7 +32,9 @@
 //!
 //! `step_stages.rs` runs this list as stages on the world's task runner: body stages in
 //! ranges of bodies, colour stages in blocks of one colour's groups, and the scalar work
-//! (joints, exact islands, overflow contacts, restitution) as single-block stages.
+//! (joints, exact islands, overflow contacts, restitution) as single-block stages. The wall
+//! time of each named stage above, summed over the substeps, is the step's
+//! [`SolverProfile`] (`World::profile().solver`), split as Box2D v3 splits its own.
 //!
 //! Solving with bias pushes overlapping bodies apart softly; relaxing without bias then
 //! removes the velocity that push added, so separation does not turn into bounce.
@@ -44,6 +46,7 @@ pub(crate) mod exact_contacts;
 pub(crate) mod graph_coloring;
 pub(crate) mod island;
 pub(crate) mod joint_order;
+mod profile;
 pub mod softness;
 mod step_stages;
 pub(crate) mod wide_contact_solver;
@@ -56,6 +59,7 @@ use contact_solver::{
 };
 use exact_contacts::ExactContacts;
 use graph_coloring::GraphColoring;
+pub use profile::SolverProfile;
 pub(crate) use step_stages::{ContactLink, run_substeps};
 use wide_contact_solver::{LANES, WideContacts};
 

@@ -18,6 +18,7 @@ use super::body_state::BodyState;
 use super::contact_solver::{
     ContactConstraint, SurfaceConstraint, apply_restitution, solve_contacts, warm_start,
 };
+use super::profile::{SolverProfile, SolverStage};
 use super::wide_contact_solver::{
     EMPTY_LANE, LANES, clear_group, lane_results, pack_lane, restitution_groups, solve_groups,
     warm_start_groups,
@@ -30,7 +31,7 @@ use crate::joint::{
 };
 use crate::parallel::TaskRunner;
 use crate::parallel::shared::{SharedMut, StatesView};
-use crate::parallel::stages::{MIN_BODY_BLOCK, block_range, blocks, run_stages};
+use crate::parallel::stages::{MIN_BODY_BLOCK, StageClock, block_range, blocks, run_stages};
 use crate::prefetch::PREFETCH_DISTANCE;
 use bevy_math::Vec2;
 use std::ops::Range;
@@ -162,6 +163,22 @@ enum Stage {
     StoreContacts,
 }
 
+impl Stage {
+    /// The stage of the profile this stage's time counts in.
+    fn profiled_as(self) -> SolverStage {
+        match self {
+            Stage::PrepareOverflow | Stage::PrepareGroups => SolverStage::Prepare,
+            Stage::IntegrateVelocities => SolverStage::IntegrateVelocities,
+            Stage::WarmStartScalar | Stage::WarmStartColor(_) => SolverStage::WarmStart,
+            Stage::SolveScalar | Stage::SolveColor(_) => SolverStage::Solve,
+            Stage::IntegratePositions => SolverStage::IntegratePositions,
+            Stage::RelaxScalar | Stage::RelaxColor(_) => SolverStage::Relax,
+            Stage::RestitutionScalar | Stage::RestitutionColor(_) => SolverStage::Restitution,
+            Stage::StoreGroups | Stage::StoreContacts => SolverStage::Store,
+        }
+    }
+}
+
 /// A stage, its block count and the items per block.
 struct PlannedStage {
     stage: Stage,
@@ -241,15 +258,23 @@ fn plan(
 
 /// Builds the contact constraints laid out by `SolverArrays::lay_out_contacts`, runs the
 /// substep loop and restitution, and stores the contacts' results, on `runner`'s workers.
+/// Returns the stages' times (the set-up, before this, is the caller's to time).
 pub(crate) fn run_substeps(
     arrays: &mut SolverArrays,
     settings: &StepSettings,
     link: &ContactLink,
     runner: &dyn TaskRunner,
-) {
+) -> SolverProfile {
     let workers = runner.worker_count();
     let stages = plan(arrays, settings.substeps, link.any_restitution, workers);
     let counts: Vec<u32> = stages.iter().map(|s| s.blocks).collect();
+    // The clock is read where a run of stages of one profile stage ends (the colours of a
+    // warm start, say), about ten times a substep.
+    let kinds: Vec<SolverStage> = stages.iter().map(|s| s.stage.profiled_as()).collect();
+    let timed: Vec<bool> = (0..kinds.len())
+        .map(|i| kinds.get(i + 1) != Some(&kinds[i]))
+        .collect();
+    let clock = StageClock::start(&timed);
 
     let h = settings.dt / settings.substeps as f32;
     let inv_h = 1.0 / h;
@@ -452,5 +477,15 @@ pub(crate) fn run_substeps(
             }
         }
     };
-    run_stages(runner, &counts, &block);
+    run_stages(runner, &counts, &block, Some(&clock));
+    let mut profile = SolverProfile::default();
+    let mut last_end = 0;
+    for (i, &kind) in kinds.iter().enumerate() {
+        if timed[i] {
+            let end = clock.ended_ns(i);
+            *profile.stage_mut(kind) += end.saturating_sub(last_end) as f32 * 1e-6;
+            last_end = end;
+        }
+    }
+    profile
 }

@@ -17,7 +17,9 @@ use crate::solver::contact_solver::{
     prepare_contact,
 };
 use crate::solver::softness::Softness;
-use crate::solver::{ContactLink, MAX_ROTATION_PER_STEP, StepSettings, run_substeps};
+use crate::solver::{
+    ContactLink, MAX_ROTATION_PER_STEP, SolverProfile, StepSettings, run_substeps,
+};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -63,6 +65,8 @@ pub struct StepProfile {
     pub solve_ms: f32,
     /// Transforms, bounds.
     pub finalize_ms: f32,
+    /// The solver's time split by stage (within `solve_ms`).
+    pub solver: SolverProfile,
 }
 
 impl StepProfile {
@@ -344,6 +348,8 @@ impl World {
         if !dt.is_finite() || dt < 0.0 {
             return Err(WorldError::InvalidTimeStep(dt));
         }
+        let setup_start = Instant::now();
+        self.profile.solver = SolverProfile::default();
         // The arrays leave `self` while they are filled so the world can be read meanwhile.
         let mut arrays = std::mem::take(&mut self.solver);
         arrays.states.clear();
@@ -495,7 +501,8 @@ impl World {
             hit_threshold: self.tolerances.hit_event_threshold,
             hits: Mutex::new(Vec::new()),
         };
-        run_substeps(
+        let setup_ms = elapsed_ms(setup_start);
+        let stages = run_substeps(
             &mut arrays,
             &StepSettings {
                 dt,
@@ -508,6 +515,7 @@ impl World {
             &link,
             &*self.runner,
         );
+        self.profile.solver = SolverProfile { setup_ms, ..stages };
         let mut hits = link.hits.into_inner().unwrap_or_else(|e| e.into_inner());
         arrays.solver_index = solver_index;
         arrays.contact_bodies = contact_bodies;
