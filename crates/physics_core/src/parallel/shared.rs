@@ -97,12 +97,14 @@ impl<'a, T> SharedMut<'a, T> {
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 
-    /// Asks the cache for element `index` (`crate::prefetch`); nothing if out of range. Safe
-    /// while other workers hold the element: no reference to it is formed, nothing is read.
+    /// Asks the cache for the first `bytes` bytes of element `index` (`crate::prefetch`);
+    /// nothing if out of range. Safe while other workers hold the element: no reference to
+    /// it is formed, nothing is read.
     #[inline(always)]
-    pub fn prefetch(&self, index: usize) {
+    pub fn prefetch_bytes(&self, index: usize, bytes: usize) {
         if index < self.len {
-            crate::prefetch::prefetch(self.ptr.wrapping_add(index).cast_const());
+            let at = self.ptr.wrapping_add(index).cast_const();
+            crate::prefetch::prefetch_bytes(at, bytes);
         }
     }
 
