@@ -17,7 +17,7 @@
 use super::block_solver::{BlockMatrix, solve_block};
 use super::body_state::{BodyState, read_state, write_state};
 use super::softness::Softness;
-use crate::collision::Manifold;
+use crate::collision::{Manifold, ManifoldPoint};
 use crate::math::{cross, cross_sv, right_perp};
 use bevy_math::Vec2;
 
@@ -139,7 +139,7 @@ pub(crate) struct ContactSolveSettings {
 /// Dominance ranks bodies that can both be pushed; against a body that cannot (static,
 /// kinematic or asleep) there is nothing to rank, and zeroing both would leave the contact
 /// with no mass at all.
-fn dominated_masses(a: &ConstraintBody, b: &ConstraintBody) -> (f32, f32, f32, f32) {
+pub(crate) fn dominated_masses(a: &ConstraintBody, b: &ConstraintBody) -> (f32, f32, f32, f32) {
     use std::cmp::Ordering;
     let pushable = |c: &ConstraintBody| c.inv_mass > 0.0 || c.inv_inertia > 0.0;
     let order = if pushable(a) && pushable(b) {
@@ -180,8 +180,60 @@ pub(crate) struct ContactSurface {
     pub rolling_impulse: f32,
 }
 
+/// The softness of a contact whose rows see inverse masses `ma` and `mb`: against a body
+/// that cannot be pushed, the contact is twice as stiff.
+#[inline(always)]
+pub(crate) fn contact_softness(ma: f32, mb: f32, settings: &ContactSolveSettings) -> Softness {
+    if ma == 0.0 || mb == 0.0 {
+        settings.static_softness
+    } else {
+        settings.contact_softness
+    }
+}
+
+/// The constraint of one manifold point along normal `n` (tangent `t`), the rows seeing the
+/// inverse masses and inertias `masses` (a, then b, after dominance): anchors from the
+/// centres of mass, the separation without the anchors' offset, the approach speed, last
+/// step's impulses, and the effective masses K^-1 of the normal and tangent rows.
+#[inline(always)]
+pub(crate) fn prepare_point(
+    mp: &ManifoldPoint,
+    n: Vec2,
+    t: Vec2,
+    (ma, ia, mb, ib): (f32, f32, f32, f32),
+    a: &ConstraintBody,
+    b: &ConstraintBody,
+) -> ConstraintPoint {
+    let ra = mp.anchor_a - a.center_offset;
+    let rb = mp.anchor_b - b.center_offset;
+    let (rn_a, rn_b) = (cross(ra, n), cross(rb, n));
+    let k_normal = ma + mb + ia * rn_a * rn_a + ib * rn_b * rn_b;
+    let (rt_a, rt_b) = (cross(ra, t), cross(rb, t));
+    let k_tangent = ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b;
+    let dv = b.linear_velocity + cross_sv(b.angular_velocity, rb)
+        - a.linear_velocity
+        - cross_sv(a.angular_velocity, ra);
+    ConstraintPoint {
+        anchor_a: ra,
+        anchor_b: rb,
+        base_separation: mp.separation - (rb - ra).dot(n),
+        relative_velocity: dv.dot(n),
+        normal_impulse: mp.normal_impulse,
+        tangent_impulse: mp.tangent_impulse,
+        max_normal_impulse: 0.0,
+        normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
+        tangent_mass: if k_tangent > 0.0 {
+            1.0 / k_tangent
+        } else {
+            0.0
+        },
+    }
+}
+
 /// Builds the constraint of a touching manifold in `out` (in place: the constraint array is
 /// large and written once per step). Points past the manifold's count are left as they were.
+/// The SIMD lanes build theirs with `wide_contact_solver::prepare_lane`, from the same
+/// parts.
 ///
 /// Dominance: the contact's rows see the more dominant body's inverse mass and inertia as
 /// zero, so every impulse of the pair changes only the other body's velocity (the dominant
@@ -194,16 +246,11 @@ pub(crate) fn prepare_contact(
     b: &ConstraintBody,
     settings: &ContactSolveSettings,
 ) {
-    let (friction, restitution) = (surface.friction, surface.restitution);
     let n = manifold.normal;
     let t = right_perp(n);
-    let (ma, ia, mb, ib) = dominated_masses(a, b);
-    // Against a body that cannot be pushed, the contact is twice as stiff.
-    out.softness = if ma == 0.0 || mb == 0.0 {
-        settings.static_softness
-    } else {
-        settings.contact_softness
-    };
+    let masses = dominated_masses(a, b);
+    let (ma, ia, mb, ib) = masses;
+    out.softness = contact_softness(ma, mb, settings);
     out.index_a = a.solver_index;
     out.index_b = b.solver_index;
     out.inv_mass_a = ma;
@@ -211,35 +258,12 @@ pub(crate) fn prepare_contact(
     out.inv_mass_b = mb;
     out.inv_inertia_b = ib;
     out.normal = n;
-    out.friction = friction;
-    out.restitution = restitution;
+    out.friction = surface.friction;
+    out.restitution = surface.restitution;
     out.point_count = manifold.point_count;
     out.block = None;
     for (cp, mp) in out.points.iter_mut().zip(manifold.points()) {
-        let ra = mp.anchor_a - a.center_offset;
-        let rb = mp.anchor_b - b.center_offset;
-        let (rn_a, rn_b) = (cross(ra, n), cross(rb, n));
-        let k_normal = ma + mb + ia * rn_a * rn_a + ib * rn_b * rn_b;
-        let (rt_a, rt_b) = (cross(ra, t), cross(rb, t));
-        let k_tangent = ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b;
-        let dv = b.linear_velocity + cross_sv(b.angular_velocity, rb)
-            - a.linear_velocity
-            - cross_sv(a.angular_velocity, ra);
-        *cp = ConstraintPoint {
-            anchor_a: ra,
-            anchor_b: rb,
-            base_separation: mp.separation - (rb - ra).dot(n),
-            relative_velocity: dv.dot(n),
-            normal_impulse: mp.normal_impulse,
-            tangent_impulse: mp.tangent_impulse,
-            max_normal_impulse: 0.0,
-            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
-            tangent_mass: if k_tangent > 0.0 {
-                1.0 / k_tangent
-            } else {
-                0.0
-            },
-        };
+        *cp = prepare_point(mp, n, t, masses, a, b);
     }
     if settings.use_block_solver && out.point_count == 2 {
         out.block = BlockMatrix::new(out);

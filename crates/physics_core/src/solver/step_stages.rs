@@ -16,12 +16,13 @@
 
 use super::body_state::BodyState;
 use super::contact_solver::{
-    ContactConstraint, SurfaceConstraint, apply_restitution, solve_contacts, warm_start,
+    ConstraintBody, ContactConstraint, ContactSolveSettings, ContactSurface, SurfaceConstraint,
+    apply_restitution, prepare_contact, solve_contacts, warm_start,
 };
 use super::profile::{SolverProfile, SolverStage};
 use super::wide_contact_solver::{
-    EMPTY_LANE, LANES, clear_group, lane_results, pack_lane, restitution_groups, solve_groups,
-    warm_start_groups,
+    EMPTY_LANE, LANES, WideConstraint, clear_group, lane_results, prepare_lane, restitution_groups,
+    solve_groups, warm_start_groups,
 };
 use super::{SolverArrays, StepSettings, integrate_positions, integrate_velocities};
 use crate::contact::Contact;
@@ -51,14 +52,16 @@ const HOT_CONTACT_BYTES: usize = 8 + std::mem::offset_of!(Contact, recycled);
 
 /// The world's side of the contact constraints: where constraint `k` comes from and where its
 /// results go.
-pub(crate) struct ContactLink<'a> {
+pub(crate) struct ContactLink<'a, B> {
     /// Contact slot of each constraint index (each slot at most once).
     pub slots: &'a [u32],
     /// The world's contacts, by slot: read while preparing, written while storing.
     pub contacts: SharedMut<'a, Slot<Contact>>,
-    /// Builds the constraint of a contact in place.
-    pub prepare:
-        &'a (dyn Fn(&Contact, &mut ContactConstraint, Option<&mut SurfaceConstraint>) + Sync),
+    /// What a constraint needs of the body in a body slot. A type parameter, not a trait
+    /// object: preparing calls it twice per contact and inlines it.
+    pub body: &'a B,
+    /// The step's contact softness and limits.
+    pub settings: ContactSolveSettings,
     /// Some constraint has restitution: the restitution stages run.
     pub any_restitution: bool,
     /// Approach speed above which a contact with hit events reports a hit.
@@ -67,7 +70,48 @@ pub(crate) struct ContactLink<'a> {
     pub hits: Mutex<Vec<(u32, f32, Vec2)>>,
 }
 
-impl ContactLink<'_> {
+impl<B> ContactLink<'_, B>
+where
+    B: Fn(u32) -> ConstraintBody + Sync,
+{
+    /// The surface of a contact: its mixed coefficients, and its motion and rolling
+    /// resistance (the record's tail, read only for the few contacts that move their surface).
+    #[inline(always)]
+    fn surface(c: &Contact) -> ContactSurface {
+        let mut surface = ContactSurface {
+            friction: c.friction,
+            restitution: c.restitution,
+            ..Default::default()
+        };
+        if c.moving_surface {
+            surface.tangent_speed = c.tangent_speed;
+            surface.rolling_resistance = c.rolling_resistance;
+            surface.rolling_impulse = c.rolling_impulse;
+        }
+        surface
+    }
+
+    /// Builds the scalar constraint of contact `c` and its surface part in place.
+    fn prepare(
+        &self,
+        c: &Contact,
+        out: &mut ContactConstraint,
+        surface_out: &mut SurfaceConstraint,
+    ) {
+        let (a, b) = ((self.body)(c.body_a), (self.body)(c.body_b));
+        let surface = Self::surface(c);
+        prepare_contact(out, &c.manifold, &surface, &a, &b, &self.settings);
+        *surface_out = SurfaceConstraint::new(&surface, &a, &b);
+    }
+
+    /// Builds the constraint of contact `c` straight into lane `lane` of `group`.
+    #[inline(always)]
+    fn prepare_lane(&self, c: &Contact, group: &mut WideConstraint, lane: usize) {
+        let (a, b) = ((self.body)(c.body_a), (self.body)(c.body_b));
+        let surface = Self::surface(c);
+        prepare_lane(group, lane, &c.manifold, &surface, &a, &b, &self.settings);
+    }
+
     /// Contact of constraint `k`, read-only.
     ///
     /// # Safety
@@ -248,12 +292,15 @@ fn plan(
 /// Builds the contact constraints laid out by `SolverArrays::lay_out_contacts`, runs the
 /// substep loop and restitution, and stores the contacts' results, on `runner`'s workers.
 /// Returns the stages' times (the set-up, before this, is the caller's to time).
-pub(crate) fn run_substeps(
+pub(crate) fn run_substeps<B>(
     arrays: &mut SolverArrays,
     settings: &StepSettings,
-    link: &ContactLink,
+    link: &ContactLink<B>,
     runner: &dyn TaskRunner,
-) -> SolverProfile {
+) -> SolverProfile
+where
+    B: Fn(u32) -> ConstraintBody + Sync,
+{
     let workers = runner.worker_count();
     let stages = plan(arrays, settings.substeps, link.any_restitution, workers);
     let counts: Vec<u32> = stages.iter().map(|s| s.blocks).collect();
@@ -350,16 +397,14 @@ pub(crate) fn run_substeps(
                     }
                     let out = unsafe { constraints.get(j) };
                     let surface = unsafe { surfaces.get(j) };
-                    (link.prepare)(unsafe { link.read(overflow_order[j]) }, out, Some(surface));
+                    link.prepare(unsafe { link.read(overflow_order[j]) }, out, surface);
                 }
             }
             Stage::PrepareGroups => {
-                // Built on the stack and written to the lane: the group is what the
-                // colour stages read, so a scalar copy in between would only be written
-                // once and read once.
+                // Built straight into the lanes: the group is what the colour stages read,
+                // so a scalar copy in between would only be written once and read once.
                 let r = range(lanes.len());
                 let g = unsafe { groups.range(r.clone()) };
-                let mut built = ContactConstraint::default();
                 for (group, i) in g.iter_mut().zip(r) {
                     let filled = lanes[i].iter().take_while(|&&k| k != EMPTY_LANE).count();
                     if filled < LANES {
@@ -372,8 +417,7 @@ pub(crate) fn run_substeps(
                         if let Some(&next) = lanes.get(ahead / LANES).map(|l| &l[ahead % LANES]) {
                             link.prefetch_record(next as usize);
                         }
-                        (link.prepare)(unsafe { link.read(k) }, &mut built, None);
-                        pack_lane(group, lane, &built);
+                        link.prepare_lane(unsafe { link.read(k) }, group, lane);
                     }
                 }
             }

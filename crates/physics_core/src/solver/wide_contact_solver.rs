@@ -25,8 +25,15 @@
 #[cfg(test)]
 use super::body_state::BodyState;
 use super::body_state::STATIC_BODY;
-use super::contact_solver::{ConstraintPoint, ContactConstraint, SolvedPoint};
+#[cfg(test)]
+use super::contact_solver::ContactConstraint;
+use super::contact_solver::{
+    ConstraintBody, ConstraintPoint, ContactSolveSettings, ContactSurface, SolvedPoint,
+    contact_softness, dominated_masses, prepare_point,
+};
 use super::graph_coloring::GraphColoring;
+use crate::collision::Manifold;
+use crate::math::right_perp;
 use crate::parallel::shared::StatesView;
 use std::ops::Range;
 /// Constraints per SIMD group: one SSE2 / NEON register of f32.
@@ -134,7 +141,7 @@ pub(crate) struct WideContacts {
 impl WideContacts {
     /// Lays the coloured constraints out in groups of [`LANES`], colour by colour, and sets
     /// `positions[k]` of each laid-out constraint `k` to `LANES * group + lane`; the groups
-    /// are filled lane by lane by [`pack_lane`].
+    /// are filled lane by lane by [`prepare_lane`].
     pub fn layout(&mut self, coloring: &GraphColoring, positions: &mut [u32]) {
         self.lanes.clear();
         self.colors.clear();
@@ -300,8 +307,9 @@ pub(crate) fn clear_group(group: &mut WideConstraint) {
     group.index_b = [STATIC_BODY; LANES];
 }
 
-/// Writes the scalar constraint `c` into lane `lane` of `group`, every field the lane has.
-#[inline(always)]
+/// Writes the scalar constraint `c` into lane `lane` of `group`, every field the lane has
+/// (the tests' way to fill lanes from given constraints; the step uses [`prepare_lane`]).
+#[cfg(test)]
 pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactConstraint) {
     group.index_a[lane] = c.index_a;
     group.index_b[lane] = c.index_b;
@@ -332,22 +340,79 @@ pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactCons
         } else {
             ConstraintPoint::default()
         };
-        let fields = [
-            (&mut p.anchor_a_x, cp.anchor_a.x),
-            (&mut p.anchor_a_y, cp.anchor_a.y),
-            (&mut p.anchor_b_x, cp.anchor_b.x),
-            (&mut p.anchor_b_y, cp.anchor_b.y),
-            (&mut p.base_separation, cp.base_separation),
-            (&mut p.relative_velocity, cp.relative_velocity),
-            (&mut p.normal_impulse, cp.normal_impulse),
-            (&mut p.tangent_impulse, cp.tangent_impulse),
-            (&mut p.max_normal_impulse, cp.max_normal_impulse),
-            (&mut p.normal_mass, cp.normal_mass),
-            (&mut p.tangent_mass, cp.tangent_mass),
-        ];
-        for (field, value) in fields {
-            field.as_mut_array()[lane] = value;
-        }
+        write_point(p, lane, &cp);
+    }
+}
+
+/// Builds the constraint of a touching manifold straight into lane `lane` of `group`: the
+/// lane [`pack_lane`] would write from [`prepare_contact`](super::contact_solver::prepare_contact)'s
+/// constraint, bit for bit, without building that constraint first (preparing is one of the
+/// step's longer stages, and the copy through it was a good part of its work). The block
+/// solver's matrix is not built: the lanes have none.
+#[inline(always)]
+pub(crate) fn prepare_lane(
+    group: &mut WideConstraint,
+    lane: usize,
+    manifold: &Manifold,
+    surface: &ContactSurface,
+    a: &ConstraintBody,
+    b: &ConstraintBody,
+    settings: &ContactSolveSettings,
+) {
+    let n = manifold.normal;
+    let t = right_perp(n);
+    let masses = dominated_masses(a, b);
+    let (ma, ia, mb, ib) = masses;
+    let softness = contact_softness(ma, mb, settings);
+    group.index_a[lane] = a.solver_index;
+    group.index_b[lane] = b.solver_index;
+    let fields = [
+        (&mut group.inv_mass_a, ma),
+        (&mut group.inv_inertia_a, ia),
+        (&mut group.inv_mass_b, mb),
+        (&mut group.inv_inertia_b, ib),
+        (&mut group.normal_x, n.x),
+        (&mut group.normal_y, n.y),
+        (&mut group.friction, surface.friction),
+        (
+            &mut group.bias_rate,
+            softness.mass_scale * softness.bias_rate,
+        ),
+        (&mut group.mass_scale, softness.mass_scale),
+        (&mut group.impulse_scale, softness.impulse_scale),
+        (&mut group.restitution, surface.restitution),
+    ];
+    for (field, value) in fields {
+        field.as_mut_array()[lane] = value;
+    }
+    for (i, p) in group.points.iter_mut().enumerate() {
+        // A one-point manifold's second point gets zero masses and impulses.
+        let cp = match manifold.points().get(i) {
+            Some(mp) => prepare_point(mp, n, t, masses, a, b),
+            None => ConstraintPoint::default(),
+        };
+        write_point(p, lane, &cp);
+    }
+}
+
+/// Writes the point constraint `cp` into lane `lane` of `p`.
+#[inline(always)]
+fn write_point(p: &mut WidePoint, lane: usize, cp: &ConstraintPoint) {
+    let fields = [
+        (&mut p.anchor_a_x, cp.anchor_a.x),
+        (&mut p.anchor_a_y, cp.anchor_a.y),
+        (&mut p.anchor_b_x, cp.anchor_b.x),
+        (&mut p.anchor_b_y, cp.anchor_b.y),
+        (&mut p.base_separation, cp.base_separation),
+        (&mut p.relative_velocity, cp.relative_velocity),
+        (&mut p.normal_impulse, cp.normal_impulse),
+        (&mut p.tangent_impulse, cp.tangent_impulse),
+        (&mut p.max_normal_impulse, cp.max_normal_impulse),
+        (&mut p.normal_mass, cp.normal_mass),
+        (&mut p.tangent_mass, cp.tangent_mass),
+    ];
+    for (field, value) in fields {
+        field.as_mut_array()[lane] = value;
     }
 }
 
@@ -685,6 +750,100 @@ mod tests {
             coloring.add(k as u32, c.index_a, c.index_b);
         }
         coloring
+    }
+
+    /// Every field of lane `lane` of `g`, as bits.
+    fn lane_bits(g: &WideConstraint, lane: usize) -> Vec<u32> {
+        let mut lanes = vec![
+            g.inv_mass_a,
+            g.inv_inertia_a,
+            g.inv_mass_b,
+            g.inv_inertia_b,
+            g.normal_x,
+            g.normal_y,
+            g.friction,
+            g.bias_rate,
+            g.mass_scale,
+            g.impulse_scale,
+            g.restitution,
+        ];
+        for p in &g.points {
+            lanes.extend([
+                p.anchor_a_x,
+                p.anchor_a_y,
+                p.anchor_b_x,
+                p.anchor_b_y,
+                p.normal_impulse,
+                p.tangent_impulse,
+                p.base_separation,
+                p.relative_velocity,
+                p.max_normal_impulse,
+                p.normal_mass,
+                p.tangent_mass,
+            ]);
+        }
+        let mut bits = vec![g.index_a[lane], g.index_b[lane]];
+        bits.extend(lanes.iter().map(|l| l.as_array()[lane].to_bits()));
+        bits
+    }
+
+    /// Preparing straight into a lane writes exactly what preparing the scalar constraint
+    /// and packing it wrote (the step's results depend on it bit for bit): one- and
+    /// two-point manifolds, static and moving bodies, dominance either way, every lane.
+    #[test]
+    fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
+        use crate::collision::{Manifold, ManifoldPoint};
+        use crate::solver::contact_solver::{ConstraintBody, ContactSurface, prepare_contact};
+        let settings = test_settings();
+        let mut v = Values(11);
+        for case in 0..64 {
+            let body = |v: &mut Values, index: u32, dominance: i8| {
+                let moving = index != STATIC_BODY;
+                ConstraintBody {
+                    solver_index: index,
+                    inv_mass: if moving { v.next(0.1, 2.0) } else { 0.0 },
+                    inv_inertia: if moving { v.next(0.1, 3.0) } else { 0.0 },
+                    center_offset: v.vec(0.3),
+                    linear_velocity: v.vec(3.0),
+                    angular_velocity: v.next(-2.0, 2.0),
+                    dominance,
+                }
+            };
+            let a = body(&mut v, if case % 5 == 0 { STATIC_BODY } else { 3 }, 0);
+            let b = body(&mut v, 7, if case % 7 == 0 { 1 } else { 0 });
+            let mut manifold = Manifold {
+                normal: v.vec(1.0).normalize(),
+                point_count: 1 + case % 2,
+                ..Default::default()
+            };
+            for mp in manifold.points.iter_mut() {
+                *mp = ManifoldPoint {
+                    point: v.vec(2.0),
+                    anchor_a: v.vec(0.6),
+                    anchor_b: v.vec(0.6),
+                    separation: v.next(-0.03, 0.02),
+                    normal_impulse: v.next(0.0, 1.0),
+                    tangent_impulse: v.next(-0.3, 0.3),
+                    ..Default::default()
+                };
+            }
+            let surface = ContactSurface {
+                friction: v.next(0.0, 1.0),
+                restitution: v.next(0.0, 0.5),
+                ..Default::default()
+            };
+            let lane = case % LANES;
+            let mut scalar = ContactConstraint::default();
+            prepare_contact(&mut scalar, &manifold, &surface, &a, &b, &settings);
+            let (mut packed, mut in_place) = (WideConstraint::default(), WideConstraint::default());
+            pack_lane(&mut packed, lane, &scalar);
+            prepare_lane(&mut in_place, lane, &manifold, &surface, &a, &b, &settings);
+            assert_eq!(
+                lane_bits(&in_place, lane),
+                lane_bits(&packed, lane),
+                "case {case}"
+            );
+        }
     }
 
     /// Regression: a soft point's push-out bias was clamped to the maximum push speed before

@@ -12,10 +12,7 @@ use crate::id::ShapeId;
 use crate::math::is_finite_vec;
 use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
-use crate::solver::contact_solver::{
-    ConstraintBody, ContactConstraint, ContactSolveSettings, ContactSurface, SurfaceConstraint,
-    prepare_contact,
-};
+use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings};
 use crate::solver::softness::Softness;
 use crate::solver::{
     ContactLink, MAX_ROTATION_PER_STEP, SolverProfile, StepSettings, run_substeps,
@@ -473,30 +470,11 @@ impl World {
         };
         self.counters.bodies_solved = arrays.states.len();
         self.counters.constraints_solved = prepared.len();
-        let prepare = |c: &Contact,
-                       out: &mut ContactConstraint,
-                       surface_out: Option<&mut SurfaceConstraint>| {
-            let (a, b) = (constraint_body(c.body_a), constraint_body(c.body_b));
-            let mut surface = ContactSurface {
-                friction: c.friction,
-                restitution: c.restitution,
-                ..Default::default()
-            };
-            // The record's tail is read only for the few contacts that move their surface.
-            if c.moving_surface {
-                surface.tangent_speed = c.tangent_speed;
-                surface.rolling_resistance = c.rolling_resistance;
-                surface.rolling_impulse = c.rolling_impulse;
-            }
-            prepare_contact(out, &c.manifold, &surface, &a, &b, &contact_settings);
-            if let Some(surface_out) = surface_out {
-                *surface_out = SurfaceConstraint::new(&surface, &a, &b);
-            }
-        };
         let link = ContactLink {
             slots: &prepared,
             contacts: self.contacts.shared(),
-            prepare: &prepare,
+            body: &constraint_body,
+            settings: contact_settings,
             any_restitution,
             hit_threshold: self.tolerances.hit_event_threshold,
             hits: Mutex::new(Vec::new()),
