@@ -174,7 +174,9 @@ impl<'a> StatesView<'a> {
 
     /// The state of body `index` as its two rows of four floats, the velocity half
     /// (vx, vy, w, padding) and the motion half (dpx, dpy, qc, qs): two aligned loads. The
-    /// static index reads as a body at rest.
+    /// static index reads as a body at rest. (The four-lane contact path's; an AVX2 build
+    /// reads whole rows of eight.)
+    #[cfg(any(test, not(target_feature = "avx2")))]
     #[inline(always)]
     pub fn read_rows(&self, index: u32) -> [f32x4; 2] {
         // SAFETY: `source` is in bounds or the constant, and `BodyState` is exactly two
