@@ -139,7 +139,7 @@ pub(crate) struct ContactSolveSettings {
 /// Dominance ranks bodies that can both be pushed; against a body that cannot (static,
 /// kinematic or asleep) there is nothing to rank, and zeroing both would leave the contact
 /// with no mass at all.
-pub(crate) fn dominated_masses(a: &ConstraintBody, b: &ConstraintBody) -> (f32, f32, f32, f32) {
+fn dominated_masses(a: &ConstraintBody, b: &ConstraintBody) -> (f32, f32, f32, f32) {
     use std::cmp::Ordering;
     let pushable = |c: &ConstraintBody| c.inv_mass > 0.0 || c.inv_inertia > 0.0;
     let order = if pushable(a) && pushable(b) {
@@ -180,14 +180,37 @@ pub(crate) struct ContactSurface {
     pub rolling_impulse: f32,
 }
 
-/// The softness of a contact whose rows see inverse masses `ma` and `mb`: against a body
-/// that cannot be pushed, the contact is twice as stiff.
-#[inline(always)]
-pub(crate) fn contact_softness(ma: f32, mb: f32, settings: &ContactSolveSettings) -> Softness {
-    if ma == 0.0 || mb == 0.0 {
-        settings.static_softness
-    } else {
-        settings.contact_softness
+/// What every row of a contact shares, for both the scalar and the lanes' preparing: the
+/// normal and tangent, the inverse masses and inertias the rows see (a, then b, after
+/// dominance), and the softness (against a body that cannot be pushed, twice as stiff).
+pub(crate) struct ContactFrame {
+    pub normal: Vec2,
+    pub tangent: Vec2,
+    pub masses: (f32, f32, f32, f32),
+    pub softness: Softness,
+}
+
+impl ContactFrame {
+    /// The frame of `manifold` between `a` and `b`.
+    #[inline(always)]
+    pub fn new(
+        manifold: &Manifold,
+        a: &ConstraintBody,
+        b: &ConstraintBody,
+        settings: &ContactSolveSettings,
+    ) -> Self {
+        let masses = dominated_masses(a, b);
+        let (ma, _, mb, _) = masses;
+        ContactFrame {
+            normal: manifold.normal,
+            tangent: right_perp(manifold.normal),
+            masses,
+            softness: if ma == 0.0 || mb == 0.0 {
+                settings.static_softness
+            } else {
+                settings.contact_softness
+            },
+        }
     }
 }
 
@@ -246,11 +269,10 @@ pub(crate) fn prepare_contact(
     b: &ConstraintBody,
     settings: &ContactSolveSettings,
 ) {
-    let n = manifold.normal;
-    let t = right_perp(n);
-    let masses = dominated_masses(a, b);
+    let frame = ContactFrame::new(manifold, a, b, settings);
+    let (n, t, masses) = (frame.normal, frame.tangent, frame.masses);
     let (ma, ia, mb, ib) = masses;
-    out.softness = contact_softness(ma, mb, settings);
+    out.softness = frame.softness;
     out.index_a = a.solver_index;
     out.index_b = b.solver_index;
     out.inv_mass_a = ma;

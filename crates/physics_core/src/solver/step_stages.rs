@@ -60,8 +60,6 @@ pub(crate) struct ContactLink<'a, B> {
     /// What a constraint needs of the body in a body slot. A type parameter, not a trait
     /// object: preparing calls it twice per contact and inlines it.
     pub body: &'a B,
-    /// The step's contact softness and limits.
-    pub settings: ContactSolveSettings,
     /// Some constraint has restitution: the restitution stages run.
     pub any_restitution: bool,
     /// Approach speed above which a contact with hit events reports a hit.
@@ -95,21 +93,28 @@ where
     fn prepare(
         &self,
         c: &Contact,
+        settings: &ContactSolveSettings,
         out: &mut ContactConstraint,
         surface_out: &mut SurfaceConstraint,
     ) {
         let (a, b) = ((self.body)(c.body_a), (self.body)(c.body_b));
         let surface = Self::surface(c);
-        prepare_contact(out, &c.manifold, &surface, &a, &b, &self.settings);
+        prepare_contact(out, &c.manifold, &surface, &a, &b, settings);
         *surface_out = SurfaceConstraint::new(&surface, &a, &b);
     }
 
     /// Builds the constraint of contact `c` straight into lane `lane` of `group`.
     #[inline(always)]
-    fn prepare_lane(&self, c: &Contact, group: &mut WideConstraint, lane: usize) {
+    fn prepare_lane(
+        &self,
+        c: &Contact,
+        settings: &ContactSolveSettings,
+        group: &mut WideConstraint,
+        lane: usize,
+    ) {
         let (a, b) = ((self.body)(c.body_a), (self.body)(c.body_b));
         let surface = Self::surface(c);
-        prepare_lane(group, lane, &c.manifold, &surface, &a, &b, &self.settings);
+        prepare_lane(group, lane, &c.manifold, &surface, &a, &b, settings);
     }
 
     /// Contact of constraint `k`, read-only.
@@ -397,7 +402,12 @@ where
                     }
                     let out = unsafe { constraints.get(j) };
                     let surface = unsafe { surfaces.get(j) };
-                    link.prepare(unsafe { link.read(overflow_order[j]) }, out, surface);
+                    link.prepare(
+                        unsafe { link.read(overflow_order[j]) },
+                        contact,
+                        out,
+                        surface,
+                    );
                 }
             }
             Stage::PrepareGroups => {
@@ -417,7 +427,7 @@ where
                         if let Some(&next) = lanes.get(ahead / LANES).map(|l| &l[ahead % LANES]) {
                             link.prefetch_record(next as usize);
                         }
-                        link.prepare_lane(unsafe { link.read(k) }, group, lane);
+                        link.prepare_lane(unsafe { link.read(k) }, contact, group, lane);
                     }
                 }
             }

@@ -474,7 +474,6 @@ impl World {
             slots: &prepared,
             contacts: self.contacts.shared(),
             body: &constraint_body,
-            settings: contact_settings,
             any_restitution,
             hit_threshold: self.tolerances.hit_event_threshold,
             hits: Mutex::new(Vec::new()),
