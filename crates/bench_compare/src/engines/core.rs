@@ -49,21 +49,7 @@ impl Simulation for Core {
         self.built
             .step_scene(&self.scene, self.steps as usize)
             .map_err(|e| e.to_string())?;
-        let p = self.built.world.profile();
-        self.stages.update_pairs_ms += p.update_pairs_ms;
-        self.stages.collide_ms += p.collide_ms;
-        self.stages.solve_ms += p.solve_ms;
-        self.stages.finalize_ms += p.finalize_ms;
-        let (sum, step) = (&mut self.stages.solver, &p.solver);
-        sum.setup_ms += step.setup_ms;
-        sum.prepare_ms += step.prepare_ms;
-        sum.integrate_velocities_ms += step.integrate_velocities_ms;
-        sum.warm_start_ms += step.warm_start_ms;
-        sum.solve_ms += step.solve_ms;
-        sum.integrate_positions_ms += step.integrate_positions_ms;
-        sum.relax_ms += step.relax_ms;
-        sum.restitution_ms += step.restitution_ms;
-        sum.store_ms += step.store_ms;
+        self.stages += *self.built.world.profile();
         self.steps += 1;
         Ok(())
     }

@@ -5,7 +5,17 @@
 /// that Box2D v3's `b2Profile` gives (its solver set-up, prepare, integrate, warm start,
 /// solve, relax, restitution and store times), so the two engines compare stage by stage.
 /// With several workers each stage is timed from when the one before it ended to when its
-/// last block finished.
+/// last block finished. Profiles add up field by field, to total or average over steps:
+///
+/// ```
+/// use physics_core::solver::SolverProfile;
+/// let step = SolverProfile { prepare_ms: 0.5, store_ms: 0.25, ..Default::default() };
+/// let mut total = SolverProfile::default();
+/// total += step;
+/// total += step;
+/// assert_eq!((total.prepare_ms, total.store_ms), (1.0, 0.5));
+/// assert_eq!(total.stages_ms(), 1.5);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolverProfile {
     /// Before the stages: gathering the moving bodies, preparing the joints, and colouring
@@ -54,6 +64,20 @@ impl SolverProfile {
             + self.relax_ms
             + self.restitution_ms
             + self.store_ms
+    }
+}
+
+impl std::ops::AddAssign for SolverProfile {
+    fn add_assign(&mut self, other: Self) {
+        self.setup_ms += other.setup_ms;
+        self.prepare_ms += other.prepare_ms;
+        self.integrate_velocities_ms += other.integrate_velocities_ms;
+        self.warm_start_ms += other.warm_start_ms;
+        self.solve_ms += other.solve_ms;
+        self.integrate_positions_ms += other.integrate_positions_ms;
+        self.relax_ms += other.relax_ms;
+        self.restitution_ms += other.restitution_ms;
+        self.store_ms += other.store_ms;
     }
 }
 

@@ -66,6 +66,17 @@ pub struct StepProfile {
     pub solver: SolverProfile,
 }
 
+/// Profiles add up stage by stage, to total or average over steps.
+impl std::ops::AddAssign for StepProfile {
+    fn add_assign(&mut self, other: Self) {
+        self.update_pairs_ms += other.update_pairs_ms;
+        self.collide_ms += other.collide_ms;
+        self.solve_ms += other.solve_ms;
+        self.finalize_ms += other.finalize_ms;
+        self.solver += other.solver;
+    }
+}
+
 impl StepProfile {
     /// Sum of the stages.
     pub fn total_ms(&self) -> f32 {
