@@ -213,3 +213,99 @@ fn a_breaking_joint_rebuilds_the_joint_order() {
     assert!(!reused[broke_at + 1]);
     assert!(reused[broke_at + 2..].iter().all(|&r| r));
 }
+
+/// A ground and a row of boxes and circles thrown at it at angles, some bouncy, so
+/// contacts begin, end and are destroyed over many steps; `scan_every_step` touches the
+/// ground's material before each step, which names no contact, so that world scans every
+/// contact each step where the other mends its set.
+fn scattered_throw(scan_every_step: bool) -> Vec<(BodyMotion, bool)> {
+    let mut world = World::new(WorldDef {
+        enable_sleep: false,
+        ..WorldDef::default()
+    })
+    .unwrap();
+    let ground = world.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
+    let ground_def = ShapeDef {
+        friction: 0.6,
+        restitution: 0.0,
+        ..ShapeDef::default()
+    };
+    let ground_shape = world
+        .create_shape(
+            ground,
+            &ground_def,
+            Polygon::new_box(30.0, 0.5).unwrap().into(),
+        )
+        .unwrap();
+    let mut bodies = Vec::new();
+    for i in 0..24 {
+        let x = -12.0 + i as f32;
+        let body = world
+            .create_body(&BodyDef::dynamic(Vec2::new(x, 2.0 + 0.4 * (i % 5) as f32)))
+            .unwrap();
+        let def = ShapeDef {
+            restitution: if i % 3 == 0 { 0.5 } else { 0.0 },
+            ..ShapeDef::default()
+        };
+        let shape: Shape = if i % 2 == 0 {
+            Polygon::new_box(0.45, 0.3).unwrap().into()
+        } else {
+            Circle::new(Vec2::ZERO, 0.35).unwrap().into()
+        };
+        world.create_shape(body, &def, shape).unwrap();
+        let side = if i % 4 < 2 { 1.0 } else { -1.0 };
+        world
+            .set_linear_velocity(body, Vec2::new(side * (1.0 + 0.3 * i as f32), 3.0))
+            .unwrap();
+        world.set_angular_velocity(body, side * 2.0).unwrap();
+        bodies.push(body);
+    }
+    let mut trace = Vec::new();
+    for _ in 0..240 {
+        if scan_every_step {
+            world
+                .set_shape_material(ground_shape, ground_def.friction, ground_def.restitution)
+                .unwrap();
+        }
+        world.step(DT).unwrap();
+        let mended = world.counters().solve_set_mended;
+        for &body in &bodies {
+            trace.push((world.body_motion(body).unwrap(), mended));
+        }
+    }
+    trace
+}
+
+/// Contacts that begin, end or are destroyed name themselves, and the solver mends last
+/// step's set with them instead of scanning every contact: the same contacts, colours and
+/// so bits as a scan every step. (Debug builds also check each mended set against a scan.)
+#[test]
+fn a_mended_solve_set_gives_the_bits_of_a_full_scan() {
+    let mended = scattered_throw(false);
+    let scanned = scattered_throw(true);
+    let steps_mended = mended.chunks(24).filter(|step| step[0].1).count();
+    assert!(
+        steps_mended > 60,
+        "contacts changing should mend the set most steps, mended {steps_mended} of 240"
+    );
+    assert!(
+        scanned.iter().all(|&(_, m)| !m),
+        "a material change names no contact: that world must scan"
+    );
+    for (step, (a, b)) in mended.chunks(24).zip(scanned.chunks(24)).enumerate() {
+        for (body, (x, y)) in a.iter().zip(b).enumerate() {
+            assert!(
+                motion_bits(&x.0) == motion_bits(&y.0),
+                "step {step}, body {body}: mended {:?} against scanned {:?}",
+                x.0,
+                y.0
+            );
+        }
+    }
+}
+
+/// A body's pose and velocities as bits.
+fn motion_bits(m: &BodyMotion) -> [u32; 7] {
+    let (xf, v) = (m.transform, m.linear_velocity);
+    [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, m.angular_velocity].map(f32::to_bits)
+}

@@ -284,7 +284,7 @@ impl World {
         let Some(contact) = self.contacts.remove(slot, generation) else {
             return;
         };
-        self.solve_set.note_contact_change();
+        self.solve_set.note_contact_slot(slot);
         self.contact_map
             .remove(&crate::contact::pair_key(contact.shape_a, contact.shape_b));
         for body in [contact.body_a, contact.body_b] {

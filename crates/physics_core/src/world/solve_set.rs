@@ -21,10 +21,48 @@
 //! material changed, a restore. A step with no such change reuses the last answer, which is
 //! the answer recomputing would give: same order, same colours, so the same bits. Debug
 //! builds recompute it anyway and check that.
+//!
+//! Most changes name their contacts (the narrowphase's serial pass, a destroyed contact).
+//! When only such changes happened, the set is mended instead of found again: last step's
+//! solved contacts, kept with what the scan read of them ([`SolveKey`]), are merged in slot
+//! order with the named contacts read afresh, and the merged list is coloured. A scan reads
+//! every contact record, touching or not, which in a crowd of a few tens of thousands of
+//! contacts is most of the set-up's time; the merge reads only the named records. It gives
+//! the list the scan would (a contact not named is as it was), so the same colours and
+//! bits; debug builds check that too. A change that names no contacts (a material, a
+//! restore, other solver bodies) and the exact contact islands scan as before.
 
 use super::World;
+use crate::contact::Contact;
 use crate::solver::SolverArrays;
 use crate::solver::body_state::STATIC_BODY;
+
+/// How many contact slots ahead the solve set's scan asks for a record: the scan spends a
+/// few cycles on a contact that is apart, so it must ask further ahead than the solver's
+/// stages do to cover a miss to memory.
+const SCAN_PREFETCH_AHEAD: usize = 16;
+
+/// The slot's generation and the value's tag before the record itself, at most.
+const SLOT_HEADER_BYTES: usize = 8;
+
+/// A solved contact as the scan read it: all the colouring and the restitution stages need
+/// of its record.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SolveKey {
+    /// The contact's slot.
+    slot: u32,
+    /// Solver indices of its bodies (`STATIC_BODY` for one outside the solver).
+    a: u32,
+    b: u32,
+    /// The scalar solver takes it (`Contact::needs_scalar_solver`).
+    scalar: bool,
+    /// Its restitution is not zero.
+    restitution: bool,
+}
+
+/// Changes to the contacts since the solve set was built, by slot, beyond which it is
+/// found again from scratch (a mended set then reads about as many records as a scan).
+const MAX_NAMED_CHANGES: usize = 1 << 16;
 
 /// What the last step's solve set was built for, and whether it still holds.
 #[derive(Default)]
@@ -32,8 +70,19 @@ pub(super) struct SolveSetCache {
     /// Solver bodies (slot, generation), in solver order, when the set was built.
     bodies: Vec<(u32, u32)>,
     /// A contact's touching, sensor or enabled flag, or the set of contacts, or a
-    /// contact's restitution changed since the set was built (or there is no set yet).
+    /// contact's restitution changed since the set was built, in a way that names no
+    /// contacts (or there is no set yet): the next solve scans every contact.
     contacts_changed: bool,
+    /// The contacts whose flags, restitution or existence changed since the set was built,
+    /// in the order noted (with repeats); only read while `contacts_changed` is false.
+    changed_slots: Vec<u32>,
+    /// The solved contacts in slot order, as the last scan or merge read them; empty when
+    /// the last set was built with exact contact islands (the next one scans).
+    keys: Vec<SolveKey>,
+    /// `keys` holds the last set (it was built without exact contact islands).
+    keys_valid: bool,
+    /// Last step's keys while the merge reads them (kept for its allocation).
+    spare_keys: Vec<SolveKey>,
     /// A joint was created, destroyed, enabled, disabled, broken or given a new kind since
     /// the joint order was built (or there is none yet).
     joints_changed: bool,
@@ -60,6 +109,21 @@ impl SolveSetCache {
     /// Something the contact set depends on changed: the next solve builds it again.
     pub(super) fn note_contact_change(&mut self) {
         self.contacts_changed = true;
+        self.changed_slots.clear();
+    }
+
+    /// The flags, restitution or existence of the contact in `slot` changed (it was
+    /// created, destroyed, started or stopped touching, was switched on or off, ...): the
+    /// next solve reads it again.
+    pub(super) fn note_contact_slot(&mut self, slot: u32) {
+        if self.contacts_changed {
+            return;
+        }
+        if self.changed_slots.len() >= MAX_NAMED_CHANGES {
+            self.note_contact_change();
+        } else {
+            self.changed_slots.push(slot);
+        }
     }
 
     /// Something the joint order depends on changed: the next solve builds it again.
@@ -73,7 +137,7 @@ impl SolveSetCache {
         if self.bodies != bodies {
             self.bodies.clear();
             self.bodies.extend_from_slice(bodies);
-            self.contacts_changed = true;
+            self.note_contact_change();
             self.joints_changed = true;
         }
     }
@@ -91,7 +155,8 @@ impl SolveSetCache {
 impl World {
     /// Fills `prepared` with the slots of the contacts to solve, in slot order, and colours
     /// them in `arrays` (laid out in SIMD groups), reusing last step's when nothing it depends
-    /// on changed. Returns whether any of them has restitution.
+    /// on changed and mending it when only named contacts changed. Returns whether any of
+    /// them has restitution.
     pub(super) fn find_solve_set(
         &mut self,
         solver_index: &[u32],
@@ -101,61 +166,121 @@ impl World {
     ) -> bool {
         let exact_bodies = self.def.exact_contact_island_bodies;
         let cache = &mut self.solve_set;
-        let reuse = !cache.contacts_changed
-            && cache.use_block_solver == use_block_solver
-            && cache.exact_island_bodies == exact_bodies;
+        let same_settings =
+            cache.use_block_solver == use_block_solver && cache.exact_island_bodies == exact_bodies;
+        let known = same_settings && !cache.contacts_changed;
+        let reuse = known && cache.changed_slots.is_empty();
         self.counters.solve_set_reused = reuse;
+        self.counters.solve_set_mended = false;
         if reuse {
             #[cfg(debug_assertions)]
             self.check_reused_solve_set(solver_index, use_block_solver, prepared, arrays);
             return self.solve_set.any_restitution;
         }
+        let mend = known && cache.keys_valid && exact_bodies == 0;
+        self.counters.solve_set_mended = mend;
         prepared.clear();
         arrays.begin_contacts();
         let mut sizes = std::mem::take(&mut self.solve_set.exact_sizes);
+        let mut keys = std::mem::take(&mut self.solve_set.keys);
         let any_restitution = if exact_bodies == 0 {
             sizes.clear();
-            self.scan_solve_set(solver_index, prepared, |k, a, b, scalar| {
-                arrays.add_contact(k, a, b, use_block_solver || scalar)
-            })
+            if mend {
+                self.mend_solve_keys(solver_index, &mut keys);
+            } else {
+                keys.clear();
+                self.scan_solve_set(solver_index, |key| keys.push(key));
+            }
+            let mut any_restitution = false;
+            for (k, key) in keys.iter().enumerate() {
+                arrays.add_contact(k as u32, key.a, key.b, use_block_solver || key.scalar);
+                prepared.push(key.slot);
+                any_restitution |= key.restitution;
+            }
+            any_restitution
         } else {
+            keys.clear();
             let params = &arrays.params;
             let (restitution, island) =
-                self.exact_islands_of_solve_set(solver_index, prepared, params, exact_bodies);
-            for (k, &slot) in prepared.iter().enumerate() {
-                let c = self.contacts.at(slot);
-                let (a, b) = (
-                    solver_index[c.body_a as usize],
-                    solver_index[c.body_b as usize],
-                );
-                let scalar = use_block_solver || island[k].is_some() || c.needs_scalar_solver();
-                arrays.add_contact(k as u32, a, b, scalar);
+                self.exact_islands_of_solve_set(solver_index, &mut keys, params, exact_bodies);
+            for (k, key) in keys.iter().enumerate() {
+                let scalar = use_block_solver || island[k].is_some() || key.scalar;
+                arrays.add_contact(k as u32, key.a, key.b, scalar);
+                prepared.push(key.slot);
             }
             arrays.coloring.gather_exact_islands(&island, &mut sizes);
+            keys.clear();
             restitution
         };
         arrays.lay_out_contacts(prepared.len(), &sizes);
         let cache = &mut self.solve_set;
         cache.contacts_changed = false;
+        cache.changed_slots.clear();
+        cache.keys_valid = exact_bodies == 0;
+        cache.keys = keys;
         cache.use_block_solver = use_block_solver;
         cache.exact_island_bodies = exact_bodies;
         cache.any_restitution = any_restitution;
         cache.exact_sizes = sizes;
+        #[cfg(debug_assertions)]
+        if mend {
+            self.check_reused_solve_set(solver_index, use_block_solver, prepared, arrays);
+        }
         any_restitution
     }
 
-    /// Scans the solve set into `prepared` and finds its exact contact islands of at most
+    /// Last step's keys with the named contacts read again, in slot order: a named contact
+    /// that is solved now takes its place (or keeps it, read afresh), one that is not (or
+    /// whose slot is empty now) leaves. The other keys stand as they were: nothing they were
+    /// read from changed, or it would have been named.
+    fn mend_solve_keys(&mut self, solver_index: &[u32], keys: &mut Vec<SolveKey>) {
+        let mut named = std::mem::take(&mut self.solve_set.changed_slots);
+        named.sort_unstable();
+        named.dedup();
+        let mut old = std::mem::take(&mut self.solve_set.spare_keys);
+        std::mem::swap(&mut old, keys);
+        keys.clear();
+        let read_again = |slot: u32, keys: &mut Vec<SolveKey>| {
+            if self.contacts.is_live(slot) {
+                let contact = self.contacts.at(slot);
+                keys.extend(solve_key(slot, contact, solver_index));
+            }
+        };
+        let mut named_iter = named.iter().copied().peekable();
+        for key in &old {
+            while let Some(slot) = named_iter.next_if(|&slot| slot < key.slot) {
+                read_again(slot, keys);
+            }
+            if named_iter.next_if_eq(&key.slot).is_some() {
+                read_again(key.slot, keys);
+            } else {
+                keys.push(*key);
+            }
+        }
+        for slot in named_iter {
+            read_again(slot, keys);
+        }
+        old.clear();
+        self.solve_set.spare_keys = old;
+        named.clear();
+        self.solve_set.changed_slots = named;
+    }
+
+    /// Scans the solve set into `keys` and finds its exact contact islands of at most
     /// `max_bodies` bodies: (any restitution, each constraint's island or `None`).
     fn exact_islands_of_solve_set(
         &self,
         solver_index: &[u32],
-        prepared: &mut Vec<u32>,
+        keys: &mut Vec<SolveKey>,
         params: &[crate::solver::body_state::BodyParams],
         max_bodies: u32,
     ) -> (bool, Vec<Option<u32>>) {
-        let mut pairs = Vec::new();
-        let restitution =
-            self.scan_solve_set(solver_index, prepared, |_, a, b, _| pairs.push((a, b)));
+        let mut restitution = false;
+        self.scan_solve_set(solver_index, |key| {
+            restitution |= key.restitution;
+            keys.push(key);
+        });
+        let pairs: Vec<(u32, u32)> = keys.iter().map(|key| (key.a, key.b)).collect();
         let movable = |b: u32| {
             let p = &params[b as usize];
             p.inv_mass > 0.0 || p.inv_inertia > 0.0
@@ -169,32 +294,19 @@ impl World {
         (restitution, island)
     }
 
-    /// The contacts to solve in slot order, each handed to `color(constraint index, solver
-    /// body a, solver body b, needs the scalar solver)` as it is found; returns whether any
-    /// has restitution.
-    fn scan_solve_set(
-        &self,
-        solver_index: &[u32],
-        prepared: &mut Vec<u32>,
-        mut color: impl FnMut(u32, u32, u32, bool),
-    ) -> bool {
-        let mut any_restitution = false;
-        for (slot, c) in self.contacts.iter() {
-            let (a, b) = (
-                solver_index[c.body_a as usize],
-                solver_index[c.body_b as usize],
-            );
-            let moves = a != STATIC_BODY || b != STATIC_BODY;
-            if c.touching && !c.sensor && !c.passive && c.enabled && moves {
-                color(prepared.len() as u32, a, b, c.needs_scalar_solver());
-                prepared.push(slot);
-                any_restitution |= c.restitution != 0.0;
+    /// Hands every contact to solve, in slot order, to `found`.
+    fn scan_solve_set(&self, solver_index: &[u32], mut found: impl FnMut(SolveKey)) {
+        // A pass over every contact record reading a few flags at its head: the records'
+        // lines are asked for a stretch ahead, so their misses overlap.
+        let head = std::mem::offset_of!(Contact, shape_a) + SLOT_HEADER_BYTES;
+        for (slot, c) in self.contacts.iter_prefetching(SCAN_PREFETCH_AHEAD, head) {
+            if let Some(key) = solve_key(slot, c, solver_index) {
+                found(key);
             }
         }
-        any_restitution
     }
 
-    /// Debug builds: the reused set is the one a fresh scan and colouring give.
+    /// Debug builds: the reused or mended set is the one a fresh scan and colouring give.
     #[cfg(debug_assertions)]
     fn check_reused_solve_set(
         &self,
@@ -203,29 +315,29 @@ impl World {
         prepared: &[u32],
         arrays: &SolverArrays,
     ) {
-        let mut fresh = Vec::new();
+        let mut keys = Vec::new();
         let mut coloring = crate::solver::graph_coloring::GraphColoring::default();
         coloring.reset(arrays.states.len());
         let exact_bodies = self.def.exact_contact_island_bodies;
         let any_restitution = if exact_bodies == 0 {
-            self.scan_solve_set(solver_index, &mut fresh, |k, a, b, scalar| {
-                coloring.add_or_overflow(k, a, b, use_block_solver || scalar)
-            })
+            self.scan_solve_set(solver_index, |key| keys.push(key));
+            for (k, key) in keys.iter().enumerate() {
+                coloring.add_or_overflow(k as u32, key.a, key.b, use_block_solver || key.scalar);
+            }
+            if self.solve_set.keys_valid {
+                assert_eq!(keys, self.solve_set.keys, "kept solve keys differ");
+            }
+            keys.iter().any(|key| key.restitution)
         } else {
             let (restitution, island) = self.exact_islands_of_solve_set(
                 solver_index,
-                &mut fresh,
+                &mut keys,
                 &arrays.params,
                 exact_bodies,
             );
-            for (k, &slot) in fresh.iter().enumerate() {
-                let c = self.contacts.at(slot);
-                let (a, b) = (
-                    solver_index[c.body_a as usize],
-                    solver_index[c.body_b as usize],
-                );
-                let scalar = use_block_solver || island[k].is_some() || c.needs_scalar_solver();
-                coloring.add_or_overflow(k as u32, a, b, scalar);
+            for (k, key) in keys.iter().enumerate() {
+                let scalar = use_block_solver || island[k].is_some() || key.scalar;
+                coloring.add_or_overflow(k as u32, key.a, key.b, scalar);
             }
             let mut sizes = Vec::new();
             coloring.gather_exact_islands(&island, &mut sizes);
@@ -235,6 +347,7 @@ impl World {
             );
             restitution
         };
+        let fresh: Vec<u32> = keys.iter().map(|key| key.slot).collect();
         assert_eq!(fresh, prepared, "reused solve set: contacts differ");
         assert_eq!(any_restitution, self.solve_set.any_restitution);
         assert_eq!(
@@ -243,4 +356,22 @@ impl World {
         );
         assert_eq!(coloring.overflow, arrays.coloring.overflow);
     }
+}
+
+/// The key of the contact in `slot` if the solver solves it: touching, solid, switched on,
+/// and with a body in the solver.
+#[inline(always)]
+fn solve_key(slot: u32, c: &Contact, solver_index: &[u32]) -> Option<SolveKey> {
+    let (a, b) = (
+        solver_index[c.body_a as usize],
+        solver_index[c.body_b as usize],
+    );
+    let moves = a != STATIC_BODY || b != STATIC_BODY;
+    (c.touching && !c.sensor && !c.passive && c.enabled && moves).then(|| SolveKey {
+        slot,
+        a,
+        b,
+        scalar: c.needs_scalar_solver(),
+        restitution: c.restitution != 0.0,
+    })
 }

@@ -46,6 +46,9 @@ pub struct StepCounters {
     /// The solver reused last step's contact list and colours: no contact started or stopped
     /// touching and the same bodies moved.
     pub solve_set_reused: bool,
+    /// The solver mended last step's contact list instead of scanning every contact: only
+    /// contacts the narrowphase visited or destroyed changed, and the same bodies moved.
+    pub solve_set_mended: bool,
     /// The solver reused last step's joint colours and exact islands: no joint was created,
     /// destroyed, enabled, disabled, broken or changed, and the same bodies moved.
     pub joint_order_reused: bool,
@@ -90,6 +93,10 @@ const PROJECTION_TOLERANCE: f32 = 0.002;
 
 /// Fewest contact slots in a block of the parallel narrowphase.
 const MIN_CONTACT_BLOCK: usize = 64;
+
+/// How many body slots ahead the solver's set-up asks for a body record
+/// (`Slots::iter_prefetching`).
+const BODY_PREFETCH_AHEAD: usize = 8;
 
 fn elapsed_ms(start: Instant) -> f32 {
     start.elapsed().as_secs_f32() * 1000.0
@@ -300,10 +307,10 @@ impl World {
         // the hook.
         // The hook leaves the world while it runs, so it can be handed world data.
         let mut hook = self.pre_solve.take();
-        if !notes.noted.is_empty() {
-            // Touching, enabled or the contacts themselves change here (or a sleeping body
-            // wakes, which changes the solver's bodies anyway).
-            self.solve_set.note_contact_change();
+        // Touching, enabled or the contacts themselves change here, for these contacts only
+        // (a sleeping body that wakes changes the solver's bodies, which the solve notes).
+        for &(slot, _) in &notes.noted {
+            self.solve_set.note_contact_slot(slot);
         }
         for &(slot, outcome) in &notes.noted {
             let contact = self.contacts.at(slot);
@@ -379,7 +386,10 @@ impl World {
         solver_index.resize(self.bodies.capacity(), STATIC_BODY);
         let gravity = self.def.gravity;
         self.last_dt = dt;
-        for (slot, body) in self.bodies.iter() {
+        // Every body record is read for a few fields near its head: asked for ahead, so the
+        // misses of a large crowd overlap.
+        let head = std::mem::offset_of!(crate::body::Body, only_shape) + 8;
+        for (slot, body) in self.bodies.iter_prefetching(BODY_PREFETCH_AHEAD, head) {
             if !body.is_simulated() {
                 continue;
             }
