@@ -1,5 +1,8 @@
 //! Joint behaviour against mechanics: periods, limits, motors, springs, ropes, breaking.
 
+mod joint_rig;
+
+use joint_rig::{anchor_body, pin, pin_gap};
 use physics_core::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -7,10 +10,6 @@ const G: f32 = 10.0;
 
 fn world() -> World {
     World::new(WorldDef::default()).unwrap()
-}
-
-fn anchor_body(w: &mut World, p: Vec2) -> BodyId {
-    w.create_body(&BodyDef::fixed(p)).unwrap()
 }
 
 fn ball(w: &mut World, p: Vec2, radius: f32, density: f32) -> BodyId {
@@ -33,19 +32,6 @@ fn boxed(w: &mut World, p: Vec2, hx: f32, hy: f32) -> BodyId {
     )
     .unwrap();
     b
-}
-
-fn pin(w: &mut World, a: BodyId, b: BodyId, at: Vec2, joint: RevoluteJoint) -> JointId {
-    let (la, lb) = w.local_anchors(a, b, at).unwrap();
-    w.create_joint(&JointDef::new(a, b, la, lb, JointKind::Revolute(joint)))
-        .unwrap()
-}
-
-/// How far apart a joint's two anchors are now.
-fn pin_gap(w: &World, j: JointId) -> f32 {
-    let def = w.joint_def(j).unwrap();
-    let at = |body, local| w.body_transform(body).unwrap().apply(local);
-    at(def.body_a, def.local_anchor_a).distance(at(def.body_b, def.local_anchor_b))
 }
 
 /// Times of upward zero crossings of `signal`, linearly interpolated between steps.
@@ -800,146 +786,4 @@ fn collide_connected_enable_disable_stale_ids_and_breaking_torque() {
             .any(|e| e.joint == wj && e.torque.abs() > 5.0);
     }
     assert!(broke && !w.joint_enabled(wj).unwrap());
-}
-
-/// How the chain of [`widest_pin_opening`] is held.
-#[derive(Clone, Copy, PartialEq)]
-enum ChainHold {
-    /// Pinned at one end to a static pivot, released horizontally to swing.
-    Pivot,
-    /// Pinned at one end to a kinematic body moving sideways at 1 m/s, released to swing.
-    Kinematic,
-    /// Free: released horizontally in the air, its first link flung upward at 8 m/s (a whip),
-    /// then falling freely.
-    Free,
-    /// Free as above, but its last link dragged by a mouse joint toward a fixed point.
-    Mouse,
-}
-
-/// The widest pin opening over 4 s of a 10-link chain held as `hold`, its last link
-/// `end_density` times as dense as the others, in a world with `mass_ratio` as
-/// `WorldDef::exact_joint_mass_ratio`.
-fn widest_pin_opening(mass_ratio: f32, end_density: f32, hold: ChainHold) -> f32 {
-    let mut w = World::new(WorldDef {
-        enable_sleep: false,
-        exact_joint_mass_ratio: mass_ratio,
-        ..Default::default()
-    })
-    .unwrap();
-    let half = 0.25f32;
-    let pinned = matches!(hold, ChainHold::Pivot | ChainHold::Kinematic);
-    let height = if pinned { 10.0 } else { 2.0 };
-    let world_body = anchor_body(&mut w, Vec2::ZERO);
-    let pivot = Vec2::new(0.0, height);
-    let mut prev = match hold {
-        ChainHold::Pivot => Some(anchor_body(&mut w, pivot)),
-        ChainHold::Kinematic => {
-            let carrier = w.create_body(&BodyDef::kinematic(pivot)).unwrap();
-            w.set_linear_velocity(carrier, Vec2::new(1.0, 0.0)).unwrap();
-            Some(carrier)
-        }
-        _ => None,
-    };
-    let mut joints = Vec::new();
-    let mut links = Vec::new();
-    for i in 0..10 {
-        let link = w
-            .create_body(&BodyDef::dynamic(Vec2::new(
-                half + 2.0 * half * i as f32,
-                height,
-            )))
-            .unwrap();
-        let density = if i == 9 { end_density } else { 1.0 };
-        let def = ShapeDef {
-            density,
-            ..Default::default()
-        };
-        let shape = Polygon::new_box(half, 0.05).unwrap().into();
-        w.create_shape(link, &def, shape).unwrap();
-        if let Some(prev) = prev {
-            let at = Vec2::new(2.0 * half * i as f32, height);
-            joints.push(pin(&mut w, prev, link, at, RevoluteJoint::default()));
-        }
-        prev = Some(link);
-        links.push(link);
-    }
-    if hold != ChainHold::Pivot {
-        w.set_linear_velocity(links[0], Vec2::new(0.0, 8.0))
-            .unwrap();
-    }
-    if hold == ChainHold::Mouse {
-        let last = links[9];
-        let target = Vec2::new(6.0, 4.0);
-        let at = w.body_position(last).unwrap();
-        let mouse = MouseJoint {
-            target,
-            hertz: 5.0,
-            damping_ratio: 0.7,
-            max_force: 1000.0,
-        };
-        let (la, lb) = w.local_anchors(world_body, last, at).unwrap();
-        w.create_joint(&JointDef::new(
-            world_body,
-            last,
-            la,
-            lb,
-            JointKind::Mouse(mouse),
-        ))
-        .unwrap();
-    }
-    let mut widest = 0.0f32;
-    for _ in 0..240 {
-        w.step(DT).unwrap();
-        for j in &joints {
-            widest = widest.max(pin_gap(&w, *j));
-        }
-    }
-    widest
-}
-
-/// Which trees the exact solve takes (`WorldDef::exact_joint_mass_ratio`, default 10). The
-/// exact solve holds pins within 0.1 mm (0.01 mm in the fidelity table's chains); soft pins
-/// open by millimetres in a whip or a swing. Solved exactly: a chain hanging from a static
-/// or a moving kinematic pivot (it carries its own weight through its pins) even of equal
-/// links, a free chain whose last
-/// link is 100 times as heavy, and a free chain dragged by a mouse joint. Soft, as in
-/// Box2D: a free chain of equal links flung and landing, unless the ratio is 1 (every tree);
-/// an infinite ratio leaves even the hanging chain soft. Bad ratios are refused.
-#[test]
-fn the_exact_joint_mass_ratio_picks_the_trees_solved_exactly() {
-    let default = WorldDef::default().exact_joint_mass_ratio;
-    let exact = 1e-4;
-    let hanging = widest_pin_opening(default, 1.0, ChainHold::Pivot);
-    assert!(hanging < exact, "a hanging chain opened {hanging} m");
-    let carried = widest_pin_opening(default, 1.0, ChainHold::Kinematic);
-    assert!(
-        carried < exact,
-        "a chain on a kinematic body opened {carried} m"
-    );
-    let heavy_free = widest_pin_opening(default, 100.0, ChainHold::Free);
-    assert!(
-        heavy_free < exact,
-        "a free 100:1 chain opened {heavy_free} m"
-    );
-    let dragged = widest_pin_opening(default, 1.0, ChainHold::Mouse);
-    assert!(dragged < exact, "a dragged chain opened {dragged} m");
-    let free = widest_pin_opening(default, 1.0, ChainHold::Free);
-    assert!(
-        free > exact,
-        "a free chain of equal links opened only {free} m"
-    );
-    let every = widest_pin_opening(1.0, 1.0, ChainHold::Free);
-    assert!(every < exact, "ratio 1 left a free chain open by {every} m");
-    let none = widest_pin_opening(f32::INFINITY, 1.0, ChainHold::Pivot);
-    assert!(
-        none > exact,
-        "an infinite ratio still closed a hanging chain ({none} m)"
-    );
-    for bad in [0.5, f32::NAN, -1.0] {
-        let def = WorldDef {
-            exact_joint_mass_ratio: bad,
-            ..Default::default()
-        };
-        assert!(World::new(def).is_err(), "ratio {bad} accepted");
-    }
 }
