@@ -331,16 +331,18 @@ impl<T> Slots<T> {
             .filter_map(|(i, s)| s.value.as_ref().map(|v| (i as u32, v)))
     }
 
-    /// Live values with their slot index, in index order, asking the cache for the first
-    /// `bytes` bytes of the slot `ahead` places on as each slot is visited (`crate::prefetch`):
-    /// for a pass over every slot of large records that reads a few fields at their head,
-    /// whose misses would otherwise come one at a time.
+    /// Live values with their slot index, in index order, asking the cache for the slot
+    /// `ahead` places on, up to the value's first `value_bytes` bytes, as each slot is visited
+    /// (`crate::prefetch`): for a pass over every slot of large records that reads a few
+    /// fields at their head, whose misses would otherwise come one at a time.
     pub(crate) fn iter_prefetching(
         &self,
         ahead: usize,
-        bytes: usize,
+        value_bytes: usize,
     ) -> impl Iterator<Item = (u32, &T)> {
         let entries = &self.entries;
+        // The generation (and the value's tag, if it has one) come before the value.
+        let bytes = std::mem::offset_of!(Slot<T>, value) + value_bytes;
         entries.iter().enumerate().filter_map(move |(i, s)| {
             if let Some(next) = entries.get(i + ahead) {
                 crate::prefetch::prefetch_bytes(next, bytes);

@@ -42,9 +42,6 @@ use crate::solver::body_state::STATIC_BODY;
 /// stages do to cover a miss to memory.
 const SCAN_PREFETCH_AHEAD: usize = 16;
 
-/// The slot's generation and the value's tag before the record itself, at most.
-const SLOT_HEADER_BYTES: usize = 8;
-
 /// A solved contact as the scan read it: all the colouring and the restitution stages need
 /// of its record.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,10 +74,9 @@ pub(super) struct SolveSetCache {
     /// in the order noted (with repeats); only read while `contacts_changed` is false.
     changed_slots: Vec<u32>,
     /// The solved contacts in slot order, as the last scan or merge read them; empty when
-    /// the last set was built with exact contact islands (the next one scans).
+    /// the last set was built with exact contact islands (a set is only mended with the
+    /// settings it was built with, so never from these).
     keys: Vec<SolveKey>,
-    /// `keys` holds the last set (it was built without exact contact islands).
-    keys_valid: bool,
     /// Last step's keys while the merge reads them (kept for its allocation).
     spare_keys: Vec<SolveKey>,
     /// A joint was created, destroyed, enabled, disabled, broken or given a new kind since
@@ -177,7 +173,7 @@ impl World {
             self.check_reused_solve_set(solver_index, use_block_solver, prepared, arrays);
             return self.solve_set.any_restitution;
         }
-        let mend = known && cache.keys_valid && exact_bodies == 0;
+        let mend = known && exact_bodies == 0;
         self.counters.solve_set_mended = mend;
         prepared.clear();
         arrays.begin_contacts();
@@ -216,7 +212,6 @@ impl World {
         let cache = &mut self.solve_set;
         cache.contacts_changed = false;
         cache.changed_slots.clear();
-        cache.keys_valid = exact_bodies == 0;
         cache.keys = keys;
         cache.use_block_solver = use_block_solver;
         cache.exact_island_bodies = exact_bodies;
@@ -298,7 +293,7 @@ impl World {
     fn scan_solve_set(&self, solver_index: &[u32], mut found: impl FnMut(SolveKey)) {
         // A pass over every contact record reading a few flags at its head: the records'
         // lines are asked for a stretch ahead, so their misses overlap.
-        let head = std::mem::offset_of!(Contact, shape_a) + SLOT_HEADER_BYTES;
+        let head = std::mem::offset_of!(Contact, shape_a);
         for (slot, c) in self.contacts.iter_prefetching(SCAN_PREFETCH_AHEAD, head) {
             if let Some(key) = solve_key(slot, c, solver_index) {
                 found(key);
@@ -324,9 +319,7 @@ impl World {
             for (k, key) in keys.iter().enumerate() {
                 coloring.add_or_overflow(k as u32, key.a, key.b, use_block_solver || key.scalar);
             }
-            if self.solve_set.keys_valid {
-                assert_eq!(keys, self.solve_set.keys, "kept solve keys differ");
-            }
+            assert_eq!(keys, self.solve_set.keys, "kept solve keys differ");
             keys.iter().any(|key| key.restitution)
         } else {
             let (restitution, island) = self.exact_islands_of_solve_set(

@@ -388,7 +388,7 @@ impl World {
         self.last_dt = dt;
         // Every body record is read for a few fields near its head: asked for ahead, so the
         // misses of a large crowd overlap.
-        let head = std::mem::offset_of!(crate::body::Body, only_shape) + 8;
+        let head = std::mem::offset_of!(crate::body::Body, only_shape);
         for (slot, body) in self.bodies.iter_prefetching(BODY_PREFETCH_AHEAD, head) {
             if !body.is_simulated() {
                 continue;
