@@ -1,5 +1,5 @@
 //! The lightyear example's peers in tests: a server and clients in one process over crossbeam
-//! channels with lightyear's link conditioner (`Sim`), per-tick logs of the state hash, the
+//! channels through links that delay and drop packets by tick (`Sim`, `TickLink`), per-tick logs of the state hash, the
 //! bodies and the inputs (`TickLog`), rollback counts by cause and the corrections they made
 //! (`Rollbacks`), and the input generator.
 //!
@@ -155,20 +155,32 @@ pub enum RollbackCause {
 }
 
 /// One rollback: the client tick it ran at, the tick it resimulated from, and why; for a
-/// state check, the inputs the client had simulated the ticks up to `from` with (each
-/// player's, from `INPUTS_KEPT` ticks before), read before the resimulation rewrote them.
+/// state check, the inputs the client had simulated the ticks `inputs_from..=from` with
+/// (each player's), read before the resimulation rewrote them.
 #[derive(Clone, Debug)]
 pub struct RollbackRecord {
     pub at: u32,
     pub from: u32,
     pub cause: RollbackCause,
+    /// First tick of `inputs`: the one after the state the client's prediction of `from`
+    /// rests on, the newest rollback from a state (an installed server world or a state
+    /// check's correction) at or before `from`. The prediction follows from that state and
+    /// these inputs alone. An input can arrive far later than the usual 200 ms (a lost
+    /// packet and a lost resend), so a window of a fixed length would miss one.
+    pub inputs_from: u32,
+    /// The state the prediction rests on is a state check's correction: lightyear's
+    /// confirmed poses and velocities over the client's own contacts, not the server's
+    /// world bit for bit, so a misprediction from it needs no wrong input.
+    pub after_check: bool,
     pub inputs: Vec<((u32, u64), u8)>,
 }
 
-/// Ticks of inputs a state check's record keeps, up to its rollback tick: half a second,
-/// more than the lateness of any input that arrives (200 ms) and than the time between the
-/// server's state updates.
-pub const INPUTS_KEPT: u32 = 30;
+impl RollbackRecord {
+    /// A rollback that set the client's state (the others resimulate from its own).
+    pub fn sets_state(&self) -> bool {
+        self.cause != RollbackCause::Inputs
+    }
+}
 
 /// Every rollback a client did, in order.
 #[derive(Resource, Default)]
@@ -211,10 +223,13 @@ pub fn count_rollbacks(
     let now = timeline.tick().0;
     if let Some(start) = manager.get_rollback_start_tick() {
         counts.ticks += now.saturating_sub(start.0);
+        let base = prediction_base(&log.0, start.0);
+        let inputs_from = base.map_or(0, |r| r.from + 1);
+        let after_check = base.is_some_and(|r| r.cause == RollbackCause::StateCheck);
         let inputs = if cause == RollbackCause::StateCheck {
             ticks
                 .inputs
-                .range((start.0.saturating_sub(INPUTS_KEPT), 0)..(start.0 + 1, 0))
+                .range((inputs_from, 0)..(start.0 + 1, 0))
                 .map(|(k, v)| (*k, *v))
                 .collect()
         } else {
@@ -224,14 +239,48 @@ pub fn count_rollbacks(
             at: now,
             from: start.0,
             cause,
+            inputs_from,
+            after_check,
             inputs,
         });
     }
 }
 
+/// The rollback from a state that the client's present prediction of `tick` rests on: the
+/// newest rollback whose resimulation covered `tick` set it, from a state or from the
+/// client's own state of an earlier tick (an input rollback), which rests on the rollbacks
+/// before it in turn. `None`: the prediction goes back to the start.
+pub fn prediction_base(log: &[RollbackRecord], mut tick: u32) -> Option<&RollbackRecord> {
+    for record in log.iter().rev() {
+        if record.from <= tick {
+            if record.sets_state() {
+                return Some(record);
+            }
+            tick = record.from;
+        }
+    }
+    None
+}
+
+/// Each time lightyear moved a client's clock by whole ticks: (the tick it moved from, the
+/// ticks added). Once synchronised it does so only when the run falls far behind the wall
+/// clock (a machine too loaded to step the three Apps in real time); tick numbers before and
+/// after such a shift do not name the same steps, which the bit-for-bit comparisons by tick
+/// rely on.
+#[derive(Resource, Default)]
+pub struct ClockShifts(pub Vec<(u32, i32)>);
+
 /// Counts a client's rollbacks by cause (`Rollbacks`) and logs each (`RollbackLog`).
 pub fn add_rollback_counting(app: &mut App) {
     app.init_resource::<Rollbacks>()
+        .init_resource::<ClockShifts>()
+        .add_observer(
+            |on: On<LocalTimelineShift>,
+             timeline: Res<LocalTimeline>,
+             mut shifts: ResMut<ClockShifts>| {
+                shifts.0.push((timeline.tick().0, on.event().delta));
+            },
+        )
         .init_resource::<RollbackLog>()
         .init_resource::<ForcedThisFrame>()
         .init_resource::<TickLog>()
@@ -275,7 +324,91 @@ pub fn correction_after(
 pub struct Sim {
     pub server: App,
     pub clients: Vec<App>,
+    /// Each client's link to the server.
+    pub links: Vec<TickLink>,
     pub now: Instant,
+    /// Ticks stepped.
+    pub ticks: u64,
+}
+
+/// Ticks a packet takes to cross a [`TickLink`]: 100 ms at 60 Hz.
+pub const LINK_LATENCY_TICKS: u64 = 6;
+
+/// Share of packets a [`TickLink`] drops, in each direction.
+pub const LINK_LOSS: f64 = 0.05;
+
+/// One direction of a [`TickLink`]: what one side sent, held until its tick of delivery.
+pub struct LinkDirection {
+    sent: crossbeam_channel::Receiver<bytes::Bytes>,
+    deliver: crossbeam_channel::Sender<bytes::Bytes>,
+    /// Packets on the way, with the tick they arrive, in the order sent.
+    on_the_way: std::collections::VecDeque<(u64, bytes::Bytes)>,
+    /// Decides which packets are lost; seeded, so a run loses the same packets.
+    loss: Lcg,
+}
+
+impl LinkDirection {
+    fn carry(&mut self, tick: u64) {
+        while let Ok(packet) = self.sent.try_recv() {
+            let lost = (self.loss.next() as f64) < LINK_LOSS * (1u64 << 31) as f64;
+            if !lost {
+                self.on_the_way
+                    .push_back((tick + LINK_LATENCY_TICKS, packet));
+            }
+        }
+        while self.on_the_way.front().is_some_and(|(due, _)| *due <= tick) {
+            let (_, packet) = self.on_the_way.pop_front().expect("a packet is due");
+            // The peer may have gone: nothing then reads the packet.
+            let _ = self.deliver.send(packet);
+        }
+    }
+}
+
+/// The link between a client and the server, timed in the peers' ticks rather than on the
+/// wall clock: each packet arrives `LINK_LATENCY_TICKS` ticks after it was sent or is lost
+/// (`LINK_LOSS`). Lightyear's own link conditioner times on the wall clock, so on a loaded
+/// machine, where a tick takes longer than its 16.7 ms, the same 100 ms spanned fewer ticks
+/// and a run met other lateness and loss than the one it was written against.
+pub struct TickLink {
+    to_server: LinkDirection,
+    to_client: LinkDirection,
+}
+
+impl TickLink {
+    /// The client's and the server's ends, and the link that carries between them; `seed`
+    /// picks the packets lost.
+    pub fn between(seed: u64) -> (CrossbeamIo, CrossbeamIo, TickLink) {
+        let (client_sends, to_server_sent) = crossbeam_channel::unbounded();
+        let (to_server_delivers, server_receives) = crossbeam_channel::unbounded();
+        let (server_sends, to_client_sent) = crossbeam_channel::unbounded();
+        let (to_client_delivers, client_receives) = crossbeam_channel::unbounded();
+        let link = TickLink {
+            to_server: LinkDirection {
+                sent: to_server_sent,
+                deliver: to_server_delivers,
+                on_the_way: Default::default(),
+                loss: Lcg(seed),
+            },
+            to_client: LinkDirection {
+                sent: to_client_sent,
+                deliver: to_client_delivers,
+                on_the_way: Default::default(),
+                loss: Lcg(seed + 1),
+            },
+        };
+        (
+            CrossbeamIo::new(client_sends, client_receives),
+            CrossbeamIo::new(server_sends, server_receives),
+            link,
+        )
+    }
+
+    /// Moves what both sides sent up to now onto the link and hands over what arrives at
+    /// `tick`.
+    pub fn carry(&mut self, tick: u64) {
+        self.to_server.carry(tick);
+        self.to_client.carry(tick);
+    }
 }
 
 impl Sim {
@@ -288,6 +421,7 @@ impl Sim {
         // Crossbeam links have no socket address to check.
         let server_entity = server.world_mut().spawn(game::netcode_server(false)).id();
         let mut apps = Vec::new();
+        let mut links = Vec::new();
         for i in 0..clients {
             let mut app = base_app();
             if i == 0 && std::env::var("NET_LOG").is_ok() {
@@ -316,11 +450,12 @@ impl Sim {
             }
             app.finish();
             app.cleanup();
-            let (client_io, server_io) = CrossbeamIo::new_pair();
+            let (client_io, server_io, link) = TickLink::between(2 * i as u64 + 1);
+            links.push(link);
             let server_addr = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 5000);
             app.world_mut().spawn((
                 Client,
-                Link::default().with_conditioner(conditioner()),
+                Link::default(),
                 client_io,
                 ReplicationReceiver,
                 game::netcode_client(i as u64 + 1, server_addr),
@@ -329,7 +464,7 @@ impl Sim {
                 LinkOf {
                     server: server_entity,
                 },
-                Link::default().with_conditioner(conditioner()),
+                Link::default(),
                 PeerAddr(SocketAddr::new(
                     Ipv4Addr::LOCALHOST.into(),
                     10_000 + i as u16,
@@ -362,16 +497,22 @@ impl Sim {
         Sim {
             server,
             clients: apps,
+            links,
             now,
+            ticks: 0,
         }
     }
 
-    /// One tick of time for every App, paced to the wall clock (the link conditioner's
-    /// latency is measured on it).
+    /// One tick of time for every App, paced to the wall clock (lightyear's pings and time
+    /// sync measure on it), after the links carried their packets for this tick.
     pub fn step(&mut self) {
         self.now += game::TICK;
         if let Some(wait) = self.now.checked_duration_since(Instant::now()) {
             std::thread::sleep(wait);
+        }
+        self.ticks += 1;
+        for link in &mut self.links {
+            link.carry(self.ticks);
         }
         for app in &mut self.clients {
             app.insert_resource(TimeUpdateStrategy::ManualInstant(self.now));
