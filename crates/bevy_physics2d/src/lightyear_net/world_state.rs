@@ -155,6 +155,7 @@ pub(crate) fn install_world(
     manager: Res<PredictionManager>,
     named: Query<(Entity, &PhysicsNetId)>,
     sync: Option<Res<lightyear::prelude::client::LocalTimelineSync>>,
+    mut physics: ResMut<PhysicsWorld>,
 ) {
     for mut receiver in &mut receivers {
         for state in receiver.receive() {
@@ -211,6 +212,25 @@ pub(crate) fn install_world(
         state.tick.0,
         now.0
     );
+    // The server's world numbers its steps as the server counted them. The client's own
+    // world of that tick counted the same, unless lightyear has moved the client's clock
+    // since they last agreed (it does when the client falls far behind): then the events
+    // the client sent for the ticks to be resimulated are logged under other step numbers,
+    // and would be sent again (or a new one taken for a repeat). They take the server's.
+    let own_steps = history.get(state.tick).map_or_else(
+        // Older than the history: one step a tick since.
+        || physics.steps.saturating_sub(u64::from(depth)),
+        |own| own.steps,
+    );
+    let renumber = world.steps as i64 - own_steps as i64;
+    if renumber != 0 {
+        bevy_log::debug!(
+            "physics: the server's world of tick {} numbers its steps {renumber} from this \
+             client's",
+            state.tick.0
+        );
+        physics.sent_events.renumber(renumber);
+    }
     history.install(state.tick, world);
     rollback.request_forced_rollback(state.tick);
 }
