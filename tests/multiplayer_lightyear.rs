@@ -97,19 +97,19 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
                 .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
                 .first_tick
                 .map_or(0, |t| t.0);
-            let shifts: Vec<(u32, i32)> = app
+            let shifts: Vec<u32> = app
                 .world()
-                .resource::<ClockShifts>()
+                .resource::<RollbackLog>()
                 .0
                 .iter()
-                .copied()
-                .filter(|(tick, _)| *tick > installed)
+                .filter(|r| r.cause == RollbackCause::ClockShift && r.at > installed)
+                .map(|r| r.at)
                 .collect();
             if shifts.is_empty() {
                 String::new()
             } else {
                 format!(
-                    " (lightyear moved this client's clock after the install, (tick, ticks): \
+                    " (lightyear moved this client's clock after the install, at ticks \
                      {shifts:?}: the machine could not step the Apps in real time)"
                 )
             }
@@ -159,7 +159,7 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
             // server world its simulation rests on (the link drops 5 % of packets, and a
             // burst can take every copy, which a state rollback then corrects), or when it
             // rests on a state check's correction (lightyear's confirmed values, not the
-            // server's bits) until the next world keyframe.
+            // server's bits) or a clock shift until the next world keyframe.
             let inputs = |l: &TickLog, t: u32| -> Vec<((u32, u64), u8)> {
                 l.inputs
                     .range((t, 0)..(t + 1, 0))
@@ -174,12 +174,12 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
                     && (i == 0 || log.hash[&common[i - 1]] == server_log.hash[&common[i - 1]]);
                 if starts {
                     // The hash of tick t rests on the state its last simulation started
-                    // from: an installed world (then some input after it must differ) or a
-                    // state check's correction (not the server's bits).
+                    // from: an installed world (then some input after it must differ), or
+                    // a state check's correction or a clock shift (not the server's bits).
                     let rollback_log = &app.world().resource::<RollbackLog>().0;
                     let base = prediction_base(rollback_log, t - 1);
                     let first = base.map_or(0, |r| r.from + 1);
-                    let lost = base.is_some_and(|r| r.cause == RollbackCause::StateCheck)
+                    let lost = base.is_some_and(RollbackRecord::leaves_server_bits)
                         || (first..=*t).any(|tick| inputs(log, tick) != inputs(server_log, tick));
                     let rollbacks: Vec<(u32, u32, RollbackCause)> = rollback_log
                         .iter()
@@ -268,7 +268,8 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
         // installed by a forced rollback, which lightyear counts as a state rollback too:
         // not checks. A check's correction sets lightyear's confirmed values over the
         // client's own contacts, not the server's world bit for bit, so the checks resting
-        // on one may find mispredictions with the server's inputs until the next keyframe.
+        // on one (or on a clock shift) may find mispredictions with the server's inputs
+        // until the next keyframe.
         let log = &sim.clients[client].world().resource::<RollbackLog>().0;
         let had_wrong_inputs = |r: &RollbackRecord| {
             let server: Vec<((u32, u64), u8)> = server_inputs

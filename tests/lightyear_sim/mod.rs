@@ -152,6 +152,11 @@ pub enum RollbackCause {
     StateCheck,
     /// An input arrived that differs from the one predicted.
     Inputs,
+    /// Not a rollback: lightyear moved the client's clock by whole ticks, which it does once
+    /// synchronised only when the run falls far behind the wall clock (a machine too loaded
+    /// to step the Apps in real time). The client's states move to other tick numbers, so
+    /// from there on its predictions rest on it like on a state check's correction.
+    ClockShift,
 }
 
 /// One rollback: the client tick it ran at, the tick it resimulated from, and why; for a
@@ -168,17 +173,27 @@ pub struct RollbackRecord {
     /// these inputs alone. An input can arrive far later than the usual 200 ms (a lost
     /// packet and a lost resend), so a window of a fixed length would miss one.
     pub inputs_from: u32,
-    /// The state the prediction rests on is a state check's correction: lightyear's
-    /// confirmed poses and velocities over the client's own contacts, not the server's
-    /// world bit for bit, so a misprediction from it needs no wrong input.
+    /// The state the prediction rests on is a state check's correction (lightyear's
+    /// confirmed poses and velocities over the client's own contacts) or a clock shift's,
+    /// not the server's world bit for bit, so a misprediction from it needs no wrong input.
     pub after_check: bool,
     pub inputs: Vec<((u32, u64), u8)>,
 }
 
 impl RollbackRecord {
-    /// A rollback that set the client's state (the others resimulate from its own).
+    /// A rollback that set the client's state, or a clock shift (input rollbacks resimulate
+    /// from the client's own state).
     pub fn sets_state(&self) -> bool {
         self.cause != RollbackCause::Inputs
+    }
+
+    /// The client's state from here on is not the server's world bit for bit: a state
+    /// check's correction or a clock shift.
+    pub fn leaves_server_bits(&self) -> bool {
+        matches!(
+            self.cause,
+            RollbackCause::StateCheck | RollbackCause::ClockShift
+        )
     }
 }
 
@@ -225,7 +240,7 @@ pub fn count_rollbacks(
         counts.ticks += now.saturating_sub(start.0);
         let base = prediction_base(&log.0, start.0);
         let inputs_from = base.map_or(0, |r| r.from + 1);
-        let after_check = base.is_some_and(|r| r.cause == RollbackCause::StateCheck);
+        let after_check = base.is_some_and(RollbackRecord::leaves_server_bits);
         let inputs = if cause == RollbackCause::StateCheck {
             ticks
                 .inputs
@@ -262,23 +277,25 @@ pub fn prediction_base(log: &[RollbackRecord], mut tick: u32) -> Option<&Rollbac
     None
 }
 
-/// Each time lightyear moved a client's clock by whole ticks: (the tick it moved from, the
-/// ticks added). Once synchronised it does so only when the run falls far behind the wall
-/// clock (a machine too loaded to step the three Apps in real time); tick numbers before and
-/// after such a shift do not name the same steps, which the bit-for-bit comparisons by tick
-/// rely on.
-#[derive(Resource, Default)]
-pub struct ClockShifts(pub Vec<(u32, i32)>);
-
 /// Counts a client's rollbacks by cause (`Rollbacks`) and logs each (`RollbackLog`).
 pub fn add_rollback_counting(app: &mut App) {
     app.init_resource::<Rollbacks>()
-        .init_resource::<ClockShifts>()
         .add_observer(
             |on: On<LocalTimelineShift>,
              timeline: Res<LocalTimeline>,
-             mut shifts: ResMut<ClockShifts>| {
-                shifts.0.push((timeline.tick().0, on.event().delta));
+             mut log: ResMut<RollbackLog>| {
+                // The ticks from the lower of the clock's readings before and after on name
+                // other states now.
+                let tick = timeline.tick().0;
+                let other = tick.saturating_add_signed(-on.event().delta);
+                log.0.push(RollbackRecord {
+                    at: tick,
+                    from: tick.min(other),
+                    cause: RollbackCause::ClockShift,
+                    inputs_from: 0,
+                    after_check: false,
+                    inputs: Vec::new(),
+                });
             },
         )
         .init_resource::<RollbackLog>()
