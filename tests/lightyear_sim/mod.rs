@@ -5,7 +5,8 @@
 //!
 //! Diagnostics: `NET_LOG=1` logs the first client's warnings and the plugin's debug lines;
 //! `NO_STATE=1` turns the clients' state checks off, leaving the installed world and the
-//! input rollbacks alone.
+//! input rollbacks alone; `WALL_CLOCK_LINK=1` links the peers through lightyear's own link
+//! conditioner (the same latency and loss, timed on the wall clock) instead of `TickLink`.
 
 #![allow(dead_code)]
 
@@ -467,12 +468,25 @@ impl Sim {
             }
             app.finish();
             app.cleanup();
-            let (client_io, server_io, link) = TickLink::between(2 * i as u64 + 1);
-            links.push(link);
+            let wall_clock_link = std::env::var("WALL_CLOCK_LINK").is_ok();
+            let (client_io, server_io) = if wall_clock_link {
+                CrossbeamIo::new_pair()
+            } else {
+                let (client_io, server_io, link) = TickLink::between(2 * i as u64 + 1);
+                links.push(link);
+                (client_io, server_io)
+            };
+            let link = || {
+                if wall_clock_link {
+                    Link::default().with_conditioner(conditioner())
+                } else {
+                    Link::default()
+                }
+            };
             let server_addr = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 5000);
             app.world_mut().spawn((
                 Client,
-                Link::default(),
+                link(),
                 client_io,
                 ReplicationReceiver,
                 game::netcode_client(i as u64 + 1, server_addr),
@@ -481,7 +495,7 @@ impl Sim {
                 LinkOf {
                     server: server_entity,
                 },
-                Link::default(),
+                link(),
                 PeerAddr(SocketAddr::new(
                     Ipv4Addr::LOCALHOST.into(),
                     10_000 + i as u16,
