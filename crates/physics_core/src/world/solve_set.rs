@@ -270,11 +270,8 @@ impl World {
         params: &[crate::solver::body_state::BodyParams],
         max_bodies: u32,
     ) -> (bool, Vec<Option<u32>>) {
-        let mut restitution = false;
-        self.scan_solve_set(solver_index, |key| {
-            restitution |= key.restitution;
-            keys.push(key);
-        });
+        self.scan_solve_set(solver_index, |key| keys.push(key));
+        let restitution = keys.iter().any(|key| key.restitution);
         let pairs: Vec<(u32, u32)> = keys.iter().map(|key| (key.a, key.b)).collect();
         let movable = |b: u32| {
             let p = &params[b as usize];

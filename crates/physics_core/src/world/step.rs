@@ -307,12 +307,10 @@ impl World {
         // the hook.
         // The hook leaves the world while it runs, so it can be handed world data.
         let mut hook = self.pre_solve.take();
-        // Touching, enabled or the contacts themselves change here, for these contacts only
-        // (a sleeping body that wakes changes the solver's bodies, which the solve notes).
-        for &(slot, _) in &notes.noted {
-            self.solve_set.note_contact_slot(slot);
-        }
         for &(slot, outcome) in &notes.noted {
+            // Touching, enabled or the contact itself changes here, for these contacts only
+            // (a sleeping body that wakes changes the solver's bodies, which the solve notes).
+            self.solve_set.note_contact_slot(slot);
             let contact = self.contacts.at(slot);
             let (a, b, sensor) = (contact.shape_a, contact.shape_b, contact.sensor);
             let (was, now) = match outcome {
