@@ -88,10 +88,18 @@ impl BroadPhase {
         key
     }
 
-    /// Removes a proxy (and drops it from the move buffer).
+    /// Removes a proxy. Its entries in the move buffer stay there until the next pair update,
+    /// which drops every entry that is no longer a proxy: searching the buffer here made
+    /// destroying a group of shapes cost the group's size times the buffer's (a ragdoll
+    /// rain destroys hundreds of shapes while thousands of moved ones wait). A node reused
+    /// by a new proxy meanwhile is that proxy's, queued by its creation anyway.
     pub fn destroy_proxy(&mut self, key: ProxyKey) {
-        self.move_buffer.retain(|k| *k != key);
         self.tree_mut(key.tree).destroy_proxy(key.id);
+    }
+
+    /// Whether `key` names a live proxy (a leaf of its tree).
+    fn is_proxy(&self, key: ProxyKey) -> bool {
+        self.tree(key.tree).leaf_user_data(key.id).is_some()
     }
 
     /// Gives a proxy a new enlarged box and queues it for pair finding.
@@ -135,14 +143,13 @@ impl BroadPhase {
         self.tree(key.tree).fat_aabb(key.id)
     }
 
-    /// The proxies waiting in the move buffer.
-    pub(crate) fn moved_proxies(&self) -> &[ProxyKey] {
-        &self.move_buffer
-    }
-
-    /// Number of proxies waiting in the move buffer (they query the trees next pair update).
+    /// Number of proxies waiting in the move buffer: those that query the trees at the next
+    /// pair update, each once.
     pub fn moved_proxy_count(&self) -> usize {
-        self.move_buffer.len()
+        let mut live: Vec<ProxyKey> = self.move_buffer.clone();
+        live.sort_unstable();
+        live.dedup();
+        live.iter().filter(|key| self.is_proxy(**key)).count()
     }
 
     /// Shape index pairs `(low, high)` whose boxes overlap, where at least one proxy moved and
@@ -165,6 +172,8 @@ impl BroadPhase {
         let mut moved = std::mem::take(&mut self.move_buffer);
         moved.sort_unstable();
         moved.dedup();
+        // Proxies destroyed since they were queued.
+        moved.retain(|key| self.is_proxy(*key));
         // Which proxies queried this time, per tree. When both proxies of a pair moved, only
         // the query of the larger key reports it: overlap is symmetric, so the other finds it
         // too, and `keep` runs once per pair instead of twice.
@@ -308,6 +317,50 @@ mod tests {
         assert_eq!(queried, 1);
         assert_eq!(pairs, vec![(1, 2)]);
         assert_eq!(bp.moved_proxy_count(), 0);
+    }
+
+    /// Regression: destroying a proxy searched the whole move buffer. Destroyed proxies now
+    /// stay queued until the pair update, which must drop them: a destroyed proxy finds no
+    /// pair, a proxy given its node meanwhile finds its own, and one destroyed twice over
+    /// (its node reused by a proxy destroyed in turn) is gone too.
+    #[test]
+    fn destroyed_proxies_left_in_the_move_buffer_find_no_pairs() {
+        let mut bp = BroadPhase::default();
+        let keys: Vec<ProxyKey> = (0..6)
+            .map(|i| bp.create_proxy(TreeKind::Moving, square(i as f32, 0.6), i, 1))
+            .collect();
+        let ground = bp.create_proxy(TreeKind::Static, square(2.5, 3.0), 10, 1);
+        bp.find_new_pairs(&SingleThreaded, &|_, _| true, &all_categories);
+        // Every moving proxy moves, then shapes 1 and 4 go; shape 7 takes a freed node and
+        // shape 8 takes the other, then goes as well.
+        for (i, &key) in keys.iter().enumerate() {
+            bp.move_proxy(key, square(i as f32 + 0.01, 0.6));
+        }
+        bp.destroy_proxy(keys[1]);
+        bp.destroy_proxy(keys[4]);
+        let reused = bp.create_proxy(TreeKind::Moving, square(20.0, 0.6), 7, 1);
+        let gone = bp.create_proxy(TreeKind::Moving, square(21.0, 0.6), 8, 1);
+        bp.destroy_proxy(gone);
+        assert!(
+            [keys[1].id, keys[4].id].contains(&reused.id),
+            "a node is reused"
+        );
+        assert!(
+            [keys[1].id, keys[4].id].contains(&gone.id),
+            "a node is reused"
+        );
+        assert_eq!(
+            bp.moved_proxy_count(),
+            4 + 1,
+            "the live moving proxies and shape 7"
+        );
+        let (pairs, queried) = bp.find_new_pairs(&SingleThreaded, &|_, _| true, &all_categories);
+        assert_eq!(queried, 5);
+        // Shapes 0, 2, 3, 5 against their live neighbours and the ground; shape 7 alone.
+        let expected = vec![(0, 10), (2, 3), (2, 10), (3, 10), (5, 10)];
+        assert_eq!(pairs, expected);
+        assert_eq!(bp.moved_proxy_count(), 0);
+        assert!(bp.tree(ground.tree).leaf_user_data(ground.id) == Some(10));
     }
 
     /// A crowd of overlapping moved proxies finds the same sorted pairs on one worker as on

@@ -120,15 +120,9 @@ impl WorldSnapshot {
                 "a tree holds leaves of no shape",
             )?;
         }
-        ok(
-            self.broadphase.moved_proxies().iter().all(|key| {
-                self.broadphase
-                    .tree(key.tree)
-                    .leaf_user_data(key.id)
-                    .is_some()
-            }),
-            "a moved proxy is not a leaf",
-        )?;
+        // The move buffer may name nodes that are no longer proxies (destroyed since they
+        // were queued, or any number in a crafted snapshot): the next pair update drops
+        // them before it reads anything of theirs (`BroadPhase::find_new_pairs`).
         for (slot, contact) in self.contacts.iter() {
             let ends = [
                 (contact.shape_a, contact.body_a),
