@@ -24,6 +24,11 @@ pub(crate) struct LastWriteback {
 }
 
 impl LastWriteback {
+    /// The change tick of the last run of `write_back_bodies`, if it ran.
+    pub(crate) fn tick(&self) -> Option<Tick> {
+        self.tick
+    }
+
     /// True when the component is either unchanged since the reading system last ran or was
     /// last changed by the last writeback itself (no other system run shares that run's tick),
     /// so it holds what the engine wrote.
