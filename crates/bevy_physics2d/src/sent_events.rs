@@ -75,7 +75,9 @@ impl SentEventLog {
 
     /// The world's steps are numbered `by` more from now on (a world installed from a peer
     /// that counts its steps from elsewhere): the steps logged so far take their new
-    /// numbers, so a resimulation under the new numbers still finds what it sent.
+    /// numbers, so a resimulation under the new numbers still finds what it sent. (Only
+    /// lightyear installs worlds from peers.)
+    #[cfg(any(feature = "lightyear", test))]
     pub fn renumber(&mut self, by: i64) {
         let renumber = |step: u64| step.saturating_add_signed(by);
         self.newest = self.newest.map(renumber);

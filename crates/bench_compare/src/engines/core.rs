@@ -55,26 +55,7 @@ impl Simulation for Core {
     }
 
     fn stages(&self) -> Option<String> {
-        let n = self.steps.max(1) as f32;
-        let s = &self.stages;
-        let v = &s.solver;
-        let solver = super::solver_stages([
-            v.setup_ms / n,
-            v.prepare_ms / n,
-            (v.integrate_velocities_ms + v.integrate_positions_ms) / n,
-            v.warm_start_ms / n,
-            v.solve_ms / n,
-            v.relax_ms / n,
-            v.restitution_ms / n,
-            v.store_ms / n,
-        ]);
-        Some(format!(
-            "pairs {:.3}, collide {:.3}, solve {:.3}, finalize {:.3} ms/step\n{solver}",
-            s.update_pairs_ms / n,
-            s.collide_ms / n,
-            s.solve_ms / n,
-            s.finalize_ms / n
-        ))
+        Some(profile_lines(&self.stages, self.steps.max(1)))
     }
 
     fn samples(&mut self) -> Vec<BodySample> {
@@ -141,4 +122,33 @@ impl Simulation for Core {
         }
         Some(out)
     }
+}
+
+/// A world's stage times summed over `steps` steps, per step: the stages, then the solver's.
+pub(crate) fn profile_lines(s: &StepProfile, steps: u32) -> String {
+    let n = steps as f32;
+    format!(
+        "pairs {:.3}, collide {:.3}, solve {:.3}, finalize {:.3} ms/step\n{}",
+        s.update_pairs_ms / n,
+        s.collide_ms / n,
+        s.solve_ms / n,
+        s.finalize_ms / n,
+        solver_line(s, steps)
+    )
+}
+
+/// The solver's stage times of a profile summed over `steps` steps, per step.
+pub(crate) fn solver_line(s: &StepProfile, steps: u32) -> String {
+    let n = steps as f32;
+    let v = &s.solver;
+    super::solver_stages([
+        v.setup_ms / n,
+        v.prepare_ms / n,
+        (v.integrate_velocities_ms + v.integrate_positions_ms) / n,
+        v.warm_start_ms / n,
+        v.solve_ms / n,
+        v.relax_ms / n,
+        v.restitution_ms / n,
+        v.store_ms / n,
+    ])
 }

@@ -7,6 +7,7 @@ use bevy_physics2d::prelude::*;
 use bevy_physics2d::{PhysicsInterpolationPlugin, PhysicsSettings};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::TransformPlugin;
+use physics_core::world::StepProfile;
 use physics2d_demos::{Scene, SpawnedScene, apply_scene_changes, spawn_scene};
 use std::time::{Duration, Instant};
 
@@ -32,6 +33,9 @@ struct PluginStages {
     writeback: f64,
     /// The whole `App::update`, for the rest: Bevy's schedules, its transform propagation.
     update: f64,
+    /// The core world's own profile (the plugin times the step's stages itself; the solver's
+    /// stages come from here), to compare with the physics_core row's.
+    core_stages: StepProfile,
 }
 
 /// The scene spawned as entities in a headless App.
@@ -104,6 +108,8 @@ impl Simulation for Plugin {
                 self.stages.core +=
                     f64::from(d.broadphase_ms + d.narrowphase_ms + d.solve_ms + d.integrate_ms);
                 self.stages.writeback += f64::from(d.writeback_ms);
+                self.stages.core_stages +=
+                    *self.app.world().resource::<PhysicsWorld>().core().profile();
                 self.steps += 1;
                 return Ok(());
             }
@@ -116,11 +122,12 @@ impl Simulation for Plugin {
         let s = &self.stages;
         let physics = s.prepare + s.core + s.writeback;
         Some(format!(
-            "prepare {:.3}, core step {:.3}, writeback {:.3}, rest of the App update {:.3} ms/step",
+            "prepare {:.3}, core step {:.3}, writeback {:.3}, rest of the App update {:.3} ms/step\n{}",
             s.prepare / n,
             s.core / n,
             s.writeback / n,
-            (s.update - physics) / n
+            (s.update - physics) / n,
+            super::core::solver_line(&s.core_stages, self.steps.max(1))
         ))
     }
 
