@@ -345,6 +345,15 @@ impl<T> Slots<T> {
         sums
     }
 
+    /// Asks the cache for slot `index`'s generation, live flag and the value's first
+    /// `value_bytes` bytes (`crate::prefetch`); nothing for an index past the last slot.
+    pub(crate) fn prefetch(&self, index: u32, value_bytes: usize) {
+        if let Some(slot) = self.entries.get(index as usize) {
+            let bytes = std::mem::offset_of!(Slot<T>, value) + value_bytes;
+            crate::prefetch::prefetch_bytes(slot, bytes);
+        }
+    }
+
     /// Generation of a slot (for building handles from internal indices).
     pub fn generation(&self, index: u32) -> u32 {
         self.entries[index as usize].generation

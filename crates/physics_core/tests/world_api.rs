@@ -624,6 +624,37 @@ fn body_motion_reads_what_the_single_getters_read() {
 }
 
 #[test]
+fn prefetching_a_stale_or_unknown_body_changes_nothing() {
+    // Ids from a bigger world name slots this world never had; a destroyed body's id names
+    // a free slot. Asking the cache for either is a hint only: no panic, no effect.
+    let mut bigger = world();
+    let far: Vec<BodyId> = (0..64)
+        .map(|i| unit_box(&mut bigger, Vec2::new(i as f32 * 2.0, 3.0)))
+        .collect();
+    let mut w = world();
+    ground(&mut w);
+    let body = unit_box(&mut w, Vec2::new(0.2, 3.0));
+    let gone = unit_box(&mut w, Vec2::new(5.0, 3.0));
+    w.destroy_body(gone).unwrap();
+    for _ in 0..10 {
+        w.step(DT).unwrap();
+    }
+    let before = w.body_motion(body).unwrap();
+    for &id in far.iter().chain([&gone, &body]) {
+        w.prefetch_body_motion(id);
+    }
+    assert_eq!(w.body_motion(body).unwrap(), before);
+    assert!(
+        w.body_motion(gone).is_err(),
+        "the destroyed body stays gone"
+    );
+    assert!(
+        w.body_motion(far[63]).is_err(),
+        "an id of another world names nothing here"
+    );
+}
+
+#[test]
 fn mixing_rules_decide_whether_a_box_slides() {
     // A box of friction 0.1 on a 30 degree ramp of friction 1.0: the geometric mean 0.32 is
     // below tan 30 = 0.58 so it slides; with the max rule (1.0) it holds.

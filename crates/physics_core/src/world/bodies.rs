@@ -129,6 +129,16 @@ impl World {
         Ok(self.body(id)?.center)
     }
 
+    /// Asks the cache for what [`World::body_motion`] reads of body `id`, a few bodies before
+    /// reading it: a host engine walking its own objects in its own order copies back from
+    /// records the hardware cannot foresee, and each would otherwise wait on a miss. Only a
+    /// hint: nothing is read, and a stale or unknown id costs nothing.
+    pub fn prefetch_body_motion(&self, id: BodyId) {
+        // The record's head: flags, pose and velocities (`Body`'s field order).
+        let head = std::mem::offset_of!(crate::body::Body, inv_mass);
+        self.bodies.prefetch(id.index, head);
+    }
+
     /// Pose, velocities and awake flag in one read: what a host engine copies back to its
     /// own objects after every step, with one id check instead of four.
     pub fn body_motion(&self, id: BodyId) -> Result<BodyMotion, WorldError> {
