@@ -133,6 +133,7 @@ impl World {
     /// reading it: a host engine walking its own objects in its own order copies back from
     /// records the hardware cannot foresee, and each would otherwise wait on a miss. Only a
     /// hint: nothing is read, and a stale or unknown id costs nothing.
+    #[inline]
     pub fn prefetch_body_motion(&self, id: BodyId) {
         // The record's head: flags, pose and velocities (`Body`'s field order).
         let head = std::mem::offset_of!(crate::body::Body, inv_mass);
@@ -141,6 +142,7 @@ impl World {
 
     /// Pose, velocities and awake flag in one read: what a host engine copies back to its
     /// own objects after every step, with one id check instead of four.
+    #[inline]
     pub fn body_motion(&self, id: BodyId) -> Result<BodyMotion, WorldError> {
         let b = self.body(id)?;
         Ok(BodyMotion {

@@ -251,6 +251,7 @@ impl World {
         }
     }
 
+    #[inline]
     fn body(&self, id: BodyId) -> Result<&Body, WorldError> {
         self.bodies
             .get(id.index, id.generation)
