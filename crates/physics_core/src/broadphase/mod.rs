@@ -18,6 +18,11 @@ use serde::{Deserialize, Serialize};
 /// microsecond, so smaller blocks would cost more to hand out than to run).
 const MIN_QUERY_BLOCK: usize = 64;
 
+/// How many overlaps before `keep` reads a pair [`BroadPhase::find_new_pairs`] asks about it
+/// (`ask_ahead`): enough for a miss to memory to arrive while `keep` answers the pairs in
+/// between, most of them in a few nanoseconds.
+pub const PAIR_AHEAD: usize = 8;
+
 /// Which tree a proxy lives in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum TreeKind {
@@ -156,17 +161,21 @@ impl BroadPhase {
     /// `keep(low, high)` holds, sorted and without duplicates, and the number of proxies that
     /// queried. Empties the move buffer.
     ///
-    /// `keep` runs inside the tree queries, so pairs that already have a contact or may never
-    /// collide are dropped before they are sorted: in a settled pile nearly every overlap a
-    /// moved proxy finds is a contact it already has. Before that, a moved proxy of shape `s`
-    /// skips every proxy whose categories miss `mask_of(s)` (`u64::MAX` skips nothing), so
-    /// `keep` must drop every such pair too. The moved proxies query in blocks on
-    /// `runner`'s workers (the trees are only read); the sort makes the result the same for
-    /// any number of workers.
+    /// `keep` runs on each block's overlaps right after its queries, so pairs that already
+    /// have a contact or may never collide are dropped before they are sorted: in a settled
+    /// pile nearly every overlap a moved proxy finds is a contact it already has. Answering
+    /// that is a lookup in a large table, a miss for most pairs, so `ask_ahead(low, high)`
+    /// is called [`PAIR_AHEAD`] overlaps before `keep` reads a pair, for the caller to ask the
+    /// cache for what `keep` will read (it must not change what `keep` answers).
+    /// Before that, a moved proxy of shape `s` skips every proxy whose categories miss
+    /// `mask_of(s)` (`u64::MAX` skips nothing), so `keep` must drop every such pair too. The
+    /// moved proxies query in blocks on `runner`'s workers (the trees are only read); the
+    /// sort makes the result the same for any number of workers.
     pub fn find_new_pairs(
         &mut self,
         runner: &dyn TaskRunner,
         keep: &(dyn Fn(u32, u32) -> bool + Sync),
+        ask_ahead: &(dyn Fn(u32, u32) + Sync),
         mask_of: &(dyn Fn(u32) -> u64 + Sync),
     ) -> (Vec<(u32, u32)>, usize) {
         let mut moved = std::mem::take(&mut self.move_buffer);
@@ -196,8 +205,9 @@ impl BroadPhase {
                 out.clear();
                 let range = block_range((first + i) as u32, size, moved.len());
                 for &key in &moved[range] {
-                    this.query_new_pairs(key, &queried, keep, mask_of, out);
+                    this.query_new_pairs(key, &queried, mask_of, out);
                 }
+                retain_asking_ahead(out, keep, ask_ahead);
             }
         });
         let mut pairs = found.concat();
@@ -215,12 +225,12 @@ impl BroadPhase {
         (pairs, moved_count)
     }
 
-    /// The pairs moved proxy `key` reports (see [`BroadPhase::find_new_pairs`]), added to `out`.
+    /// The overlaps moved proxy `key` reports (see [`BroadPhase::find_new_pairs`]), added to
+    /// `out` as shape pairs `(low, high)` for `keep` to sift.
     fn query_new_pairs(
         &self,
         key: ProxyKey,
         queried: &[Vec<bool>; 2],
-        keep: &(dyn Fn(u32, u32) -> bool + Sync),
         mask_of: &(dyn Fn(u32) -> u64 + Sync),
         out: &mut Vec<(u32, u32)>,
     ) {
@@ -238,10 +248,7 @@ impl BroadPhase {
                 return;
             }
             let other = other_data as u32;
-            let pair = (shape.min(other), shape.max(other));
-            if keep(pair.0, pair.1) {
-                out.push(pair);
-            }
+            out.push((shape.min(other), shape.max(other)));
         };
         // Moving proxies meet everything; static proxies only moving ones.
         let mask = mask_of(shape);
@@ -254,6 +261,27 @@ impl BroadPhase {
             });
         }
     }
+}
+
+/// Keeps the pairs of `pairs` that `keep` accepts, in their order, calling `ask_ahead` on
+/// each pair [`PAIR_AHEAD`] places before `keep` reads it.
+fn retain_asking_ahead(
+    pairs: &mut Vec<(u32, u32)>,
+    keep: &(dyn Fn(u32, u32) -> bool + Sync),
+    ask_ahead: &(dyn Fn(u32, u32) + Sync),
+) {
+    let mut kept = 0;
+    for i in 0..pairs.len() {
+        if let Some(&(low, high)) = pairs.get(i + PAIR_AHEAD) {
+            ask_ahead(low, high);
+        }
+        let pair = pairs[i];
+        if keep(pair.0, pair.1) {
+            pairs[kept] = pair;
+            kept += 1;
+        }
+    }
+    pairs.truncate(kept);
 }
 
 /// Visits the proxies of `tree` overlapping `aabb` in categories of `mask`, without testing
@@ -281,6 +309,9 @@ mod tests {
         Aabb::new(Vec2::new(x - half, -half), Vec2::new(x + half, half))
     }
 
+    /// Asks the cache for nothing.
+    fn no_prefetch(_: u32, _: u32) {}
+
     /// Masks that skip nothing.
     fn all_categories(_: u32) -> u64 {
         u64::MAX
@@ -303,6 +334,7 @@ mod tests {
                 seen.lock().unwrap().push((a, b));
                 true
             },
+            &no_prefetch,
             &all_categories,
         );
         assert_eq!(queried, 4);
@@ -313,7 +345,12 @@ mod tests {
 
         // Only shape 2 moves now: it finds both neighbours; `keep` drops the static one.
         bp.move_proxy(moved, square(2.1, 0.6));
-        let (pairs, queried) = bp.find_new_pairs(&SingleThreaded, &|_, b| b != 3, &all_categories);
+        let (pairs, queried) = bp.find_new_pairs(
+            &SingleThreaded,
+            &|_, b| b != 3,
+            &no_prefetch,
+            &all_categories,
+        );
         assert_eq!(queried, 1);
         assert_eq!(pairs, vec![(1, 2)]);
         assert_eq!(bp.moved_proxy_count(), 0);
@@ -330,7 +367,7 @@ mod tests {
             .map(|i| bp.create_proxy(TreeKind::Moving, square(i as f32, 0.6), i, 1))
             .collect();
         let ground = bp.create_proxy(TreeKind::Static, square(2.5, 3.0), 10, 1);
-        bp.find_new_pairs(&SingleThreaded, &|_, _| true, &all_categories);
+        bp.find_new_pairs(&SingleThreaded, &|_, _| true, &no_prefetch, &all_categories);
         // Every moving proxy moves, then shapes 1 and 4 go; shape 7 takes a freed node and
         // shape 8 takes the other, then goes as well.
         for (i, &key) in keys.iter().enumerate() {
@@ -354,7 +391,8 @@ mod tests {
             4 + 1,
             "the live moving proxies and shape 7"
         );
-        let (pairs, queried) = bp.find_new_pairs(&SingleThreaded, &|_, _| true, &all_categories);
+        let (pairs, queried) =
+            bp.find_new_pairs(&SingleThreaded, &|_, _| true, &no_prefetch, &all_categories);
         assert_eq!(queried, 5);
         // Shapes 0, 2, 3, 5 against their live neighbours and the ground; shape 7 alone.
         let expected = vec![(0, 10), (2, 3), (2, 10), (3, 10), (5, 10)];
@@ -383,14 +421,77 @@ mod tests {
             bp
         };
         let keep = |a: u32, b: u32| !(a + b).is_multiple_of(5);
-        let (one, queried) = build().find_new_pairs(&SingleThreaded, &keep, &all_categories);
-        let (three, _) = build().find_new_pairs(&ScopedThreads::new(3), &keep, &all_categories);
+        let (one, queried) =
+            build().find_new_pairs(&SingleThreaded, &keep, &no_prefetch, &all_categories);
+        let (three, _) =
+            build().find_new_pairs(&ScopedThreads::new(3), &keep, &no_prefetch, &all_categories);
         assert_eq!(queried, 600);
         // A 40 x 15 grid where each box overlaps its 8 neighbours has 2237 overlaps; `keep`
         // drops about a fifth, and static pairs are never reported.
         assert!((1600..1900).contains(&one.len()), "{} pairs", one.len());
         assert!(one.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
         assert_eq!(one, three);
+    }
+
+    /// Every pair `keep` reads was asked about `PAIR_AHEAD` reads earlier (all but a block's
+    /// first `PAIR_AHEAD`), and asking changes nothing found.
+    #[test]
+    fn each_pair_is_asked_about_before_keep_reads_it() {
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        enum Event {
+            Asked(u32, u32),
+            Read(u32, u32),
+        }
+        let build = || {
+            let mut bp = BroadPhase::default();
+            for i in 0..400 {
+                let (x, y) = ((i % 20) as f32 * 0.7, (i / 20) as f32 * 0.7);
+                let b = Aabb::new(Vec2::new(x - 0.5, y - 0.5), Vec2::new(x + 0.5, y + 0.5));
+                bp.create_proxy(TreeKind::Moving, b, i, 1);
+            }
+            bp
+        };
+        let events = Mutex::new(Vec::new());
+        let keep = |a: u32, b: u32| {
+            events.lock().unwrap().push(Event::Read(a, b));
+            !(a + b).is_multiple_of(3)
+        };
+        let ask = |a: u32, b: u32| events.lock().unwrap().push(Event::Asked(a, b));
+        let (asked, _) = build().find_new_pairs(&SingleThreaded, &keep, &ask, &all_categories);
+        let events = std::mem::take(&mut *events.lock().unwrap());
+        let (plain, _) = build().find_new_pairs(
+            &SingleThreaded,
+            &|a, b| !(a + b).is_multiple_of(3),
+            &no_prefetch,
+            &all_categories,
+        );
+        assert_eq!(asked, plain, "asking ahead changes nothing found");
+        let reads: Vec<Event> = events
+            .iter()
+            .copied()
+            .filter(|e| matches!(e, Event::Read(..)))
+            .collect();
+        assert!(reads.len() > 4 * PAIR_AHEAD, "{} reads", reads.len());
+        let mut reads_so_far = 0;
+        let mut asked_count = 0;
+        for e in &events {
+            match *e {
+                Event::Read(..) => reads_so_far += 1,
+                Event::Asked(a, b) => {
+                    // One worker, one block: the pair read PAIR_AHEAD reads from now.
+                    assert_eq!(
+                        reads.get(reads_so_far + PAIR_AHEAD),
+                        Some(&Event::Read(a, b))
+                    );
+                    asked_count += 1;
+                }
+            }
+        }
+        assert_eq!(
+            asked_count,
+            reads.len() - PAIR_AHEAD,
+            "all but the first few asked"
+        );
     }
 
     /// A row of overlapping proxies in two alternating categories, each masking out its own
@@ -438,7 +539,7 @@ mod tests {
                 seen.lock().unwrap().push((a, b));
                 passes(a, b)
             };
-            let (pairs, _) = bp.find_new_pairs(&SingleThreaded, &keep, masks);
+            let (pairs, _) = bp.find_new_pairs(&SingleThreaded, &keep, &no_prefetch, masks);
             (pairs, seen.into_inner().unwrap())
         };
         let (pairs, seen) = find(&mask);
