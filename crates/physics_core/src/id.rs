@@ -349,6 +349,7 @@ impl<T> Slots<T> {
     /// `value_bytes` bytes (`crate::prefetch`); nothing for an index past the last slot.
     pub(crate) fn prefetch(&self, index: u32, value_bytes: usize) {
         if let Some(slot) = self.entries.get(index as usize) {
+            // The generation and the live flag come before the value.
             let bytes = std::mem::offset_of!(Slot<T>, value) + value_bytes;
             crate::prefetch::prefetch_bytes(slot, bytes);
         }
@@ -391,13 +392,8 @@ impl<T> Slots<T> {
         ahead: usize,
         value_bytes: usize,
     ) -> impl Iterator<Item = (u32, &T)> {
-        let entries = &self.entries;
-        // The generation and the live flag come before the value.
-        let bytes = std::mem::offset_of!(Slot<T>, value) + value_bytes;
-        entries.iter().enumerate().filter_map(move |(i, s)| {
-            if let Some(next) = entries.get(i + ahead) {
-                crate::prefetch::prefetch_bytes(next, bytes);
-            }
+        self.entries.iter().enumerate().filter_map(move |(i, s)| {
+            self.prefetch((i + ahead) as u32, value_bytes);
             s.value().map(|v| (i as u32, v))
         })
     }

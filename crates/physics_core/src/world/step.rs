@@ -157,7 +157,7 @@ impl World {
             },
             // What the question above reads, asked for a few pairs early: in a churning
             // crowd the table's place was a miss for most pairs (tumbler: three quarters of
-            // the question's time, perf), and `b`'s facts often another.
+            // the question's time, perf), and the other shape's facts often another.
             &|a, b| {
                 contact_map.prefetch(pair_key(a, b));
                 for shape in [a, b] {
