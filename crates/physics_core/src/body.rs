@@ -222,10 +222,26 @@ pub(crate) struct Finalized {
     pub needs_sweep: bool,
     /// A shape left its enlarged broadphase box.
     pub left_its_box: bool,
+    /// The body is a bullet (read only when it needs a sweep: bullets are swept last).
+    pub bullet: bool,
     /// For a body of one shape that left its box: the shape's new broadphase box at the
     /// body's new pose, so the serial pass need not compute it again (a sweep moves the body
     /// and makes it stale).
-    pub single_shape_box: Option<crate::shape::Aabb>,
+    pub single_shape_box: Option<SingleShapeBox>,
+}
+
+/// The new broadphase box of a body's only shape, with what the serial pass of `finalize`
+/// needs to apply it: it then reads neither the body's record nor the shape's (in a crowd
+/// that churns, most bodies leave their boxes every step, and those records are no longer
+/// in this core's cache after the parallel pass).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SingleShapeBox {
+    /// The shape's slot.
+    pub shape: u32,
+    /// Its broadphase proxy.
+    pub proxy: crate::broadphase::ProxyKey,
+    /// Its new enlarged box.
+    pub fat: crate::shape::Aabb,
 }
 
 impl Body {

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 mod categories;
 mod rebuild;
 mod saved;
+mod shared_build;
 
 /// No node.
 pub const NULL_NODE: u32 = u32::MAX;

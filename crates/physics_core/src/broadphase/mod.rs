@@ -115,8 +115,9 @@ impl BroadPhase {
 
     /// Gives many proxies new enlarged boxes at once and queues them for pair finding, in
     /// order. Each tree writes all its new leaf boxes, then builds again the part of itself
-    /// above the moved leaves (see `dynamic_tree/rebuild.rs`).
-    pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)]) {
+    /// above the moved leaves (see `dynamic_tree/rebuild.rs`), shared among `runner`'s
+    /// workers (the trees come out the same for any runner).
+    pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)], runner: &dyn TaskRunner) {
         let mut of_tree = std::mem::take(&mut self.tree_moves);
         for kind in [TreeKind::Static, TreeKind::Moving] {
             of_tree.clear();
@@ -127,7 +128,7 @@ impl BroadPhase {
                     .map(|(key, aabb)| (key.id, *aabb)),
             );
             if !of_tree.is_empty() {
-                self.tree_mut(kind).move_proxies(&of_tree);
+                self.tree_mut(kind).move_proxies_on(&of_tree, runner);
             }
         }
         self.tree_moves = of_tree;

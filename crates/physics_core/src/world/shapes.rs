@@ -259,7 +259,7 @@ impl World {
     pub(crate) fn refresh_shape_bounds(&mut self, body_index: u32, force: bool) {
         let mut moves = Vec::new();
         self.collect_shape_moves(body_index, force, &mut moves);
-        self.broadphase.move_proxies(&moves);
+        self.broadphase.move_proxies(&moves, &*self.runner);
     }
 
     /// What [`World::refresh_shape_bounds`] does, except that the broadphase moves are added

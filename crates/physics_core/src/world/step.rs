@@ -4,8 +4,8 @@
 use super::continuous::{moved_fast, sweep_meets_static};
 use super::shapes::broadphase_box;
 use super::{HitEvent, World, WorldError};
-use crate::body::Finalized;
 use crate::body::{Body, BodyType};
+use crate::body::{Finalized, SingleShapeBox};
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::contact_recycle::BodyFrame;
 use crate::id::ShapeId;
@@ -93,6 +93,10 @@ const PROJECTION_TOLERANCE: f32 = 0.002;
 
 /// Fewest contact slots in a block of the parallel narrowphase.
 const MIN_CONTACT_BLOCK: usize = 64;
+
+/// How many noted bodies ahead `finalize`'s serial pass asks for the shape record whose box
+/// it writes.
+const FINALIZE_PREFETCH_AHEAD: usize = 8;
 
 /// How many body slots ahead the solver's set-up asks for a body record
 /// (`Slots::iter_prefetching`).
@@ -587,12 +591,19 @@ impl World {
         let mut bullets = Vec::new();
         let mut moves = std::mem::take(&mut self.finalize_moves);
         moves.clear();
-        for &(slot, f) in &notes.noted {
-            let body = self.bodies.at(slot);
+        for (i, &(slot, f)) in notes.noted.iter().enumerate() {
+            // The shape record a later note writes, asked for ahead (only its box is written).
+            if let Some((_, ahead)) = notes.noted.get(i + FINALIZE_PREFETCH_AHEAD)
+                && let Some(single) = &ahead.single_shape_box
+            {
+                let fat = std::mem::offset_of!(crate::shape_def::ShapeRecord, fat_aabb);
+                self.shapes
+                    .prefetch_field::<crate::shape::Aabb>(single.shape, fat);
+            }
             if f.non_finite {
                 // Never let a NaN spread: the body stopped where it was; its contacts forget
                 // their impulses.
-                for contact in body.contacts.clone() {
+                for contact in self.bodies.at(slot).contacts.clone() {
                     for p in self.contacts.at_mut(contact).manifold.points_mut() {
                         p.normal_impulse = 0.0;
                         p.tangent_impulse = 0.0;
@@ -600,7 +611,7 @@ impl World {
                 }
                 continue;
             }
-            if f.needs_sweep && body.bullet {
+            if f.needs_sweep && f.bullet {
                 bullets.push((slot, f.start_center, f.start_rotation));
                 continue;
             }
@@ -608,18 +619,15 @@ impl World {
                 self.solve_continuous(slot, f.start_center, f.start_rotation);
             }
             match f.single_shape_box {
-                Some(fat) if !f.needs_sweep => {
+                Some(single) if !f.needs_sweep => {
                     // Made from the body's only shape (see `finalize_body`).
-                    let only = self.bodies.at(slot).only_shape;
-                    let only = only.expect("a single-shape box has its one shape");
-                    let record = self.shapes.at_mut(only);
-                    record.fat_aabb = fat;
-                    moves.push((record.proxy, fat));
+                    self.shapes.at_mut(single.shape).fat_aabb = single.fat;
+                    moves.push((single.proxy, single.fat));
                 }
                 _ => self.collect_shape_moves(slot, false, &mut moves),
             }
         }
-        self.broadphase.move_proxies(&moves);
+        self.broadphase.move_proxies(&moves, &*self.runner);
         self.finalize_moves = moves;
         self.finalize_notes = notes;
         // Bullets last: they are swept against the other bodies' final poses.
@@ -685,12 +693,11 @@ fn finalize_body(
         only_box = Some(tight);
         if !record.fat_aabb.contains(&tight.expanded(speculative)) {
             f.left_its_box = true;
-            f.single_shape_box = Some(broadphase_box(
-                &record.shape,
-                tight,
-                record.proxy.tree,
-                tolerances,
-            ));
+            f.single_shape_box = Some(SingleShapeBox {
+                shape: only,
+                proxy: record.proxy,
+                fat: broadphase_box(&record.shape, tight, record.proxy.tree, tolerances),
+            });
         }
     } else {
         f.left_its_box = body.shapes.iter().any(|id| {
@@ -705,6 +712,7 @@ fn finalize_body(
     // A fast body is swept in the serial pass only if that can change something: a bullet
     // meets every body, any other only static shapes, whose tree does not move here. (Asked
     // after the box, whose shape record is then in the cache.)
+    f.bullet = body.bullet;
     f.needs_sweep = body.body_type == BodyType::Dynamic
         && moved_fast(body, c1, q1)
         && (body.bullet || sweep_meets_static(body, c1, q1, shapes, static_tree, only_box));

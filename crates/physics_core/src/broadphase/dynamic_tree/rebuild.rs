@@ -27,9 +27,12 @@
 //! Untouched subtrees keep their exact boxes, and every rebuilt node gets the exact union of
 //! its children (box, categories, height), so the tree after a batch is as exact as before
 //! (what snapshots and queries rely on). The build is deterministic: the same tree and moves
-//! give the same nodes in the same slots.
+//! give the same nodes in the same slots, for any worker count (the build itself, shared among
+//! workers, is in `shared_build.rs`; the split is here).
 
+use super::shared_build::BuildScratch;
 use super::{DynamicTree, NULL_NODE};
+use crate::parallel::{SingleThreaded, TaskRunner};
 use crate::shape::Aabb;
 use bevy_math::Vec2;
 
@@ -57,20 +60,28 @@ pub(super) struct RebuildScratch {
     marked: Vec<bool>,
     items: Vec<Item>,
     stack: Vec<u32>,
+    /// The build's own buffers (`shared_build.rs`).
+    pub(super) build: BuildScratch,
 }
 
 /// Something the build places: a moved leaf or an untouched subtree, by its root node, and
 /// the centre of its box.
 #[derive(Clone, Copy, Debug)]
-struct Item {
-    node: u32,
-    center: Vec2,
+pub(super) struct Item {
+    pub(super) node: u32,
+    pub(super) center: Vec2,
 }
 
 impl DynamicTree {
     /// Gives each proxy in `moves` its new box and rebuilds the tree above the moved leaves
-    /// (see the module documentation). Ids must be live proxies.
+    /// (see the module documentation), on one worker. Ids must be live proxies.
     pub fn move_proxies(&mut self, moves: &[(u32, Aabb)]) {
+        self.move_proxies_on(moves, &SingleThreaded);
+    }
+
+    /// [`DynamicTree::move_proxies`] with the rebuild shared among `runner`'s workers; the
+    /// tree is the same, node for node, for any runner (`shared_build.rs`).
+    pub fn move_proxies_on(&mut self, moves: &[(u32, Aabb)], runner: &dyn TaskRunner) {
         if moves.is_empty() {
             return;
         }
@@ -107,9 +118,7 @@ impl DynamicTree {
             }
         }
         if !scratch.items.is_empty() {
-            let root = self.build(&mut scratch.items, 0).node;
-            self.root = root;
-            self.nodes[root as usize].parent = NULL_NODE;
+            self.build_root(&mut scratch.items, &mut scratch.build, runner);
         }
         self.scratch = scratch;
     }
@@ -150,57 +159,13 @@ impl DynamicTree {
             self.free(index);
         }
     }
-
-    /// Builds a subtree over `items` (at least one) and returns its root; `depth` is how many
-    /// levels are above it.
-    fn build(&mut self, items: &mut [Item], depth: u32) -> Subtree {
-        if items.len() == 1 {
-            let node = items[0].node;
-            let n = &self.nodes[node as usize];
-            return Subtree {
-                node,
-                aabb: n.aabb,
-                height: n.height,
-                categories: self.categories[node as usize],
-            };
-        }
-        let split = split_items(items, depth);
-        let (first, second) = items.split_at_mut(split);
-        let (a, b) = (self.build(first, depth + 1), self.build(second, depth + 1));
-        let parent = self.allocate();
-        let built = Subtree {
-            node: parent,
-            aabb: a.aabb.union(&b.aabb),
-            height: 1 + a.height.max(b.height),
-            categories: a.categories | b.categories,
-        };
-        let node = &mut self.nodes[parent as usize];
-        node.aabb = built.aabb;
-        node.child1 = a.node;
-        node.child2 = b.node;
-        node.height = built.height;
-        self.categories[parent as usize] = built.categories;
-        self.nodes[a.node as usize].parent = parent;
-        self.nodes[b.node as usize].parent = parent;
-        built
-    }
-}
-
-/// A subtree the build made: its root and what its parent takes from it, so a parent never
-/// loads its children back.
-#[derive(Clone, Copy, Debug)]
-struct Subtree {
-    node: u32,
-    aabb: Aabb,
-    height: i32,
-    categories: u64,
 }
 
 /// Reorders `items` (at least two) into two non-empty ranges and returns where the second
 /// begins: items whose centres lie below the middle of the centres' extent along its longer
 /// axis come first, or, past [`MAX_MIDPOINT_DEPTH`] or when every centre is on one side, the
 /// lower half by centre.
-fn split_items(items: &mut [Item], depth: u32) -> usize {
+pub(super) fn split_items(items: &mut [Item], depth: u32) -> usize {
     let (mut low, mut high) = (items[0].center, items[0].center);
     for item in items.iter() {
         low = low.min(item.center);
