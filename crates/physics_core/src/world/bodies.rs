@@ -46,6 +46,7 @@ impl World {
             self.mass_revision = self.mass_revision.wrapping_add(1);
         }
         self.simulated_bodies += usize::from(body.is_simulated());
+        self.drop_kept_solver_bodies();
         let (index, generation) = self.bodies.insert(body);
         Ok(BodyId { index, generation })
     }
@@ -75,6 +76,7 @@ impl World {
                 self.broadphase.destroy_proxy(record.proxy);
             }
         }
+        self.drop_kept_solver_bodies();
         if let Some(body) = self.bodies.remove(id.index, id.generation) {
             self.simulated_bodies -= usize::from(body.is_simulated());
         }
@@ -538,6 +540,7 @@ impl World {
                 .unwrap_or_else(|| self.shapes_mass_data(body_index));
             (mass, inertia, center) = (m.mass, m.rotational_inertia, m.center);
         }
+        self.drop_kept_solver_bodies();
         let body = self.bodies.at_mut(body_index);
         if !dynamic {
             body.mass = 0.0;

@@ -255,6 +255,7 @@ impl World {
         }
         if first < 1.0 {
             let xf = sweep.transform_at(first);
+            self.drop_kept_solver_bodies();
             let body = self.bodies.at_mut(body_slot);
             body.transform = xf;
             body.center = xf.apply(body.local_center);

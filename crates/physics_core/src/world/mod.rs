@@ -24,6 +24,7 @@ mod snapshot;
 mod snapshot_check;
 mod snapshot_contacts;
 mod solve_set;
+mod solver_bodies;
 mod step;
 
 pub use bodies::BodyMotion;
@@ -107,6 +108,9 @@ pub struct World {
     /// their capacity.
     finalize_notes: Notes<Finalized>,
     finalize_moves: Vec<(ProxyKey, Aabb)>,
+    /// The solver arrays hold the next step's bodies, written by the last finalize, for this
+    /// time step and gravity (`solver_bodies.rs`); none after any change to a body record.
+    kept_solver_bodies: Option<solver_bodies::KeptSolverBodies>,
     /// Worker threads lent by the host; one thread by default.
     runner: Arc<dyn TaskRunner>,
 }
@@ -148,6 +152,7 @@ impl World {
             collide_notes: Notes::default(),
             finalize_notes: Notes::default(),
             finalize_moves: Vec::new(),
+            kept_solver_bodies: None,
             runner: Arc::new(SingleThreaded),
         })
     }
@@ -171,6 +176,7 @@ impl World {
     /// Changes the settings (validated first; takes effect next step).
     pub fn set_def(&mut self, def: WorldDef) -> Result<(), WorldError> {
         def.validate()?;
+        self.drop_kept_solver_bodies();
         self.tolerances = def.tolerances();
         self.def = def;
         if !def.enable_sleep {
@@ -259,6 +265,8 @@ impl World {
     }
 
     fn body_mut(&mut self, id: BodyId) -> Result<&mut Body, WorldError> {
+        // Whatever the caller changes, the solver's copy of it is gathered again.
+        self.drop_kept_solver_bodies();
         self.bodies
             .get_mut(id.index, id.generation)
             .ok_or(WorldError::StaleBody(id))

@@ -59,6 +59,8 @@ impl World {
         let time_to_sleep = self.def.time_to_sleep;
         for (slot, b) in self.bodies.iter_mut() {
             if b.is_moving() && b.awake && least[islands.find(slot) as usize] >= time_to_sleep {
+                // The solver's bodies change (`solver_bodies.rs`).
+                self.kept_solver_bodies = None;
                 b.awake = false;
                 self.simulated_bodies -= 1;
                 b.linear_velocity = bevy_math::Vec2::ZERO;
@@ -83,6 +85,8 @@ impl World {
             }
             body.awake = awake;
             changed.push(i);
+            // The solver's bodies change (`solver_bodies.rs`).
+            self.kept_solver_bodies = None;
             let body = self.bodies.at(i);
             let contacts = body.contacts.iter().filter_map(|c| {
                 let c = self.contacts.at(*c);

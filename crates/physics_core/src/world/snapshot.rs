@@ -312,6 +312,7 @@ impl World {
         self.tolerances = s.def.tolerances();
         self.def = s.def;
         self.bodies = s.bodies;
+        self.drop_kept_solver_bodies();
         self.shapes = s.shapes;
         self.contacts = s.contacts;
         self.joints = s.joints;

@@ -3,6 +3,7 @@
 
 use super::continuous::{moved_fast, sweep_meets_static};
 use super::shapes::broadphase_box;
+use super::solver_bodies::{NextSolverBodies, next_step_inputs};
 use super::{HitEvent, World, WorldError};
 use crate::body::{Body, BodyType};
 use crate::body::{Finalized, SingleShapeBox};
@@ -11,12 +12,10 @@ use crate::contact_recycle::BodyFrame;
 use crate::id::ShapeId;
 use crate::math::is_finite_vec;
 use crate::parallel::stages::MIN_BODY_BLOCK;
-use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
+use crate::solver::body_state::{BodyState, STATIC_BODY};
 use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings};
 use crate::solver::softness::Softness;
-use crate::solver::{
-    ContactLink, MAX_ROTATION_PER_STEP, SolverProfile, StepSettings, run_substeps,
-};
+use crate::solver::{ContactLink, SolverProfile, StepSettings, run_substeps};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -52,6 +51,10 @@ pub struct StepCounters {
     /// The solver reused last step's joint colours and exact islands: no joint was created,
     /// destroyed, enabled, disabled, broken or changed, and the same bodies moved.
     pub joint_order_reused: bool,
+    /// The solver kept the bodies' solver data the last finalize wrote instead of gathering
+    /// it from the body records: no body record changed between the steps, the same bodies
+    /// moved, and the time step and gravity were the same.
+    pub solver_bodies_kept: bool,
 }
 
 /// Wall-clock time of each stage of the last step, in milliseconds.
@@ -97,10 +100,6 @@ const MIN_CONTACT_BLOCK: usize = 64;
 /// How many noted bodies ahead `finalize`'s serial pass asks for the shape record whose box
 /// it writes.
 const FINALIZE_PREFETCH_AHEAD: usize = 8;
-
-/// How many body slots ahead the solver's set-up asks for a body record
-/// (`Slots::iter_prefetching`).
-const BODY_PREFETCH_AHEAD: usize = 8;
 
 fn elapsed_ms(start: Instant) -> f32 {
     start.elapsed().as_secs_f32() * 1000.0
@@ -380,13 +379,14 @@ impl World {
         self.profile.solver = SolverProfile::default();
         // The arrays leave `self` while they are filled so the world can be read meanwhile.
         let mut arrays = std::mem::take(&mut self.solver);
-        arrays.states.clear();
-        arrays.params.clear();
-        arrays.bodies.clear();
-        arrays.contact_bodies.clear();
         // `arrays.contacts` and `arrays.joints` are kept: they are resized and every position
         // that is read is written first, so last step's values are never seen.
         if dt == 0.0 {
+            self.drop_kept_solver_bodies();
+            arrays.states.clear();
+            arrays.params.clear();
+            arrays.bodies.clear();
+            arrays.contact_bodies.clear();
             let held = &mut arrays.held_joint_results;
             super::joint_results::write_held_results(&mut self.joints, &arrays.joints, held);
             arrays.joints.clear();
@@ -395,54 +395,8 @@ impl World {
             return Ok(());
         }
         let mut solver_index = std::mem::take(&mut arrays.solver_index);
-        solver_index.clear();
-        solver_index.resize(self.bodies.capacity(), STATIC_BODY);
-        let gravity = self.def.gravity;
         self.last_dt = dt;
-        // Every body record is read for a few fields near its head: asked for ahead, so the
-        // misses of a large crowd overlap.
-        let head = std::mem::offset_of!(crate::body::Body, only_shape);
-        for (slot, body) in self.bodies.iter_prefetching(BODY_PREFETCH_AHEAD, head) {
-            if !body.is_simulated() {
-                continue;
-            }
-            let index = arrays.states.len() as u32;
-            solver_index[slot as usize] = index;
-            arrays.bodies.push((slot, self.bodies.generation(slot)));
-            arrays.contact_bodies.push(ConstraintBody {
-                solver_index: index,
-                inv_mass: body.inv_mass,
-                inv_inertia: body.inv_inertia,
-                center_offset: body.center - body.transform.p,
-                linear_velocity: body.linear_velocity,
-                angular_velocity: body.angular_velocity,
-                dominance: body.dominance,
-            });
-            arrays.states.push(BodyState {
-                linear_velocity: body.linear_velocity,
-                angular_velocity: body.angular_velocity,
-                ..BodyState::AT_REST
-            });
-            let dynamic = body.body_type == BodyType::Dynamic;
-            arrays.params.push(BodyParams {
-                inv_mass: body.inv_mass,
-                inv_inertia: body.inv_inertia,
-                linear_acceleration: if dynamic {
-                    body.gravity_scale * gravity + body.inv_mass * body.force
-                } else {
-                    bevy_math::Vec2::ZERO
-                },
-                angular_acceleration: body.inv_inertia * body.torque,
-                linear_damping: body.linear_damping,
-                angular_damping: body.angular_damping,
-                max_angular_speed: if body.allow_fast_rotation {
-                    f32::INFINITY
-                } else {
-                    MAX_ROTATION_PER_STEP / dt
-                },
-                linear_freedom: body.linear_freedom(),
-            });
-        }
+        self.solver_bodies(&mut arrays, &mut solver_index, dt);
 
         let substeps = self.def.substep_count;
         let h = dt / substeps as f32;
@@ -553,8 +507,9 @@ impl World {
 
     /// Finalize stage: writes the solver's results to the bodies, clears forces, and refreshes
     /// the broadphase boxes of shapes that moved out of theirs.
+    #[allow(unsafe_code)]
     pub fn finalize(&mut self) {
-        let arrays = std::mem::take(&mut self.solver);
+        let mut arrays = std::mem::take(&mut self.solver);
         self.counters.bodies_swept = 0;
 
         // Parallel pass over the bodies: each solved body takes its new velocity and pose and
@@ -562,22 +517,37 @@ impl World {
         // noted, with what the serial pass needs of them, so it never reads the others again.
         let (shapes, tolerances) = (&self.shapes, &self.tolerances);
         let static_tree = &self.broadphase.static_tree;
-        let (states, solver_index, solved) = (&arrays.states, &arrays.solver_index, &arrays.bodies);
+        let (gravity, dt) = (self.def.gravity, self.last_dt);
+        let solver_index = std::mem::take(&mut arrays.solver_index);
+        let solved = std::mem::take(&mut arrays.bodies);
         let mut notes = std::mem::take(&mut self.finalize_notes);
+        // Each solved body's entries of the solver arrays: its result, read, then its next
+        // step's inputs, written (`solver_bodies.rs`).
+        let next = NextSolverBodies::new(&mut arrays);
+        let (solver_index_ref, solved_ref) = (&solver_index, &solved);
         self.bodies.par_for_each_mut_noting::<0, Finalized, _>(
             &*self.runner,
             MIN_BODY_BLOCK,
             &mut notes,
             &|slot, generation, body| {
-                let i = solver_index
+                let i = solver_index_ref
                     .get(slot as usize)
                     .copied()
                     .unwrap_or(STATIC_BODY);
                 // Not solved, or destroyed (and its slot perhaps reused) since `solve`.
-                if solved.get(i as usize) != Some(&(slot, generation)) {
+                if solved_ref.get(i as usize) != Some(&(slot, generation)) {
                     return ([], None);
                 }
-                let f = finalize_body(body, &states[i as usize], shapes, static_tree, tolerances);
+                // SAFETY: `solved` names each solver index's body once, and each body is
+                // finalized by one worker: no other worker touches index `i`.
+                let state = unsafe { next.state(i) };
+                let pushed = body.force != bevy_math::Vec2::ZERO || body.torque != 0.0;
+                let f = finalize_body(body, &state, shapes, static_tree, tolerances);
+                if !f.non_finite {
+                    let inputs = next_step_inputs(body, i, gravity, dt);
+                    // SAFETY: as above.
+                    unsafe { next.write(i, inputs, pushed) };
+                }
                 (
                     [],
                     (f.non_finite || f.needs_sweep || f.left_its_box).then_some(f),
@@ -629,15 +599,29 @@ impl World {
         }
         self.broadphase.move_proxies(&moves, &*self.runner);
         self.finalize_moves = moves;
+        // The next step's solver bodies are all written, unless a body was stopped or swept
+        // here (or the step did not solve its bodies).
+        let keep = solved.len() == self.simulated_bodies
+            && !notes
+                .noted
+                .iter()
+                .any(|(_, f)| f.non_finite || f.needs_sweep);
         self.finalize_notes = notes;
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
             self.solve_continuous(slot, c1, q1);
             self.refresh_shape_bounds(slot, false);
         }
+        arrays.solver_index = solver_index;
+        arrays.bodies = solved;
+        if keep {
+            self.keep_solver_bodies();
+        } else {
+            self.drop_kept_solver_bodies();
+            arrays.states.clear();
+            arrays.bodies.clear();
+        }
         self.solver = arrays;
-        self.solver.states.clear();
-        self.solver.bodies.clear();
         self.update_sleep(self.last_dt);
     }
 }
