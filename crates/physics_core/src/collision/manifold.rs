@@ -31,10 +31,13 @@ impl Default for CollideSettings {
 }
 
 /// One contact point.
+///
+/// In memory order (`repr(C)`): what the solver's preparing and storing stages touch first,
+/// the world position (read for events and drawing only) last. A contact record's manifold
+/// then ends its solver part within the record's first 128 bytes (`solver/step_stages.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct ManifoldPoint {
-    /// World position, midway between the two surfaces.
-    pub point: Vec2,
     /// The point relative to body A's origin, in world orientation.
     pub anchor_a: Vec2,
     /// The point relative to body B's origin, in world orientation.
@@ -42,27 +45,31 @@ pub struct ManifoldPoint {
     /// Signed distance between the surfaces along the normal: negative when overlapping,
     /// positive for a speculative point.
     pub separation: f32,
-    /// Feature id: the same while the same pair of features touches. The high byte names A's
-    /// feature, the low byte B's.
-    pub id: u16,
     /// Accumulated normal impulse (kept across steps for warm starting).
     pub normal_impulse: f32,
     /// Accumulated friction impulse (kept across steps for warm starting).
     pub tangent_impulse: f32,
+    /// Feature id: the same while the same pair of features touches. The high byte names A's
+    /// feature, the low byte B's.
+    pub id: u16,
     /// True when this point matched a point of the previous step by id.
     pub persisted: bool,
+    /// World position, midway between the two surfaces.
+    pub point: Vec2,
 }
 
 /// Up to two contact points sharing one normal. Serialised with its valid points only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(into = "SavedManifold", try_from = "SavedManifold")]
+#[repr(C)]
 pub struct Manifold {
+    /// Number of valid points (0, 1 or 2). First in memory (`repr(C)`): the solver reads it
+    /// with the normal and the points, and at the end it would take a cache line of its own.
+    pub point_count: usize,
     /// Unit world normal pointing from A to B.
     pub normal: Vec2,
     /// The points; only the first `point_count` are valid.
     pub points: [ManifoldPoint; 2],
-    /// Number of valid points (0, 1 or 2).
-    pub point_count: usize,
 }
 
 /// A [`Manifold`] as serialised: the normal and the valid points.
