@@ -320,4 +320,27 @@ mod tests {
         assert!(!world.counters().solver_bodies_kept);
         assert_eq!(world.awake_body_count(), 3);
     }
+
+    /// A finalize with no solve since the last one writes nothing back: the kept arrays are
+    /// the next step's inputs, not a result to apply again.
+    #[test]
+    fn a_second_finalize_leaves_the_bodies_as_they_are() {
+        let (mut world, ids) = stepped_world();
+        let before: Vec<_> = ids
+            .iter()
+            .map(|&id| world.body_transform(id).unwrap())
+            .collect();
+        let velocities: Vec<_> = ids
+            .iter()
+            .map(|&id| world.linear_velocity(id).unwrap())
+            .collect();
+        world.finalize();
+        for (k, &id) in ids.iter().enumerate() {
+            assert_eq!(world.body_transform(id).unwrap(), before[k]);
+            assert_eq!(world.linear_velocity(id).unwrap(), velocities[k]);
+        }
+        // And the next step still keeps and checks them.
+        world.step(1.0 / 60.0).unwrap();
+        assert!(world.counters().solver_bodies_kept);
+    }
 }

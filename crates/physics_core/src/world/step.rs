@@ -509,8 +509,14 @@ impl World {
     /// the broadphase boxes of shapes that moved out of theirs.
     #[allow(unsafe_code)]
     pub fn finalize(&mut self) {
-        let mut arrays = std::mem::take(&mut self.solver);
         self.counters.bodies_swept = 0;
+        if self.kept_solver_bodies.is_some() {
+            // No solve since the last finalize: the solver arrays hold the next step's
+            // inputs, not results, and there is nothing to write back.
+            self.update_sleep(self.last_dt);
+            return;
+        }
+        let mut arrays = std::mem::take(&mut self.solver);
 
         // Parallel pass over the bodies: each solved body takes its new velocity and pose and
         // finds whether it needs a sweep or left its broadphase box; the bodies that do are
