@@ -108,9 +108,9 @@ pub struct World {
     /// their capacity.
     finalize_notes: Notes<Finalized>,
     finalize_moves: Vec<(ProxyKey, Aabb)>,
-    /// The solver arrays hold the next step's bodies, written by the last finalize, for this
-    /// time step and gravity (`solver_bodies.rs`); none after any change to a body record.
-    kept_solver_bodies: Option<solver_bodies::KeptSolverBodies>,
+    /// What the solver's body arrays hold between the stages: a solve's results, or the next
+    /// step's inputs the last finalize wrote, or nothing to keep (`solver_bodies.rs`).
+    solver_bodies: solver_bodies::SolverBodies,
     /// Worker threads lent by the host; one thread by default.
     runner: Arc<dyn TaskRunner>,
 }
@@ -152,7 +152,7 @@ impl World {
             collide_notes: Notes::default(),
             finalize_notes: Notes::default(),
             finalize_moves: Vec::new(),
-            kept_solver_bodies: None,
+            solver_bodies: solver_bodies::SolverBodies::Stale,
             runner: Arc::new(SingleThreaded),
         })
     }

@@ -60,7 +60,7 @@ impl World {
         for (slot, b) in self.bodies.iter_mut() {
             if b.is_moving() && b.awake && least[islands.find(slot) as usize] >= time_to_sleep {
                 // The solver's bodies change (`solver_bodies.rs`).
-                self.kept_solver_bodies = None;
+                self.solver_bodies.note_change();
                 b.awake = false;
                 self.simulated_bodies -= 1;
                 b.linear_velocity = bevy_math::Vec2::ZERO;
@@ -86,7 +86,7 @@ impl World {
             body.awake = awake;
             changed.push(i);
             // The solver's bodies change (`solver_bodies.rs`).
-            self.kept_solver_bodies = None;
+            self.solver_bodies.note_change();
             let body = self.bodies.at(i);
             let contacts = body.contacts.iter().filter_map(|c| {
                 let c = self.contacts.at(*c);

@@ -312,7 +312,8 @@ impl World {
         self.tolerances = s.def.tolerances();
         self.def = s.def;
         self.bodies = s.bodies;
-        self.drop_kept_solver_bodies();
+        // The solver's arrays are emptied below: nothing to finalize or keep.
+        self.solver_bodies = super::solver_bodies::SolverBodies::Stale;
         self.shapes = s.shapes;
         self.contacts = s.contacts;
         self.joints = s.joints;

@@ -15,7 +15,10 @@
 //! ([`World::drop_kept_solver_bodies`]: the body setters, creating and destroying bodies,
 //! mass updates, sleeping and waking, settings, a restore), and so do the finalize's serial
 //! changes (a sweep moves a body, a non-finite body is stopped). They also hold only for the
-//! time step and gravity they were made with. Debug builds gather anyway and check.
+//! time step and gravity they were made with. The stages are public, so [`SolverBodies`]
+//! also follows the order they run in: a change between a solve and its finalize keeps that
+//! finalize from keeping, and a finalize with no solve before it writes nothing back. Debug
+//! builds gather anyway and check.
 #![allow(unsafe_code)]
 
 use super::World;
@@ -34,6 +37,31 @@ const BODY_PREFETCH_AHEAD: usize = 8;
 pub(super) struct KeptSolverBodies {
     dt: f32,
     gravity: Vec2,
+}
+
+/// What the solver's body arrays hold between the stages.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) enum SolverBodies {
+    /// Nothing to keep or to finalize: the next solve gathers.
+    #[default]
+    Stale,
+    /// A solve's results, waiting for finalize; `clean` while no body record and no
+    /// setting changed since that solve (only then may finalize keep what it writes).
+    Solved { clean: bool },
+    /// The next step's inputs, written by finalize for this time step and gravity, with no
+    /// body record changed since.
+    Kept(KeptSolverBodies),
+}
+
+impl SolverBodies {
+    /// A body record, the set of simulated bodies or the settings changed outside the step:
+    /// kept inputs are stale, and results waiting for finalize may no longer be kept.
+    pub(super) fn note_change(&mut self) {
+        *self = match *self {
+            SolverBodies::Solved { .. } => SolverBodies::Solved { clean: false },
+            _ => SolverBodies::Stale,
+        };
+    }
 }
 
 /// What the solver takes of a simulated body at solver index `index`, for a step of `dt`
@@ -134,18 +162,27 @@ impl<'a> NextSolverBodies<'a> {
 
 impl World {
     /// Some body record changed outside the step's own writes, or the set of simulated
-    /// bodies did: the next step gathers its solver bodies again.
+    /// bodies did, or the settings: the next step gathers its solver bodies again
+    /// ([`SolverBodies::note_change`]).
     pub(super) fn drop_kept_solver_bodies(&mut self) {
-        self.kept_solver_bodies = None;
+        self.solver_bodies.note_change();
     }
 
-    /// Notes that the solver arrays hold the next step's bodies for a step of the last time
-    /// step under the current gravity (finalize wrote them all).
-    pub(super) fn keep_solver_bodies(&mut self) {
-        self.kept_solver_bodies = Some(KeptSolverBodies {
-            dt: self.last_dt,
-            gravity: self.def.gravity,
-        });
+    /// Whether finalize, having written every solved body's next inputs, may keep them: no
+    /// body record or setting changed since the solve, and the solve's bodies are still the
+    /// simulated ones. Sets what the arrays hold from now on.
+    pub(super) fn keep_solver_bodies(&mut self, solved: usize) -> bool {
+        let clean = self.solver_bodies == SolverBodies::Solved { clean: true };
+        let keep = clean && solved == self.simulated_bodies;
+        self.solver_bodies = if keep {
+            SolverBodies::Kept(KeptSolverBodies {
+                dt: self.last_dt,
+                gravity: self.def.gravity,
+            })
+        } else {
+            SolverBodies::Stale
+        };
+        keep
     }
 
     /// Fills `arrays`' solver bodies (the simulated bodies in slot order: their slots and
@@ -162,9 +199,10 @@ impl World {
             dt,
             gravity: self.def.gravity,
         };
-        let kept = self.kept_solver_bodies.take() == Some(wanted)
+        let kept = self.solver_bodies == SolverBodies::Kept(wanted)
             && solver_index.len() == self.bodies.capacity();
         self.counters.solver_bodies_kept = kept;
+        self.solver_bodies = SolverBodies::Solved { clean: true };
         if kept {
             #[cfg(debug_assertions)]
             self.check_kept_solver_bodies(arrays, solver_index, dt);
@@ -319,6 +357,68 @@ mod tests {
         world.step(0.5 * dt).unwrap();
         assert!(!world.counters().solver_bodies_kept);
         assert_eq!(world.awake_body_count(), 3);
+    }
+
+    /// Every body put to sleep after a step, then a zero time step, then a step: the zero
+    /// step keeps nothing (its arrays are empty), so the next step gathers (kept empty arrays
+    /// beside the solver indices the bodies had while awake would hand the sleeping bodies'
+    /// contacts indices past the arrays).
+    #[test]
+    fn a_zero_time_step_keeps_no_solver_bodies() {
+        let dt = 1.0 / 60.0;
+        let (mut world, ids) = stepped_world();
+        world.step(dt).unwrap();
+        assert!(world.counters().solver_bodies_kept);
+        for &id in &ids {
+            world.set_awake(id, false).unwrap();
+        }
+        world.step(0.0).unwrap();
+        world.step(dt).unwrap();
+        assert!(!world.counters().solver_bodies_kept);
+        assert_eq!(world.counters().bodies_solved, 0);
+        for &id in &ids {
+            world.set_awake(id, true).unwrap();
+        }
+        world.step(dt).unwrap();
+        assert_eq!(world.counters().bodies_solved, ids.len());
+        world.step(dt).unwrap();
+        assert!(world.counters().solver_bodies_kept);
+    }
+
+    /// A change between the solve and finalize (the stages are public; a plugin system could
+    /// sit there) is not lost: finalize does not keep what it wrote, and the next step uses
+    /// the change.
+    #[test]
+    fn a_change_between_solve_and_finalize_is_not_lost() {
+        let dt = 1.0 / 60.0;
+        let (mut world, ids) = stepped_world();
+        world.step(dt).unwrap();
+        world.update_pairs();
+        world.collide();
+        world.solve(dt).unwrap();
+        world.set_gravity_scale(ids[0], 0.0).unwrap();
+        world.finalize();
+        let v0 = world.linear_velocity(ids[0]).unwrap();
+        world.step(dt).unwrap();
+        assert!(!world.counters().solver_bodies_kept);
+        assert_eq!(
+            world.linear_velocity(ids[0]).unwrap(),
+            v0,
+            "no gravity any more"
+        );
+    }
+
+    /// A finalize after a change and no solve writes nothing back either: a velocity set
+    /// after the last step stays.
+    #[test]
+    fn a_finalize_after_a_change_writes_nothing_back() {
+        let (mut world, ids) = stepped_world();
+        world.step(1.0 / 60.0).unwrap();
+        world
+            .set_linear_velocity(ids[0], Vec2::new(3.0, 0.0))
+            .unwrap();
+        world.finalize();
+        assert_eq!(world.linear_velocity(ids[0]).unwrap(), Vec2::new(3.0, 0.0));
     }
 
     /// A finalize with no solve since the last one writes nothing back: the kept arrays are

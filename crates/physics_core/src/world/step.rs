@@ -3,7 +3,7 @@
 
 use super::continuous::{moved_fast, sweep_meets_static};
 use super::shapes::broadphase_box;
-use super::solver_bodies::{NextSolverBodies, next_step_inputs};
+use super::solver_bodies::{NextSolverBodies, SolverBodies, next_step_inputs};
 use super::{HitEvent, World, WorldError};
 use crate::body::{Body, BodyType};
 use crate::body::{Finalized, SingleShapeBox};
@@ -382,7 +382,8 @@ impl World {
         // `arrays.contacts` and `arrays.joints` are kept: they are resized and every position
         // that is read is written first, so last step's values are never seen.
         if dt == 0.0 {
-            self.drop_kept_solver_bodies();
+            // Nothing to finalize, and nothing kept: the next solve gathers.
+            self.solver_bodies = super::solver_bodies::SolverBodies::Stale;
             arrays.states.clear();
             arrays.params.clear();
             arrays.bodies.clear();
@@ -510,9 +511,9 @@ impl World {
     #[allow(unsafe_code)]
     pub fn finalize(&mut self) {
         self.counters.bodies_swept = 0;
-        if self.kept_solver_bodies.is_some() {
-            // No solve since the last finalize: the solver arrays hold the next step's
-            // inputs, not results, and there is nothing to write back.
+        if !matches!(self.solver_bodies, SolverBodies::Solved { .. }) {
+            // No solve (of a time step above zero) since the last finalize: the solver
+            // arrays hold no results to write back (perhaps the next step's inputs).
             self.update_sleep(self.last_dt);
             return;
         }
@@ -605,25 +606,24 @@ impl World {
         }
         self.broadphase.move_proxies(&moves, &*self.runner);
         self.finalize_moves = moves;
-        // The next step's solver bodies are all written, unless a body was stopped or swept
-        // here (or the step did not solve its bodies).
-        let keep = solved.len() == self.simulated_bodies
-            && !notes
-                .noted
-                .iter()
-                .any(|(_, f)| f.non_finite || f.needs_sweep);
+        // A body stopped or swept here changed after its next inputs were written.
+        let rewritten = !notes
+            .noted
+            .iter()
+            .any(|(_, f)| f.non_finite || f.needs_sweep);
         self.finalize_notes = notes;
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
             self.solve_continuous(slot, c1, q1);
             self.refresh_shape_bounds(slot, false);
         }
+        if !rewritten {
+            self.drop_kept_solver_bodies();
+        }
+        let kept = self.keep_solver_bodies(solved.len());
         arrays.solver_index = solver_index;
         arrays.bodies = solved;
-        if keep {
-            self.keep_solver_bodies();
-        } else {
-            self.drop_kept_solver_bodies();
+        if !kept {
             arrays.states.clear();
             arrays.bodies.clear();
         }
