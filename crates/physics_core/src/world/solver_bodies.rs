@@ -14,7 +14,7 @@
 //! stays: so every change of a body record outside the step's own writes drops them
 //! ([`World::drop_kept_solver_bodies`]: the body setters, creating and destroying bodies,
 //! mass updates, sleeping and waking, settings, a restore), and so do the finalize's serial
-//! changes (a sweep moves a body, a non-finite body is stopped). They also hold only for the
+//! changes where they happen (a sweep that moves a body, a non-finite body stopped). They also hold only for the
 //! time step and gravity they were made with. The stages are public, so [`SolverBodies`]
 //! also follows the order they run in: a change between a solve and its finalize keeps that
 //! finalize from keeping, and a finalize with no solve before it writes nothing back. Debug

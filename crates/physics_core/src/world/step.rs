@@ -531,18 +531,17 @@ impl World {
         // Each solved body's entries of the solver arrays: its result, read, then its next
         // step's inputs, written (`solver_bodies.rs`).
         let next = NextSolverBodies::new(&mut arrays);
-        let (solver_index_ref, solved_ref) = (&solver_index, &solved);
         self.bodies.par_for_each_mut_noting::<0, Finalized, _>(
             &*self.runner,
             MIN_BODY_BLOCK,
             &mut notes,
             &|slot, generation, body| {
-                let i = solver_index_ref
+                let i = solver_index
                     .get(slot as usize)
                     .copied()
                     .unwrap_or(STATIC_BODY);
                 // Not solved, or destroyed (and its slot perhaps reused) since `solve`.
-                if solved_ref.get(i as usize) != Some(&(slot, generation)) {
+                if solved.get(i as usize) != Some(&(slot, generation)) {
                     return ([], None);
                 }
                 // SAFETY: `solved` names each solver index's body once, and each body is
@@ -579,7 +578,8 @@ impl World {
             }
             if f.non_finite {
                 // Never let a NaN spread: the body stopped where it was; its contacts forget
-                // their impulses.
+                // their impulses. Its next inputs were not written (`solver_bodies.rs`).
+                self.drop_kept_solver_bodies();
                 for contact in self.bodies.at(slot).contacts.clone() {
                     for p in self.contacts.at_mut(contact).manifold.points_mut() {
                         p.normal_impulse = 0.0;
@@ -606,19 +606,11 @@ impl World {
         }
         self.broadphase.move_proxies(&moves, &*self.runner);
         self.finalize_moves = moves;
-        // A body stopped or swept here changed after its next inputs were written.
-        let rewritten = !notes
-            .noted
-            .iter()
-            .any(|(_, f)| f.non_finite || f.needs_sweep);
         self.finalize_notes = notes;
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
             self.solve_continuous(slot, c1, q1);
             self.refresh_shape_bounds(slot, false);
-        }
-        if !rewritten {
-            self.drop_kept_solver_bodies();
         }
         let kept = self.keep_solver_bodies(solved.len());
         arrays.solver_index = solver_index;
