@@ -22,6 +22,11 @@
 //! better; `--scene` picks some; `--markdown PATH` writes the table into that file's fidelity
 //! section, which the speed run keeps).
 //!
+//! `--scaling` races Box2D v3 and physics_core on one thread and on `--threads N` (2 by
+//! default) in pairs (`--repeat`, at least 3) and gives the speed-ups beside the machine's own
+//! ceiling (`scaling.rs`, `machine.rs`; scenes large_pyramid and smash unless `--scene` names
+//! others; `--markdown PATH` writes its section).
+//!
 //! `--diff SCENE` is the differential mode (`differential.rs`): the scene in Box2D v3 and
 //! physics_core side by side, with where they part (`--steps`, `--every`, `--tolerance`,
 //! `--substeps`, `--hertz`, `--recycle`, `--mirror`, `--contacts`).
@@ -41,7 +46,9 @@
 mod differential;
 mod engines;
 mod fidelity;
+mod machine;
 mod race;
+mod scaling;
 mod stability;
 
 use engines::ENGINES;
@@ -106,6 +113,8 @@ struct Options {
     repeat: usize,
     /// `--fidelity`: the fidelity table instead of the race.
     fidelity: bool,
+    /// `--scaling`: the speed-up of `--threads` workers over one instead of the race.
+    scaling: bool,
     /// `--diff SCENE`: the differential mode instead of the race.
     diff: Option<String>,
     /// Differential mode: print every this many steps.
@@ -159,6 +168,7 @@ fn parse() -> Result<Options, String> {
         engines: Vec::new(),
         no_reference: false,
         fidelity: false,
+        scaling: false,
         diff: None,
         every: 60,
         tolerance: 1e-4,
@@ -190,6 +200,7 @@ fn parse() -> Result<Options, String> {
             "--threads" => options.threads = count_in(&value()?, 1..=32, "thread")?,
             "--diff" => options.diff = Some(value()?),
             "--fidelity" => options.fidelity = true,
+            "--scaling" => options.scaling = true,
             "--every" => options.every = count_in(&value()?, 1..=1_000_000, "every")?,
             "--tolerance" => options.tolerance = positive(&value()?, "tolerance")?,
             "--mirror" => options.mirror = true,
@@ -223,6 +234,12 @@ fn parse() -> Result<Options, String> {
             other => return Err(format!("unknown option {other}")),
         }
     }
+    if options.scenes.is_empty() && options.scaling {
+        options.scenes = scaling::SCALING_SCENES
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+    }
     if options.scenes.is_empty() && !options.fidelity {
         options.scenes = SCENES.iter().map(|s| s.to_string()).collect();
     }
@@ -251,6 +268,33 @@ fn main() {
         if let Err(e) = differential::run(&scene, &diff) {
             eprintln!("bench_compare: {e}");
             std::process::exit(1);
+        }
+        return;
+    }
+    if options.scaling {
+        let threads = options.threads.max(2);
+        let pairs = options.repeat.max(3);
+        let report = scaling::report(&options.scenes, threads, pairs, options.budget)
+            .unwrap_or_else(|e| {
+                eprintln!("bench_compare: {e}");
+                std::process::exit(1);
+            });
+        print!("{report}");
+        if let Some(path) = &options.markdown {
+            let block = format!(
+                "{}\n## {threads} threads\n\nMachine: {}. Date: {}.\n\
+                 Command: `cargo run --release -p bench_compare -- --scaling --threads {threads} \
+                 --repeat {pairs}`.\n\n{report}{}\n",
+                SCALING.0,
+                cpu_model(),
+                today(),
+                SCALING.1
+            );
+            let old = std::fs::read_to_string(path).unwrap_or_default();
+            if let Err(e) = std::fs::write(path, with_block(&old, &block, SCALING)) {
+                eprintln!("bench_compare: cannot write {path}: {e}");
+                std::process::exit(1);
+            }
         }
         return;
     }
@@ -424,7 +468,7 @@ fn main() {
             let section = format!("{}\n{text}{}\n", AVX2_RUN.0, AVX2_RUN.1);
             with_block(&old, &section, AVX2_RUN)
         } else {
-            let kept: Vec<&str> = [FIDELITY, AVX2_RUN]
+            let kept: Vec<&str> = [FIDELITY, SCALING, AVX2_RUN]
                 .into_iter()
                 .filter_map(|markers| block(&old, markers))
                 .collect();
@@ -444,6 +488,11 @@ fn main() {
 const FIDELITY: (&str, &str) = (
     "<!-- fidelity: written by bench_compare --fidelity -->",
     "<!-- end of fidelity -->",
+);
+/// Markers around the scaling section of the markdown file.
+const SCALING: (&str, &str) = (
+    "<!-- scaling: written by bench_compare --scaling -->",
+    "<!-- end of scaling -->",
 );
 /// Markers around the section an AVX2 build writes (see [`BUILD`]).
 const AVX2_RUN: (&str, &str) = (

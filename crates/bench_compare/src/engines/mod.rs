@@ -132,7 +132,13 @@ pub fn set_threads(threads: usize) {
     });
 }
 
-/// The worker count set by [`set_threads`].
+/// Sets the worker count of Box2D and physics_core for the scenes built from now on, leaving
+/// Bevy's `ComputeTaskPool` as it is (the scaling mode changes it between races of those two).
+pub fn set_engine_threads(threads: usize) {
+    THREADS.store(threads.max(1), Ordering::Relaxed);
+}
+
+/// The worker count set by [`set_threads`] or [`set_engine_threads`].
 pub fn threads() -> usize {
     THREADS.load(Ordering::Relaxed)
 }
