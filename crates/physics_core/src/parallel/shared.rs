@@ -21,7 +21,7 @@ use wide::f32x8;
 const _: () = assert!(STATIC_BODY == u32::MAX);
 const _: () = {
     assert!(std::mem::size_of::<BodyState>() == 32);
-    assert!(std::mem::align_of::<BodyState>() == 16);
+    assert!(std::mem::align_of::<BodyState>() == 32);
     assert!(std::mem::offset_of!(BodyState, angular_velocity) == 8);
     assert!(std::mem::offset_of!(BodyState, padding) == 12);
     assert!(std::mem::offset_of!(BodyState, delta_position) == 16);
@@ -191,9 +191,9 @@ impl<'a> StatesView<'a> {
     #[cfg(target_feature = "avx2")]
     #[inline(always)]
     pub fn read_row8(&self, index: u32) -> f32x8 {
-        // SAFETY: as in `read_rows`; `BodyState` is 16-byte aligned, so the 32-byte row is
-        // read unaligned.
-        unsafe { self.source(index).cast::<f32x8>().read_unaligned() }
+        // SAFETY: as in `read_rows`; `BodyState` is one 32-byte aligned row of eight floats
+        // (asserted above), as is the at-rest constant.
+        unsafe { self.source(index).cast::<f32x8>().read() }
     }
 
     /// Sets the velocity half of body `index` from the first four lanes of `row` (the

@@ -8,10 +8,17 @@ pub(crate) const STATIC_BODY: u32 = u32::MAX;
 
 /// Velocity and motion since the start of the step of one moving body.
 ///
-/// Eight floats in a fixed order, aligned to 16 bytes: the wide contact solver loads the
-/// velocity half and the motion half of four bodies as four-lane rows and transposes them.
+/// Eight floats in a fixed order: the wide contact solver loads the velocity half and the
+/// motion half of four bodies as four-lane rows and transposes them.
+///
+/// Aligned to its own 32 bytes, so a state never straddles two cache lines. At 16 the array's
+/// start decided it: the allocator gives 16-byte aligned blocks, and when a block began 16
+/// bytes past a 32-byte boundary every other state spanned two lines, every gather of such a
+/// body two misses instead of one. Which case a world got depended on the allocator's
+/// history, so the same scene in two processes (or two engines in one) stepped up to a tenth
+/// apart in the solver's stages (many_pyramids: the plugin's core step against the core's).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 pub(crate) struct BodyState {
     pub linear_velocity: Vec2,
     pub angular_velocity: f32,
