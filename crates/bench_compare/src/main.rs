@@ -281,20 +281,14 @@ fn main() {
             });
         print!("{report}");
         if let Some(path) = &options.markdown {
-            let block = format!(
-                "{}\n## {threads} threads\n\nMachine: {}. Date: {}.\n\
-                 Command: `cargo run --release -p bench_compare -- --scaling --threads {threads} \
-                 --repeat {pairs}`.\n\n{report}{}\n",
-                SCALING.0,
-                cpu_model(),
-                today(),
-                SCALING.1
+            let command = format!("--scaling --threads {threads} --repeat {pairs}");
+            write_section(
+                path,
+                SCALING,
+                &format!("{threads} threads"),
+                &command,
+                &report,
             );
-            let old = std::fs::read_to_string(path).unwrap_or_default();
-            if let Err(e) = std::fs::write(path, with_block(&old, &block, SCALING)) {
-                eprintln!("bench_compare: cannot write {path}: {e}");
-                std::process::exit(1);
-            }
         }
         return;
     }
@@ -302,20 +296,7 @@ fn main() {
         let report = fidelity::run(&options.scenes);
         print!("{report}");
         if let Some(path) = &options.markdown {
-            let block = format!(
-                "{}\n## Fidelity\n\nMachine: {}. Date: {}.\n\
-                 Command: `cargo run --release -p bench_compare -- --fidelity`.\n\n{report}\
-                 {}\n",
-                FIDELITY.0,
-                cpu_model(),
-                today(),
-                FIDELITY.1
-            );
-            let old = std::fs::read_to_string(path).unwrap_or_default();
-            if let Err(e) = std::fs::write(path, with_block(&old, &block, FIDELITY)) {
-                eprintln!("bench_compare: cannot write {path}: {e}");
-                std::process::exit(1);
-            }
+            write_section(path, FIDELITY, "Fidelity", "--fidelity", &report);
         }
         return;
     }
@@ -505,6 +486,25 @@ fn block<'a>(text: &'a str, markers: (&str, &str)) -> Option<&'a str> {
     let start = text.find(markers.0)?;
     let end = text[start..].find(markers.1)? + start + markers.1.len();
     Some(&text[start..end])
+}
+
+/// Writes `report` as the section between `markers` of the markdown file at `path` (replacing
+/// the old one, or appended), under `## heading` with the machine, the date and the command
+/// (`args` after cargo's); exits with a message if the file cannot be written.
+fn write_section(path: &str, markers: (&str, &str), heading: &str, args: &str, report: &str) {
+    let section = format!(
+        "{}\n## {heading}\n\nMachine: {}. Date: {}.\n\
+         Command: `cargo run --release -p bench_compare -- {args}`.\n\n{report}{}\n",
+        markers.0,
+        cpu_model(),
+        today(),
+        markers.1
+    );
+    let old = std::fs::read_to_string(path).unwrap_or_default();
+    if let Err(e) = std::fs::write(path, with_block(&old, &section, markers)) {
+        eprintln!("bench_compare: cannot write {path}: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// `text` with its section between `markers` replaced by `new` (which carries the markers),
