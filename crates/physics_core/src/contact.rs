@@ -111,8 +111,18 @@ impl Contact {
     /// Keeps the solver's impulses for next step's warm start. A non-finite impulse is never
     /// kept, or it would be re-applied every step for as long as the contact lives.
     pub fn store_solved(&mut self, solved: &[SolvedPoint; 2]) {
+        self.store_impulses(self.manifold.point_count, solved);
+    }
+
+    /// [`Contact::store_solved`] for a manifold of `point_count` points, the count known
+    /// without reading it from the record (the solver's storing touches only the line of the
+    /// impulses).
+    #[inline(always)]
+    pub fn store_impulses(&mut self, point_count: usize, solved: &[SolvedPoint; 2]) {
+        debug_assert_eq!(point_count, self.manifold.point_count);
         let finite_or_zero = |x: f32| if x.is_finite() { x } else { 0.0 };
-        for (mp, sp) in self.manifold.points_mut().iter_mut().zip(solved) {
+        let points = &mut self.manifold.points[..point_count.min(2)];
+        for (mp, sp) in points.iter_mut().zip(solved) {
             mp.normal_impulse = finite_or_zero(sp.normal_impulse);
             mp.tangent_impulse = finite_or_zero(sp.tangent_impulse);
         }
@@ -131,6 +141,16 @@ impl Contact {
                 _ => Some(x),
             })
             .filter(|&(speed, _)| speed > threshold)
+    }
+
+    /// False when [`Contact::fastest_hit`] can find no hit among the first `point_count`
+    /// solved points: none pushed and approached faster than `threshold` (it picks among such
+    /// points). Told without reading the record.
+    #[inline(always)]
+    pub fn may_hit(point_count: usize, solved: &[SolvedPoint; 2], threshold: f32) -> bool {
+        solved[..point_count.min(2)]
+            .iter()
+            .any(|sp| sp.max_normal_impulse > 0.0 && -sp.relative_velocity > threshold)
     }
 
     /// Recomputes the manifold, carrying impulses over by feature id, or keeps the last one

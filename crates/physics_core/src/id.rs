@@ -97,6 +97,18 @@ impl<T> Slot<T> {
             .then(|| unsafe { self.value.as_mut().unwrap_unchecked() })
     }
 
+    /// The value of a slot known to be live, without reading the flag.
+    ///
+    /// # Safety
+    /// The slot is live.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn value_mut_unchecked(&mut self) -> &mut T {
+        debug_assert!(self.live);
+        // SAFETY: live by the caller's promise, so `value` is `Some`.
+        unsafe { self.value.as_mut().unwrap_unchecked() }
+    }
+
     /// Empties the slot, giving back its value.
     fn take(&mut self) -> Option<T> {
         self.live = false;

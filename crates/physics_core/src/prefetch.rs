@@ -5,9 +5,9 @@
 //! hold the apart contacts too, so the stride changes from one record to the next; preparing
 //! walks them lane by lane, colour by colour, skipping the other colours' contacts.
 //! Naming the record some iterations ahead lets those misses overlap the work on the records
-//! in between. Storing names every record, even one that follows the last in memory: left
-//! to the hardware prefetcher, the pyramids' storing waited on those records' lines (it took
-//! about a quarter longer). A prefetch is only a hint: it never faults, and on targets
+//! in between. Storing names every record (only the line or two of its impulses), even one
+//! that follows the last in memory: left to the hardware prefetcher, the pyramids' storing
+//! waited on those records' lines (it took about a quarter longer). A prefetch is only a hint: it never faults, and on targets
 //! without one it does nothing.
 
 // The one intrinsic call: a hint that cannot fault (see the SAFETY comment below).
@@ -24,11 +24,17 @@ pub(crate) const PREFETCH_DISTANCE: usize = 6;
 /// worker's to write at the time, and nothing is read from it.
 #[inline(always)]
 pub(crate) fn prefetch_bytes<T>(value: *const T, bytes: usize) {
+    prefetch_span(value.cast::<u8>(), bytes.min(std::mem::size_of::<T>()));
+}
+
+/// Brings the cache lines of the `bytes` bytes from `start` towards the core (see
+/// [`prefetch_bytes`]).
+#[inline(always)]
+pub(crate) fn prefetch_span(start: *const u8, size: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let start = value.cast::<i8>();
-        let size = bytes.min(std::mem::size_of::<T>());
+        let start = start.cast::<i8>();
         // Every 64-byte line from the first byte to the last (a record need not start on a
         // line, so its last byte may lie one line further than its size suggests).
         let lines = (0..size).step_by(64).chain((size > 0).then(|| size - 1));
@@ -39,5 +45,5 @@ pub(crate) fn prefetch_bytes<T>(value: *const T, bytes: usize) {
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (value, bytes);
+    let _ = (start, size);
 }

@@ -108,6 +108,21 @@ impl<'a, T> SharedMut<'a, T> {
         }
     }
 
+    /// Asks the cache for bytes `offset..offset + bytes` of element `index` (the part of a
+    /// large record a loop touches, `crate::prefetch`); nothing if out of range. Safe while
+    /// other workers hold the element, as [`SharedMut::prefetch_bytes`].
+    #[inline(always)]
+    pub fn prefetch_range(&self, index: usize, offset: usize, bytes: usize) {
+        if index < self.len {
+            let at = self
+                .ptr
+                .wrapping_add(index)
+                .cast::<u8>()
+                .wrapping_add(offset);
+            crate::prefetch::prefetch_span(at.cast_const(), bytes);
+        }
+    }
+
     /// Element `index`.
     ///
     /// # Safety

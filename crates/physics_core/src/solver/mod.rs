@@ -94,6 +94,10 @@ pub(crate) struct SolverArrays {
     /// (small records, written in group order) so the contacts are then written in contact
     /// order from a dense array instead of from the scattered scalar constraints.
     pub lane_results: Vec<[SolvedPoint; 2]>,
+    /// Manifold point count of each constraint in lanes, by constraint index, noted while
+    /// preparing (the record is in the cache then) so storing never reads the record's first
+    /// line, where the count lives, only the line of its impulses.
+    pub lane_point_counts: Vec<u8>,
     /// Joint constraints in colour order (`joint_order.rs`).
     pub joints: Vec<JointConstraint>,
     /// Joint slots by colour: the order `joints` is built in.
@@ -173,6 +177,7 @@ impl SolverArrays {
         self.surfaces.resize(len, Default::default());
         // Likewise: every lane's results are written by the storing stage before being read.
         self.lane_results.resize(count, Default::default());
+        self.lane_point_counts.resize(count, 0);
     }
 
     /// Position of the first overflow constraint in `contacts`.

@@ -11,7 +11,8 @@
 //! Memory order: the coloured constraints are built group by group, each from its contact
 //! straight into its lane, and the overflow ones in overflow order into the scalar array.
 //! After the substeps, each lane's results go to a small dense array by contact order, and
-//! storing walks the contacts in contact order reading them from there.
+//! storing walks the contacts in contact order reading them from there, writing only the
+//! impulses of each (the point counts were noted while preparing).
 #![allow(unsafe_code)]
 
 use super::body_state::BodyState;
@@ -56,6 +57,27 @@ const HOT_CONTACT_BYTES: usize = 8
     + std::mem::offset_of!(crate::collision::Manifold, points)
     + std::mem::size_of::<crate::collision::ManifoldPoint>()
     + std::mem::offset_of!(crate::collision::ManifoldPoint, point);
+
+/// Where, in a contact's slot, the bytes that storing a constraint in lanes writes begin: the
+/// first manifold point's impulses. They end with the second point's, a point's size
+/// further ([`IMPULSE_BYTES`]). Storing reads and writes nothing else of the record (the
+/// point count comes from preparing, and a lane never holds a moving surface), so it waits
+/// for one line, at most two, where it waited for the record's first three: it took about
+/// two thirds of the time in large_pyramid.
+const IMPULSES_IN_SLOT: usize = 8
+    + std::mem::offset_of!(Contact, manifold)
+    + std::mem::offset_of!(crate::collision::Manifold, points)
+    + std::mem::offset_of!(crate::collision::ManifoldPoint, normal_impulse);
+
+/// Bytes from the first point's normal impulse to the end of the second point's tangent
+/// impulse.
+const IMPULSE_BYTES: usize = std::mem::size_of::<crate::collision::ManifoldPoint>()
+    + std::mem::offset_of!(crate::collision::ManifoldPoint, tangent_impulse)
+    + std::mem::size_of::<f32>()
+    - std::mem::offset_of!(crate::collision::ManifoldPoint, normal_impulse);
+
+// The impulses lie within the slot.
+const _: () = assert!(IMPULSES_IN_SLOT + IMPULSE_BYTES <= std::mem::size_of::<Slot<Contact>>());
 
 // The record's solver part fits its first two cache lines (when the slot starts a line).
 const _: () = assert!(HOT_CONTACT_BYTES <= 128);
@@ -144,6 +166,46 @@ where
         if let Some(&slot) = self.slots.get(k) {
             self.contacts
                 .prefetch_bytes(slot as usize, HOT_CONTACT_BYTES);
+        }
+    }
+
+    /// Asks the cache for the impulses of constraint `k`'s contact, the only bytes
+    /// [`ContactLink::store_lane`] touches, if there is such a constraint.
+    fn prefetch_impulses(&self, k: usize) {
+        if let Some(&slot) = self.slots.get(k) {
+            self.contacts
+                .prefetch_range(slot as usize, IMPULSES_IN_SLOT, IMPULSE_BYTES);
+        }
+    }
+
+    /// Stores the results of constraint `k`, solved in a lane, in its contact of
+    /// `point_count` points, and notes a hit. Reads the record only for a contact that may
+    /// hit (`Contact::may_hit`): otherwise it writes the impulses and nothing else.
+    ///
+    /// # Safety
+    /// No other worker touches this contact during the stage.
+    #[inline(always)]
+    unsafe fn store_lane(
+        &self,
+        k: u32,
+        point_count: usize,
+        solved: &[super::contact_solver::SolvedPoint; 2],
+    ) {
+        let slot = self.slots[k as usize] as usize;
+        // SAFETY: a solved contact is live (nothing is destroyed between preparing and
+        // storing); exclusive by the caller's promise.
+        let contact = unsafe { self.contacts.get(slot).value_mut_unchecked() };
+        debug_assert!(
+            !contact.needs_scalar_solver(),
+            "a lane holds no moving surface"
+        );
+        contact.store_impulses(point_count, solved);
+        if Contact::may_hit(point_count, solved, self.hit_threshold)
+            && contact.hit_events
+            && let Some((speed, point)) = contact.fastest_hit(solved, self.hit_threshold)
+        {
+            let mut hits = self.hits.lock().unwrap_or_else(|e| e.into_inner());
+            hits.push((k, speed, point));
         }
     }
 
@@ -352,6 +414,7 @@ where
         surfaces,
         positions,
         lane_results: results,
+        lane_point_counts: point_counts,
         joints,
         exact_islands,
         island_scratch,
@@ -370,6 +433,7 @@ where
     let joints = SharedMut::new(joints);
     let groups = SharedMut::new(&mut wide_contacts.groups);
     let results = SharedMut::new(results);
+    let point_counts = SharedMut::new(point_counts);
     let scratch = SharedMut::new(std::slice::from_mut(island_scratch));
     let exact_contacts = SharedMut::new(std::slice::from_mut(exact_contacts));
 
@@ -388,7 +452,8 @@ where
         // groups of one colour, whose constraints move disjoint bodies (`graph_coloring.rs`),
         // and the states view only touches those bodies; single-block stages are alone.
         // Preparing writes each overflow constraint at its own place or fills the block's
-        // own groups, and only reads the contacts; storing writes each constraint's own
+        // own groups and notes their lanes' point counts (each constraint's own), and only
+        // reads the contacts; storing writes each constraint's own
         // contact (contacts are distinct); storing lanes writes each constraint's own results
         // (lanes are distinct).
         let overflow = || unsafe { constraints.all() };
@@ -437,7 +502,10 @@ where
                         if let Some(&next) = lanes.get(ahead / LANES).map(|l| &l[ahead % LANES]) {
                             link.prefetch_record(next as usize);
                         }
-                        link.prepare_lane(unsafe { link.read(k) }, contact, group, lane);
+                        let record = unsafe { link.read(k) };
+                        link.prepare_lane(record, contact, group, lane);
+                        *unsafe { point_counts.get(k as usize) } =
+                            record.manifold.point_count as u8;
                     }
                 }
             }
@@ -516,16 +584,19 @@ where
                 let built = unsafe { constraints.all_shared() };
                 let built_surfaces = unsafe { surfaces.all_shared() };
                 let in_lanes = unsafe { results.all_shared() };
+                let point_counts = unsafe { point_counts.all_shared() };
                 for k in range(positions.len()) {
-                    link.prefetch_record(k + PREFETCH_DISTANCE);
+                    // The overflow's few contacts are read whole: their first line is a miss.
+                    link.prefetch_impulses(k + PREFETCH_DISTANCE);
                     let position = positions[k] as usize;
-                    let (solved, rolling) = if position < overflow_start {
-                        (in_lanes[k], 0.0)
+                    if position < overflow_start {
+                        let count = point_counts[k] as usize;
+                        unsafe { link.store_lane(k as u32, count, &in_lanes[k]) };
                     } else {
                         let rolling = built_surfaces[position - overflow_start].rolling_impulse;
-                        (built[position - overflow_start].solved_points(), rolling)
-                    };
-                    unsafe { link.store(k as u32, &solved, rolling) };
+                        let solved = built[position - overflow_start].solved_points();
+                        unsafe { link.store(k as u32, &solved, rolling) };
+                    }
                 }
             }
         }
