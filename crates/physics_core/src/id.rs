@@ -97,6 +97,11 @@ impl<T> Slot<T> {
             .then(|| unsafe { self.value.as_mut().unwrap_unchecked() })
     }
 
+    /// Where the value begins in the slot: the bytes of the generation and the live flag,
+    /// with their padding. A field of the value lies this far plus its own offset from the
+    /// slot's start (what a prefetch of part of a slot needs).
+    pub(crate) const VALUE_OFFSET: usize = std::mem::offset_of!(Slot<T>, value);
+
     /// The value of a slot known to be live, without reading the flag.
     ///
     /// # Safety
@@ -362,7 +367,7 @@ impl<T> Slots<T> {
     pub(crate) fn prefetch(&self, index: u32, value_bytes: usize) {
         if let Some(slot) = self.entries.get(index as usize) {
             // The generation and the live flag come before the value.
-            let bytes = std::mem::offset_of!(Slot<T>, value) + value_bytes;
+            let bytes = Slot::<T>::VALUE_OFFSET + value_bytes;
             crate::prefetch::prefetch_bytes(slot, bytes);
         }
     }
@@ -371,7 +376,7 @@ impl<T> Slots<T> {
     /// large record, `crate::prefetch`); nothing for an index past the last slot.
     pub(crate) fn prefetch_field<F>(&self, index: u32, offset: usize) {
         if let Some(slot) = self.entries.get(index as usize) {
-            let value = std::mem::offset_of!(Slot<T>, value);
+            let value = Slot::<T>::VALUE_OFFSET;
             let field = (slot as *const Slot<T>)
                 .cast::<u8>()
                 .wrapping_add(value + offset)

@@ -7,8 +7,8 @@
 //! Naming the record some iterations ahead lets those misses overlap the work on the records
 //! in between. Storing names every record (only the line or two of its impulses), even one
 //! that follows the last in memory: left to the hardware prefetcher, the pyramids' storing
-//! waited on those records' lines (it took about a quarter longer). A prefetch is only a hint: it never faults, and on targets
-//! without one it does nothing.
+//! waited on those records' lines (it took about a quarter longer). A prefetch is only a
+//! hint: it never faults, and on targets without one it does nothing.
 
 // The one intrinsic call: a hint that cannot fault (see the SAFETY comment below).
 #![allow(unsafe_code)]

@@ -45,14 +45,14 @@ const MIN_GROUP_BLOCK: usize = 8;
 /// Fewest contacts in a block of a preparing or storing stage.
 const MIN_CONTACT_BLOCK: usize = 64;
 
-/// The bytes of a contact's slot that preparing and storing touch: the slot's generation
-/// (at most 8 bytes with its padding), the record's head and its manifold up to the last
+/// The bytes of a contact's slot that preparing touches: the slot's generation and live
+/// flag (`Slot::VALUE_OFFSET`), the record's head and its manifold up to the last
 /// point's world position (the manifold's memory order, `collision/manifold.rs`); that
 /// position, the recycling cache and the rare tail come after (`contact.rs`). Prefetching
 /// only these made preparing about 15 % faster in large_pyramid (three lines of the record's
 /// five, then); ending them within two lines instead of just past them saved storing and
 /// preparing a line per contact.
-const HOT_CONTACT_BYTES: usize = 8
+const HOT_CONTACT_BYTES: usize = Slot::<Contact>::VALUE_OFFSET
     + std::mem::offset_of!(Contact, manifold)
     + std::mem::offset_of!(crate::collision::Manifold, points)
     + std::mem::size_of::<crate::collision::ManifoldPoint>()
@@ -64,7 +64,7 @@ const HOT_CONTACT_BYTES: usize = 8
 /// point count comes from preparing, and a lane never holds a moving surface), so it waits
 /// for one line or two where it waited for the record's first three (large_pyramid's
 /// storing 15-20 % shorter).
-const IMPULSES_IN_SLOT: usize = 8
+const IMPULSES_IN_SLOT: usize = Slot::<Contact>::VALUE_OFFSET
     + std::mem::offset_of!(Contact, manifold)
     + std::mem::offset_of!(crate::collision::Manifold, points)
     + std::mem::offset_of!(crate::collision::ManifoldPoint, normal_impulse);
@@ -159,8 +159,8 @@ where
         all[slot].value().expect("a solved contact is live")
     }
 
-    /// Asks the cache for the part of constraint `k`'s contact record that preparing and
-    /// storing touch, if there is such a constraint (`crate::prefetch`). Other workers may be
+    /// Asks the cache for the part of constraint `k`'s contact record that preparing
+    /// touches, if there is such a constraint (`crate::prefetch`). Other workers may be
     /// storing into their contacts meanwhile: the record is only named, never read.
     fn prefetch_record(&self, k: usize) {
         if let Some(&slot) = self.slots.get(k) {
@@ -204,9 +204,14 @@ where
             && contact.hit_events
             && let Some((speed, point)) = contact.fastest_hit(solved, self.hit_threshold)
         {
-            let mut hits = self.hits.lock().unwrap_or_else(|e| e.into_inner());
-            hits.push((k, speed, point));
+            self.note_hit(k, speed, point);
         }
+    }
+
+    /// Notes a hit of constraint `k`'s contact, whichever worker found it.
+    fn note_hit(&self, k: u32, speed: f32, point: Vec2) {
+        let mut hits = self.hits.lock().unwrap_or_else(|e| e.into_inner());
+        hits.push((k, speed, point));
     }
 
     /// Stores constraint `k`'s results in its contact and notes a hit.
@@ -238,8 +243,7 @@ where
             .then(|| contact.fastest_hit(solved, self.hit_threshold))
             .flatten()
         {
-            let mut hits = self.hits.lock().unwrap_or_else(|e| e.into_inner());
-            hits.push((k, speed, point));
+            self.note_hit(k, speed, point);
         }
     }
 }
