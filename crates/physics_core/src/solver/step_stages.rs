@@ -160,8 +160,7 @@ where
     }
 
     /// Asks the cache for the part of constraint `k`'s contact record that preparing
-    /// touches, if there is such a constraint (`crate::prefetch`). Other workers may be
-    /// storing into their contacts meanwhile: the record is only named, never read.
+    /// touches, if there is such a constraint (`crate::prefetch`).
     fn prefetch_record(&self, k: usize) {
         if let Some(&slot) = self.slots.get(k) {
             self.contacts
@@ -170,7 +169,9 @@ where
     }
 
     /// Asks the cache for the impulses of constraint `k`'s contact, the only bytes
-    /// [`ContactLink::store_lane`] touches, if there is such a constraint.
+    /// [`ContactLink::store_lane`] touches, if there is such a constraint. Another worker
+    /// may be storing into that contact meanwhile (it may lie in the next block): the bytes
+    /// are only named, never read.
     fn prefetch_impulses(&self, k: usize) {
         if let Some(&slot) = self.slots.get(k) {
             self.contacts
