@@ -147,8 +147,25 @@ fn the_solver_profile_splits_the_solve_time_on_any_worker_count() {
         [Arc::new(SingleThreaded), Arc::new(ScopedThreads::new(2))];
     for runner in runners {
         let (mut w, _) = scene(runner);
-        for _ in 0..90 {
+        // The parts and the whole of the last 30 steps' solves, summed: one step's can be cut
+        // short of its parts by a worker descheduled between stages (the other tests of this
+        // file run beside it on two cores), thirty steps' cannot by much.
+        let (mut parts_sum, mut solve_sum) = (0.0, 0.0);
+        for i in 0..90 {
             w.step(DT).unwrap();
+            let p = *w.profile();
+            let parts = p.solver.setup_ms + p.solver.stages_ms();
+            // Parts of the solve measured on the same clock: together no longer than the
+            // whole (a microsecond of rounding allowed), in every step.
+            assert!(
+                parts <= p.solve_ms + 1e-3,
+                "{parts} ms of {} ms",
+                p.solve_ms
+            );
+            if i >= 60 {
+                parts_sum += parts;
+                solve_sum += p.solve_ms;
+            }
         }
         let p = *w.profile();
         let s = p.solver;
@@ -166,15 +183,11 @@ fn the_solver_profile_splits_the_solve_time_on_any_worker_count() {
         ];
         assert!(ran.iter().all(|&ms| ms > 0.0), "{s:?}");
         assert_eq!(s.restitution_ms, 0.0, "{s:?}");
-        // Parts of the solve measured on the same clock: together no longer than the whole
-        // (a microsecond of rounding allowed), and most of it.
-        let parts = s.setup_ms + s.stages_ms();
+        // And most of it.
         assert!(
-            parts <= p.solve_ms + 1e-3,
-            "{parts} ms of {} ms",
-            p.solve_ms
+            parts_sum >= 0.5 * solve_sum,
+            "{parts_sum} ms of {solve_sum} ms"
         );
-        assert!(parts >= 0.5 * p.solve_ms, "{parts} ms of {} ms", p.solve_ms);
         // A step of no time solves nothing.
         w.step(0.0).unwrap();
         assert_eq!(w.profile().solver, Default::default());
