@@ -137,6 +137,11 @@ pub(crate) fn sweep_meets_static(
     static_tree: &DynamicTree,
     only_end_box: Option<Aabb>,
 ) -> bool {
+    // A world without static shapes (smash's crowd in empty space) has nothing to meet: no
+    // swept box to compute for each fast body.
+    if static_tree.proxy_count() == 0 {
+        return false;
+    }
     let (start, end) = sweep_ends(body, c1, q1);
     let meets = |slot: u32, end_box: Option<Aabb>| {
         let record = shapes.at(slot);
