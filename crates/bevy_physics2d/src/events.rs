@@ -131,16 +131,12 @@ pub(crate) fn send_events(
     let body_of = |collider: Entity| body_of_collider(p, collider);
     // Collision events are opt-in: with no collider asking, every begin and end would be
     // looked up only to be skipped (a crowd that churns has hundreds a step).
-    let contact_events = if enabled.is_empty() {
-        [(&[][..], true), (&[][..], false)]
-    } else {
-        [
-            (p.world.begin_contact_events(), true),
-            (p.world.end_contact_events(), false),
-        ]
-    };
-    for (events, begin) in contact_events {
-        for e in events {
+    let any_enabled = !enabled.is_empty();
+    for (events, begin) in [
+        (p.world.begin_contact_events(), true),
+        (p.world.end_contact_events(), false),
+    ] {
+        for e in events.iter().filter(|_| any_enabled) {
             let (Some(c1), Some(c2)) = (p.collider_entity(e.shape_a), p.collider_entity(e.shape_b))
             else {
                 continue;

@@ -249,9 +249,6 @@ impl World {
         // read, so their misses overlap (smash names several hundred contacts a step, whose
         // reads one after another were most of the merge's time).
         let head = std::mem::offset_of!(Contact, shape_a);
-        for &slot in named.iter().take(NAMED_PREFETCH_AHEAD) {
-            self.contacts.prefetch(slot, head);
-        }
         let read_next = |next: &mut usize, keys: &mut Vec<SolveKey>| {
             if let Some(&ahead) = named.get(*next + NAMED_PREFETCH_AHEAD) {
                 self.contacts.prefetch(ahead, head);
