@@ -230,15 +230,14 @@ pub(crate) struct Finalized {
     pub single_shape_box: Option<SingleShapeBox>,
 }
 
-/// The new broadphase box of a body's only shape, with what the serial pass of `finalize`
-/// needs to apply it: it then reads neither the body's record nor the shape's (in a crowd
-/// that churns, most bodies leave their boxes every step, and those records are no longer
-/// in this core's cache after the parallel pass).
+/// The new broadphase box of a body's only shape (written into the shape's record by the
+/// parallel pass of `finalize`), with what the serial pass needs to move its proxy: it then
+/// reads neither the body's record nor the shape's (in a crowd that churns, most bodies leave
+/// their boxes every step, and those records are no longer in this core's cache after the
+/// parallel pass).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SingleShapeBox {
-    /// The shape's slot.
-    pub shape: u32,
-    /// Its broadphase proxy.
+    /// The shape's broadphase proxy.
     pub proxy: crate::broadphase::ProxyKey,
     /// Its new enlarged box.
     pub fat: crate::shape::Aabb,

@@ -372,19 +372,6 @@ impl<T> Slots<T> {
         }
     }
 
-    /// Asks the cache for the `F` at byte `offset` of slot `index`'s value (one field of a
-    /// large record, `crate::prefetch`); nothing for an index past the last slot.
-    pub(crate) fn prefetch_field<F>(&self, index: u32, offset: usize) {
-        if let Some(slot) = self.entries.get(index as usize) {
-            let value = Slot::<T>::VALUE_OFFSET;
-            let field = (slot as *const Slot<T>)
-                .cast::<u8>()
-                .wrapping_add(value + offset)
-                .cast::<F>();
-            crate::prefetch::prefetch_bytes(field, std::mem::size_of::<F>());
-        }
-    }
-
     /// Generation of a slot (for building handles from internal indices).
     pub fn generation(&self, index: u32) -> u32 {
         self.entries[index as usize].generation

@@ -133,6 +133,17 @@ impl<'a, T> SharedMut<'a, T> {
         // SAFETY: in bounds (checked above); exclusive by the caller's promise.
         unsafe { &mut *self.ptr.add(index) }
     }
+
+    /// Element `index`, read-only: other workers may meanwhile hold other elements, where
+    /// a read through a shared `&[T]` would claim them all.
+    ///
+    /// # Safety
+    /// While the returned reference lives, no worker may write this element.
+    pub unsafe fn get_shared(&self, index: usize) -> &T {
+        assert!(index < self.len);
+        // SAFETY: in bounds (checked above); nobody writes it by the caller's promise.
+        unsafe { &*self.ptr.add(index) }
+    }
 }
 
 /// The body states as one worker sees them while it solves constraints of one colour:

@@ -20,7 +20,6 @@ use super::World;
 use crate::body::{Body, BodyType};
 use crate::broadphase::DynamicTree;
 use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
-use crate::id::Slots;
 use crate::math::{Rot, Transform, cross};
 use crate::shape::{Aabb, Shape};
 use crate::shape_def::ShapeRecord;
@@ -128,12 +127,13 @@ fn swept_box(shape: &Shape, start: Transform, end: Transform) -> Aabb {
 /// (a body that is not a bullet is swept against the static tree alone), so the finalize's
 /// parallel pass asks this and leaves such bodies out of its serial pass: the same answer,
 /// without the serial pass reading each fast body's shapes again. `only_end_box` is the box
-/// of a body's only shape at its current pose, when the caller has it.
-pub(crate) fn sweep_meets_static(
+/// of a body's only shape at its current pose, when the caller has it; `own_shape` gives the
+/// record of one of the body's shapes by slot.
+pub(crate) fn sweep_meets_static<'s>(
     body: &Body,
     c1: Vec2,
     q1: Rot,
-    shapes: &Slots<ShapeRecord>,
+    own_shape: impl Fn(u32) -> &'s ShapeRecord,
     static_tree: &DynamicTree,
     only_end_box: Option<Aabb>,
 ) -> bool {
@@ -144,7 +144,7 @@ pub(crate) fn sweep_meets_static(
     }
     let (start, end) = sweep_ends(body, c1, q1);
     let meets = |slot: u32, end_box: Option<Aabb>| {
-        let record = shapes.at(slot);
+        let record = own_shape(slot);
         if record.def.is_sensor {
             return false;
         }

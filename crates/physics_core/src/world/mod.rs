@@ -11,6 +11,7 @@ mod def;
 mod error;
 mod events;
 mod explosion;
+mod finalize;
 mod joint_results;
 mod joints;
 mod mover;

@@ -1,18 +1,12 @@
 //! The four stages of a step, each public so a scheduler (the Bevy plugin) can run them as
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
-use super::continuous::{moved_fast, sweep_meets_static};
-use super::shapes::broadphase_box;
-use super::solver_bodies::{NextSolverBodies, SolverBodies, next_step_inputs};
 use super::{HitEvent, World, WorldError};
 use crate::body::{Body, BodyType};
-use crate::body::{Finalized, SingleShapeBox};
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::contact_recycle::BodyFrame;
 use crate::id::ShapeId;
-use crate::math::is_finite_vec;
-use crate::parallel::stages::MIN_BODY_BLOCK;
-use crate::solver::body_state::{BodyState, STATIC_BODY};
+use crate::solver::body_state::STATIC_BODY;
 use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings};
 use crate::solver::softness::Softness;
 use crate::solver::{ContactLink, SolverProfile, StepSettings, run_substeps};
@@ -96,10 +90,6 @@ const PROJECTION_TOLERANCE: f32 = 0.002;
 
 /// Fewest contact slots in a block of the parallel narrowphase.
 const MIN_CONTACT_BLOCK: usize = 64;
-
-/// How many noted bodies ahead `finalize`'s serial pass asks for the shape record whose box
-/// it writes.
-const FINALIZE_PREFETCH_AHEAD: usize = 8;
 
 fn elapsed_ms(start: Instant) -> f32 {
     start.elapsed().as_secs_f32() * 1000.0
@@ -505,200 +495,6 @@ impl World {
         self.solver = arrays;
         Ok(())
     }
-
-    /// Finalize stage: writes the solver's results to the bodies, clears forces, and refreshes
-    /// the broadphase boxes of shapes that moved out of theirs.
-    #[allow(unsafe_code)]
-    pub fn finalize(&mut self) {
-        self.counters.bodies_swept = 0;
-        if !matches!(self.solver_bodies, SolverBodies::Solved { .. }) {
-            // No solve (of a time step above zero) since the last finalize: the solver
-            // arrays hold no results to write back (perhaps the next step's inputs).
-            self.update_sleep(self.last_dt);
-            return;
-        }
-        let mut arrays = std::mem::take(&mut self.solver);
-
-        // Parallel pass over the bodies: each solved body takes its new velocity and pose and
-        // finds whether it needs a sweep or left its broadphase box; the bodies that do are
-        // noted, with what the serial pass needs of them, so it never reads the others again.
-        let (shapes, tolerances) = (&self.shapes, &self.tolerances);
-        let static_tree = &self.broadphase.static_tree;
-        let (gravity, dt) = (self.def.gravity, self.last_dt);
-        let solver_index = std::mem::take(&mut arrays.solver_index);
-        let solved = std::mem::take(&mut arrays.bodies);
-        let mut notes = std::mem::take(&mut self.finalize_notes);
-        // Each solved body's entries of the solver arrays: its result, read, then its next
-        // step's inputs, written (`solver_bodies.rs`).
-        let next = NextSolverBodies::new(&mut arrays);
-        self.bodies.par_for_each_mut_noting::<0, Finalized, _>(
-            &*self.runner,
-            MIN_BODY_BLOCK,
-            &mut notes,
-            &|slot, generation, body| {
-                let i = solver_index
-                    .get(slot as usize)
-                    .copied()
-                    .unwrap_or(STATIC_BODY);
-                // Not solved, or destroyed (and its slot perhaps reused) since `solve`.
-                if solved.get(i as usize) != Some(&(slot, generation)) {
-                    return ([], None);
-                }
-                // SAFETY: `solved` names each solver index's body once, and each body is
-                // finalized by one worker: no other worker touches index `i`.
-                let state = unsafe { next.state(i) };
-                let pushed = body.force != bevy_math::Vec2::ZERO || body.torque != 0.0;
-                let f = finalize_body(body, &state, shapes, static_tree, tolerances);
-                if !f.non_finite {
-                    let inputs = next_step_inputs(body, i, gravity, dt);
-                    // SAFETY: as above.
-                    unsafe { next.write(i, inputs, pushed) };
-                }
-                (
-                    [],
-                    (f.non_finite || f.needs_sweep || f.left_its_box).then_some(f),
-                )
-            },
-        );
-
-        // Serial pass over the noted bodies in slot order (the solver's order): NaN clean-up,
-        // sweeps, and the broadphase moves, applied in one batch after the sweeps (these only
-        // meet static shapes, whose tree does not move here).
-        let mut bullets = Vec::new();
-        let mut moves = std::mem::take(&mut self.finalize_moves);
-        moves.clear();
-        for (i, &(slot, f)) in notes.noted.iter().enumerate() {
-            // The shape record a later note writes, asked for ahead (only its box is written).
-            if let Some((_, ahead)) = notes.noted.get(i + FINALIZE_PREFETCH_AHEAD)
-                && let Some(single) = &ahead.single_shape_box
-            {
-                let fat = std::mem::offset_of!(crate::shape_def::ShapeRecord, fat_aabb);
-                self.shapes
-                    .prefetch_field::<crate::shape::Aabb>(single.shape, fat);
-            }
-            if f.non_finite {
-                // Never let a NaN spread: the body stopped where it was; its contacts forget
-                // their impulses. Its next inputs were not written (`solver_bodies.rs`).
-                self.drop_kept_solver_bodies();
-                for contact in self.bodies.at(slot).contacts.clone() {
-                    for p in self.contacts.at_mut(contact).manifold.points_mut() {
-                        p.normal_impulse = 0.0;
-                        p.tangent_impulse = 0.0;
-                    }
-                }
-                continue;
-            }
-            if f.needs_sweep && f.bullet {
-                bullets.push((slot, f.start_center, f.start_rotation));
-                continue;
-            }
-            if f.needs_sweep {
-                self.solve_continuous(slot, f.start_center, f.start_rotation);
-            }
-            match f.single_shape_box {
-                Some(single) if !f.needs_sweep => {
-                    // Made from the body's only shape (see `finalize_body`).
-                    self.shapes.at_mut(single.shape).fat_aabb = single.fat;
-                    moves.push((single.proxy, single.fat));
-                }
-                _ => self.collect_shape_moves(slot, false, &mut moves),
-            }
-        }
-        self.broadphase.move_proxies(&moves, &*self.runner);
-        self.finalize_moves = moves;
-        self.finalize_notes = notes;
-        // Bullets last: they are swept against the other bodies' final poses.
-        for (slot, c1, q1) in bullets {
-            self.solve_continuous(slot, c1, q1);
-            self.refresh_shape_bounds(slot, false);
-        }
-        let kept = self.keep_solver_bodies(solved.len());
-        arrays.solver_index = solver_index;
-        arrays.bodies = solved;
-        if !kept {
-            arrays.states.clear();
-            arrays.bodies.clear();
-        }
-        self.solver = arrays;
-        self.update_sleep(self.last_dt);
-    }
-}
-
-/// The parallel part of `finalize` for one solved body; returns what the serial part needs.
-fn finalize_body(
-    body: &mut crate::body::Body,
-    state: &BodyState,
-    shapes: &crate::id::Slots<crate::shape_def::ShapeRecord>,
-    static_tree: &crate::broadphase::DynamicTree,
-    tolerances: &super::def::Tolerances,
-) -> Finalized {
-    body.collide_pose = body.transform;
-    body.force = bevy_math::Vec2::ZERO;
-    body.torque = 0.0;
-    let finite = is_finite_vec(state.linear_velocity)
-        && state.angular_velocity.is_finite()
-        && is_finite_vec(state.delta_position)
-        && state.delta_rotation.is_valid();
-    let (c1, q1) = (body.center, body.transform.q);
-    let mut f = Finalized {
-        start_center: c1,
-        start_rotation: q1,
-        non_finite: !finite,
-        ..Finalized::default()
-    };
-    if !finite {
-        body.linear_velocity = bevy_math::Vec2::ZERO;
-        body.angular_velocity = 0.0;
-        return f;
-    }
-    // The relax and restitution stages come after the last substep's motion locks: a locked
-    // axis is held here once more, so it never drifts and never reports a speed.
-    let freedom = body.linear_freedom();
-    body.linear_velocity = state.linear_velocity * freedom;
-    body.angular_velocity = state.angular_velocity;
-    body.center += state.delta_position * freedom;
-    let q = (state.delta_rotation * body.transform.q).normalize();
-    body.transform.q = q;
-    body.transform.p = body.center - q.rotate(body.local_center);
-    let speculative = tolerances.speculative_distance;
-    debug_assert_eq!(
-        body.only_shape,
-        (body.shapes.len() == 1).then(|| body.shapes[0].index),
-        "only_shape out of step with the shapes"
-    );
-    let mut only_box = None;
-    if let Some(only) = body.only_shape {
-        // The common body of one shape: its new broadphase box is made here, in parallel, as
-        // `World::collect_shape_moves` would make it.
-        let record = shapes.at(only);
-        let tight = record.shape.compute_aabb(body.transform);
-        only_box = Some(tight);
-        if !record.fat_aabb.contains(&tight.expanded(speculative)) {
-            f.left_its_box = true;
-            f.single_shape_box = Some(SingleShapeBox {
-                shape: only,
-                proxy: record.proxy,
-                fat: broadphase_box(&record.shape, tight, record.proxy.tree, tolerances),
-            });
-        }
-    } else {
-        f.left_its_box = body.shapes.iter().any(|id| {
-            let record = shapes.at(id.index);
-            let needed = record
-                .shape
-                .compute_aabb(body.transform)
-                .expanded(speculative);
-            !record.fat_aabb.contains(&needed)
-        });
-    }
-    // A fast body is swept in the serial pass only if that can change something: a bullet
-    // meets every body, any other only static shapes, whose tree does not move here. (Asked
-    // after the box, whose shape record is then in the cache.)
-    f.bullet = body.bullet;
-    f.needs_sweep = body.body_type == BodyType::Dynamic
-        && moved_fast(body, c1, q1)
-        && (body.bullet || sweep_meets_static(body, c1, q1, shapes, static_tree, only_box));
-    f
 }
 
 impl World {
