@@ -32,8 +32,9 @@ const MIN_TASK_ITEMS: usize = 256;
 /// The buffers a shared build needs, kept from one build to the next.
 #[derive(Clone, Debug, Default)]
 pub(super) struct BuildScratch {
-    /// The build's inner nodes, in the order the one-worker build takes them.
-    fresh: Vec<u32>,
+    /// The build's inner nodes, in the order the one-worker build takes them from the free
+    /// list.
+    pub(super) fresh: Vec<u32>,
     /// The subtrees below the top levels, one block each.
     tasks: Vec<Task>,
     /// The inner nodes of the top levels, children before parents.
@@ -205,8 +206,24 @@ fn top_levels(workers: usize) -> u32 {
 impl DynamicTree {
     /// Builds the tree over `items` (at least one) on `runner`'s workers and makes it the
     /// tree's root; the items' nodes must be roots (leaves or kept subtrees) no other item
-    /// reaches.
+    /// reaches. Its inner nodes are taken from the free list.
     pub(super) fn build_root(
+        &mut self,
+        items: &mut [Item],
+        scratch: &mut BuildScratch,
+        runner: &dyn TaskRunner,
+    ) {
+        scratch.fresh.clear();
+        for _ in 1..items.len() {
+            let node = self.allocate();
+            scratch.fresh.push(node);
+        }
+        self.build_root_on_fresh(items, scratch, runner);
+    }
+
+    /// [`DynamicTree::build_root`] on the inner nodes already in `scratch.fresh` (one fewer
+    /// than the items), in the order the free list would have handed them out.
+    pub(super) fn build_root_on_fresh(
         &mut self,
         items: &mut [Item],
         scratch: &mut BuildScratch,
@@ -217,11 +234,7 @@ impl DynamicTree {
             tasks,
             joins,
         } = scratch;
-        fresh.clear();
-        for _ in 1..items.len() {
-            let node = self.allocate();
-            fresh.push(node);
-        }
+        debug_assert_eq!(fresh.len() + 1, items.len(), "one inner node per join");
         tasks.clear();
         joins.clear();
         let levels = top_levels(runner.worker_count());
