@@ -41,7 +41,7 @@ define_id!(
 #[derive(Clone, Debug)]
 pub struct Slots<T> {
     entries: Vec<Slot<T>>,
-    free: std::collections::BTreeSet<u32>,
+    free: crate::free_slots::FreeSlots,
     len: usize,
 }
 
@@ -241,7 +241,7 @@ impl<T> Slots<T> {
             && self
                 .free
                 .iter()
-                .all(|&i| self.entries.get(i as usize).is_some_and(|s| !s.live))
+                .all(|i| self.entries.get(i as usize).is_some_and(|s| !s.live))
     }
 
     /// Whether slot `index` holds a value (of any generation).

@@ -40,6 +40,7 @@ mod contact;
 mod contact_recycle;
 pub mod debug_draw;
 pub mod filter;
+mod free_slots;
 pub mod id;
 pub mod joint;
 pub mod math;
