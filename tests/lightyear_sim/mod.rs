@@ -167,6 +167,10 @@ pub enum RollbackCause {
 pub struct RollbackRecord {
     pub at: u32,
     pub from: u32,
+    /// The last tick the rollback touched: `at` for a resimulation; for a clock shift, the
+    /// higher of the clock's readings before and after (the ticks `from..=to` name other
+    /// steps now, and a shift back steps them again as new ones).
+    pub to: u32,
     pub cause: RollbackCause,
     /// First tick of `inputs`: the one after the state the client's prediction of `from`
     /// rests on, the newest rollback from a state (an installed server world or a state
@@ -254,6 +258,7 @@ pub fn count_rollbacks(
         log.0.push(RollbackRecord {
             at: now,
             from: start.0,
+            to: now,
             cause,
             inputs_from,
             after_check,
@@ -292,6 +297,7 @@ pub fn add_rollback_counting(app: &mut App) {
                 log.0.push(RollbackRecord {
                     at: tick,
                     from: tick.min(other),
+                    to: tick.max(other),
                     cause: RollbackCause::ClockShift,
                     inputs_from: 0,
                     after_check: false,
