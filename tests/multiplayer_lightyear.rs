@@ -88,15 +88,21 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
     }
     // lightyear moves a client's clock only when the run falls far behind the wall clock;
     // tick numbers then stop naming the same steps, and the checks by tick below say so.
-    let shifts: Vec<String> = sim
+    let installed_at: Vec<u32> = sim
         .clients
         .iter()
         .map(|app| {
-            let installed = app
-                .world()
+            app.world()
                 .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
                 .first_tick
-                .map_or(0, |t| t.0);
+                .map_or(0, |t| t.0)
+        })
+        .collect();
+    let shifts: Vec<String> = sim
+        .clients
+        .iter()
+        .zip(&installed_at)
+        .map(|(app, &installed)| {
             let shifts: Vec<u32> = app
                 .world()
                 .resource::<RollbackLog>()
@@ -124,11 +130,7 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
     // shift are checked (all of them on a machine that keeps up; how many is printed).
     for (client, app) in sim.clients.iter().enumerate() {
         let seen = &app.world().resource::<StartsSeen>().0;
-        let installed = app
-            .world()
-            .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
-            .first_tick
-            .map_or(0, |t| t.0);
+        let installed = installed_at[client];
         let clock_shifts: Vec<&RollbackRecord> = app
             .world()
             .resource::<RollbackLog>()

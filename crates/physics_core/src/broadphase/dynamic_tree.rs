@@ -669,6 +669,20 @@ mod tests {
         }
     }
 
+    /// The two trees are the same node for node: root, free list, categories, and every
+    /// node's box, links and height (`round` names the case in a failure).
+    pub(super) fn assert_same_nodes(one: &DynamicTree, other: &DynamicTree, round: usize) {
+        assert_eq!(one.root, other.root, "round {round}");
+        assert_eq!(one.free_list, other.free_list, "round {round}");
+        assert_eq!(one.categories, other.categories, "round {round}");
+        assert_eq!(one.nodes.len(), other.nodes.len());
+        for (i, (a, b)) in one.nodes.iter().zip(&other.nodes).enumerate() {
+            let same = (a.aabb, a.parent, a.child1, a.child2, a.height)
+                == (b.aabb, b.parent, b.child1, b.child2, b.height);
+            assert!(same, "round {round}, node {i}: {a:?} against {b:?}");
+        }
+    }
+
     /// A tree of `count` boxes `make(x, y)` on a grid of 20 columns 1.5 apart (user data =
     /// index), with the boxes and their proxy ids.
     pub(super) fn grid_tree(

@@ -207,7 +207,9 @@ pub(super) fn split_items(items: &mut [Item], depth: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{assert_queries_match, grid_tree, square, uniform};
+    use super::super::tests::{
+        assert_queries_match, assert_same_nodes, grid_tree, square, uniform,
+    };
     use super::*;
 
     /// Every inner box is the exact union of its children's, with the children's categories
@@ -343,15 +345,7 @@ mod tests {
             }
             let mut scratch = BuildScratch::default();
             freed.build_root(&mut items, &mut scratch, &SingleThreaded);
-            assert_eq!(tree.root, freed.root, "round {round}");
-            assert_eq!(tree.free_list, freed.free_list, "round {round}");
-            assert_eq!(tree.categories, freed.categories, "round {round}");
-            assert_eq!(tree.nodes.len(), freed.nodes.len());
-            for (i, (a, b)) in tree.nodes.iter().zip(&freed.nodes).enumerate() {
-                let same = (a.aabb, a.parent, a.child1, a.child2, a.height)
-                    == (b.aabb, b.parent, b.child1, b.child2, b.height);
-                assert!(same, "round {round}, node {i}: {a:?} against {b:?}");
-            }
+            assert_same_nodes(&tree, &freed, round);
         }
     }
 

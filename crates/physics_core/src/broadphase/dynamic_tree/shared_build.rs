@@ -269,7 +269,7 @@ impl DynamicTree {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{grid_tree, square, uniform};
+    use super::super::tests::{assert_same_nodes, grid_tree, square, uniform};
     use super::*;
     use crate::parallel::ScopedThreads;
 
@@ -299,15 +299,7 @@ mod tests {
                 plan_had_tasks(&several, runners[round % 2]),
                 "the batch was shared among blocks"
             );
-            assert_eq!(one.root, several.root, "round {round}");
-            assert_eq!(one.free_list, several.free_list, "round {round}");
-            assert_eq!(one.categories, several.categories, "round {round}");
-            assert_eq!(one.nodes.len(), several.nodes.len());
-            for (i, (a, b)) in one.nodes.iter().zip(&several.nodes).enumerate() {
-                let same = (a.aabb, a.parent, a.child1, a.child2, a.height)
-                    == (b.aabb, b.parent, b.child1, b.child2, b.height);
-                assert!(same, "round {round}, node {i}: {a:?} against {b:?}");
-            }
+            assert_same_nodes(&one, &several, round);
         }
     }
 
