@@ -153,11 +153,20 @@ impl SolverArrays {
     /// and gives each its position in the scalar array; the preparing stages fill both.
     /// `exact_sizes`: the constraint counts of the exact contact islands, whose constraints
     /// end the overflow (`GraphColoring::gather_exact_islands`).
-    pub fn lay_out_contacts(&mut self, count: usize, exact_sizes: &[usize]) {
+    ///
+    /// Each colour's constraints come by the worker share of the bodies they move,
+    /// `share_of(k)` below `shares` (see `WideContacts::layout`).
+    pub fn lay_out_contacts(
+        &mut self,
+        count: usize,
+        exact_sizes: &[usize],
+        shares: usize,
+        share_of: &dyn Fn(u32) -> usize,
+    ) {
         self.positions.clear();
         self.positions.resize(count, u32::MAX);
         self.wide_contacts
-            .layout(&self.coloring, &mut self.positions);
+            .layout(&self.coloring, &mut self.positions, shares, share_of);
         let first_overflow = self.overflow_start();
         for (j, &k) in self.coloring.overflow.iter().enumerate() {
             self.positions[k as usize] = (first_overflow + j) as u32;

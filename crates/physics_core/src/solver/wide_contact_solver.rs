@@ -135,30 +135,71 @@ pub(crate) struct WideContacts {
     pub lanes: Vec<[u32; LANES]>,
     /// Groups of each colour, in colour order.
     pub colors: Vec<Range<usize>>,
+    /// The layout's scratch: a colour's constraints of the shares after the first, with
+    /// their share.
+    later_shares: Vec<(usize, u32)>,
 }
 
 impl WideContacts {
     /// Lays the coloured constraints out in groups of [`LANES`], colour by colour, and sets
     /// `positions[k]` of each laid-out constraint `k` to `LANES * group + lane`; the groups
     /// are filled lane by lane by [`prepare_lane`].
-    pub fn layout(&mut self, coloring: &GraphColoring, positions: &mut [u32]) {
+    ///
+    /// Within a colour, the constraints come by the worker share of the bodies they move
+    /// (`share_of(k)`, below `shares`), in constraint order within a share. The colour stages
+    /// hand each worker its share of every colour's groups (`parallel/stages.rs`) and the
+    /// body stages its share of the bodies, so a worker mostly moves the bodies it
+    /// integrates, in its own cache, rather than bodies the other core wrote a colour ago.
+    /// The order within a colour changes no result: no two of its constraints move the same
+    /// body, and a lane reads and writes only its own bodies, so any order gives the same
+    /// bits.
+    pub fn layout(
+        &mut self,
+        coloring: &GraphColoring,
+        positions: &mut [u32],
+        shares: usize,
+        share_of: &dyn Fn(u32) -> usize,
+    ) {
         self.lanes.clear();
         self.colors.clear();
+        let mut later = std::mem::take(&mut self.later_shares);
         for color in &coloring.colors {
             let start = self.lanes.len();
-            for chunk in color.chunks(LANES) {
-                let first = (LANES * self.lanes.len()) as u32;
-                let mut lanes = [EMPTY_LANE; LANES];
-                for (lane, &k) in chunk.iter().enumerate() {
-                    lanes[lane] = k;
-                    positions[k as usize] = first + lane as u32;
+            let mut lanes = [EMPTY_LANE; LANES];
+            let mut filled = 0;
+            let mut place = |k: u32, laid: &mut Vec<[u32; LANES]>| {
+                lanes[filled] = k;
+                positions[k as usize] = (LANES * laid.len() + filled) as u32;
+                filled += 1;
+                if filled == LANES {
+                    laid.push(lanes);
+                    lanes = [EMPTY_LANE; LANES];
+                    filled = 0;
                 }
+            };
+            // The first share's constraints at once, the others' kept with their share.
+            later.clear();
+            for &k in color {
+                let share = if shares > 1 { share_of(k) } else { 0 };
+                if share == 0 {
+                    place(k, &mut self.lanes);
+                } else {
+                    later.push((share, k));
+                }
+            }
+            for share in 1..shares {
+                for &(_, k) in later.iter().filter(|(s, _)| *s == share) {
+                    place(k, &mut self.lanes);
+                }
+            }
+            if filled > 0 {
                 self.lanes.push(lanes);
             }
             if self.lanes.len() > start {
                 self.colors.push(start..self.lanes.len());
             }
         }
+        self.later_shares = later;
         self.groups
             .resize(self.lanes.len(), WideConstraint::default());
     }
@@ -167,7 +208,7 @@ impl WideContacts {
     #[cfg(test)]
     pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
         let mut positions = vec![0; constraints.len()];
-        self.layout(coloring, &mut positions);
+        self.layout(coloring, &mut positions, 1, &|_| 0);
         for (group, lanes) in self.groups.iter_mut().zip(&self.lanes) {
             let filled: Vec<ContactConstraint> = lanes
                 .iter()

@@ -377,3 +377,70 @@ fn friction_is_solved_in_the_relax_only() {
     wide.store(&mut lanes);
     assert!(biased.iter().zip(&tangents(&lanes)).all(|(b, r)| b != r));
 }
+
+/// Laid out in worker shares, each colour's groups hold its constraints of the first share,
+/// in order, then those of the second: every constraint once, at the position it is given,
+/// and the colours' constraint sets as laid out in one share.
+#[test]
+fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
+    let mut seed = 4242u32;
+    let mut next = |n: u32| {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) % n
+    };
+    let bodies = 64u32;
+    let pairs: Vec<(u32, u32)> = (0..1200)
+        .map(|_| {
+            let a = if next(6) == 0 {
+                STATIC_BODY
+            } else {
+                next(bodies)
+            };
+            (a, next(bodies))
+        })
+        .collect();
+    let mut coloring = GraphColoring::default();
+    coloring.reset(bodies as usize);
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        coloring.add(k as u32, a, b);
+    }
+    let share_of = |k: u32| {
+        let (a, b) = pairs[k as usize];
+        (a.min(b) >= bodies / 2) as usize
+    };
+    let mut positions = vec![u32::MAX; pairs.len()];
+    let mut wide = WideContacts::default();
+    wide.layout(&coloring, &mut positions, 2, &share_of);
+    let mut one_share = WideContacts::default();
+    one_share.layout(&coloring, &mut vec![0; pairs.len()], 1, &|_| 0);
+    assert_eq!(wide.colors, one_share.colors);
+    let laid = |w: &WideContacts, range: Range<usize>| -> Vec<u32> {
+        w.lanes[range]
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&k| k != EMPTY_LANE)
+            .collect()
+    };
+    let mut reordered = 0;
+    for (range, list) in wide
+        .colors
+        .iter()
+        .zip(coloring.colors.iter().filter(|c| !c.is_empty()))
+    {
+        let expected: Vec<u32> = (0..2)
+            .flat_map(|s| list.iter().copied().filter(move |&k| share_of(k) == s))
+            .collect();
+        let got = laid(&wide, range.clone());
+        reordered += usize::from(got != *list);
+        assert_eq!(got, expected);
+    }
+    assert!(reordered > 0, "the shares should reorder some colour");
+    for (k, &place) in positions.iter().enumerate() {
+        if coloring.overflow.contains(&(k as u32)) {
+            continue;
+        }
+        let place = place as usize;
+        assert_eq!(wide.lanes[place / LANES][place % LANES], k as u32);
+    }
+}

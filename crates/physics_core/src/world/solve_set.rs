@@ -212,7 +212,21 @@ impl World {
             keys.clear();
             restitution
         };
-        arrays.lay_out_contacts(prepared.len(), &sizes);
+        // The workers' shares of the solver bodies are equal runs of solver indices (the
+        // body stages' blocks); a constraint goes with its first moving body. The exact
+        // islands' keys are gone by now: one share.
+        let bodies = arrays.states.len().max(1);
+        let shares = if keys.len() == prepared.len() {
+            self.runner.worker_count()
+        } else {
+            1
+        };
+        let share_of = |k: u32| {
+            let key = &keys[k as usize];
+            let body = key.a.min(key.b) as usize;
+            (body * shares / bodies).min(shares - 1)
+        };
+        arrays.lay_out_contacts(prepared.len(), &sizes, shares, &share_of);
         let cache = &mut self.solve_set;
         cache.contacts_changed = false;
         cache.changed_slots.clear();
