@@ -21,6 +21,17 @@ use std::time::Instant;
 /// Fewest bodies in a block of a stage over bodies (solver substeps and finalize).
 pub(crate) const MIN_BODY_BLOCK: usize = 128;
 
+/// How the workers claim a stage's blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Claim {
+    /// Each worker its own contiguous share first, then the others' from the back: for
+    /// like stages over the same data, whose blocks then stay on one worker.
+    OwnShareFirst,
+    /// Every worker the next block in order: for a few unequal blocks given largest first,
+    /// which then spread as evenly as they can.
+    InOrder,
+}
+
 /// Completion counter of one stage.
 #[derive(Default)]
 struct StageCounters {
@@ -125,6 +136,7 @@ impl<'a> StageClock<'a> {
 pub(crate) fn run_stages(
     runner: &dyn TaskRunner,
     block_counts: &[u32],
+    claim: Claim,
     block: &(dyn Fn(usize, u32) + Sync),
     clock: Option<&StageClock>,
 ) {
@@ -159,7 +171,10 @@ pub(crate) fn run_stages(
         }
         return;
     }
-    let workers = runner.worker_count();
+    let workers = match claim {
+        Claim::OwnShareFirst => runner.worker_count(),
+        Claim::InOrder => 1,
+    };
     let counters: Vec<StageCounters> = block_counts.iter().map(|_| Default::default()).collect();
     // Worker-major, so a worker's own shares share cache lines with nobody's claims but
     // its thieves'.
@@ -172,6 +187,7 @@ pub(crate) fn run_stages(
         .collect();
     let open = AtomicUsize::new(first);
     let work = |worker: usize| {
+        // In order: one share, every worker at its front.
         let worker = worker % workers;
         let share = |w: usize, stage: usize| &shares[w * stage_count + stage];
         loop {
@@ -255,7 +271,7 @@ pub(crate) fn for_each_block<T: Send>(
         // Blocks of one stage are disjoint ranges of `items`.
         f(range.start, shared.disjoint_range(range));
     };
-    run_stages(runner, &[count], &run, None);
+    run_stages(runner, &[count], Claim::OwnShareFirst, &run, None);
 }
 
 #[cfg(test)]
@@ -279,10 +295,15 @@ mod tests {
     }
 
     fn record(runner: &dyn TaskRunner, counts: &[u32]) -> Vec<(usize, u32)> {
+        record_claimed(runner, counts, Claim::OwnShareFirst)
+    }
+
+    fn record_claimed(runner: &dyn TaskRunner, counts: &[u32], claim: Claim) -> Vec<(usize, u32)> {
         let log = Mutex::new(Vec::new());
         run_stages(
             runner,
             counts,
+            claim,
             &|s, b| log.lock().unwrap().push((s, b)),
             None,
         );
@@ -322,6 +343,27 @@ mod tests {
         let log = record(&Backwards(2), &[10, 3]);
         let blocks: Vec<u32> = log.iter().map(|e| e.1).collect();
         assert_eq!(blocks, [5, 6, 7, 8, 9, 4, 3, 2, 1, 0, 2, 1, 0]);
+    }
+
+    /// Claimed in order, the blocks go out in block order whichever worker asks: run last
+    /// worker first, that worker takes every block from the first.
+    #[test]
+    fn blocks_claimed_in_order_go_out_in_block_order() {
+        let log = record_claimed(&Backwards(2), &[10, 3], Claim::InOrder);
+        let blocks: Vec<u32> = log.iter().map(|e| e.1).collect();
+        assert_eq!(blocks, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2]);
+        for runner in [
+            &ScopedThreads::new(2) as &dyn TaskRunner,
+            &ScopedThreads::new(3),
+        ] {
+            let mut log = record_claimed(runner, &[7, 0, 12], Claim::InOrder);
+            log.sort_unstable();
+            let expected: Vec<(usize, u32)> = (0..7)
+                .map(|b| (0, b))
+                .chain((0..12).map(|b| (2, b)))
+                .collect();
+            assert_eq!(log, expected);
+        }
     }
 
     /// The workers' shares of a stage cut its blocks into runs that cover them once each,
@@ -366,7 +408,7 @@ mod tests {
         for runner in runners {
             let clock = StageClock::start(&timed);
             let nap = |_, _| std::thread::sleep(std::time::Duration::from_millis(2));
-            run_stages(runner, &counts, &nap, Some(&clock));
+            run_stages(runner, &counts, Claim::OwnShareFirst, &nap, Some(&clock));
             let ended: Vec<f64> = (0..4).map(|s| ms(clock.ended_ns(s))).collect();
             assert!(ended[0] >= 2.0, "{ended:?}");
             assert_eq!(

@@ -33,7 +33,7 @@ use crate::joint::{
 };
 use crate::parallel::TaskRunner;
 use crate::parallel::shared::{SharedMut, StatesView};
-use crate::parallel::stages::{MIN_BODY_BLOCK, StageClock, block_range, blocks, run_stages};
+use crate::parallel::stages::{Claim, MIN_BODY_BLOCK, StageClock, block_range, blocks, run_stages};
 use crate::prefetch::PREFETCH_DISTANCE;
 use bevy_math::Vec2;
 use std::ops::Range;
@@ -605,7 +605,7 @@ where
             }
         }
     };
-    run_stages(runner, &counts, &block, Some(&clock));
+    run_stages(runner, &counts, Claim::OwnShareFirst, &block, Some(&clock));
     let mut profile = SolverProfile::default();
     let mut last_end = 0;
     for (i, &kind) in kinds.iter().enumerate() {
