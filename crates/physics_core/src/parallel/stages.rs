@@ -2,7 +2,8 @@
 //!
 //! Stage `s` has `block_counts[s]` blocks, cut into one contiguous share per worker. A worker
 //! claims the blocks of its own share of the open stage from the front, then those left in
-//! the other shares from the back, and runs them; the worker whose block completes the stage
+//! the other shares from the back, and runs them (or, for a few unequal tasks,
+//! [`Claim::InOrder`], every worker the next block); the worker whose block completes the stage
 //! opens the next one. A worker with nothing to claim spins until the stage changes. It only
 //! ever waits for blocks another worker has claimed and is running, never for a worker to
 //! start, so a runner that runs its tasks one after another still finishes (the first task
@@ -171,24 +172,24 @@ pub(crate) fn run_stages(
         }
         return;
     }
-    let workers = match claim {
+    // In order: one share, every worker at its front.
+    let share_count = match claim {
         Claim::OwnShareFirst => runner.worker_count(),
         Claim::InOrder => 1,
     };
     let counters: Vec<StageCounters> = block_counts.iter().map(|_| Default::default()).collect();
     // Worker-major, so a worker's own shares share cache lines with nobody's claims but
     // its thieves'.
-    let shares: Vec<Share> = (0..workers)
+    let shares: Vec<Share> = (0..share_count)
         .flat_map(|w| {
             block_counts
                 .iter()
-                .map(move |&count| Share::of_worker(count, w, workers))
+                .map(move |&count| Share::of_worker(count, w, share_count))
         })
         .collect();
     let open = AtomicUsize::new(first);
     let work = |worker: usize| {
-        // In order: one share, every worker at its front.
-        let worker = worker % workers;
+        let own = worker % share_count;
         let share = |w: usize, stage: usize| &shares[w * stage_count + stage];
         loop {
             let stage = open.load(Ordering::Acquire);
@@ -199,8 +200,8 @@ pub(crate) fn run_stages(
             let c = &counters[stage];
             // Its own share first, from the front; then the others' from the back, so a
             // late worker's next blocks stay its own.
-            let claimed = share(worker, stage).take_front().or_else(|| {
-                (1..workers).find_map(|d| share((worker + d) % workers, stage).take_back())
+            let claimed = share(own, stage).take_front().or_else(|| {
+                (1..share_count).find_map(|d| share((own + d) % share_count, stage).take_back())
             });
             if let Some(b) = claimed {
                 block(stage, b);
