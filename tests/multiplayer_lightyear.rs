@@ -57,16 +57,19 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
             .collect()
     };
     let log_before = log_lengths(&sim);
-    let shifts_at_play: usize = sim
-        .clients
-        .iter()
-        .map(|app| {
-            let log = &app.world().resource::<RollbackLog>().0;
-            log.iter()
-                .filter(|r| r.cause == RollbackCause::ClockShift)
-                .count()
-        })
-        .sum();
+    // Clock shifts logged so far, over both clients.
+    let clock_shifts = |sim: &Sim| -> usize {
+        sim.clients
+            .iter()
+            .map(|app| {
+                let log = &app.world().resource::<RollbackLog>().0;
+                log.iter()
+                    .filter(|r| r.cause == RollbackCause::ClockShift)
+                    .count()
+            })
+            .sum()
+    };
+    let shifts_at_play = clock_shifts(&sim);
     let before: Vec<Rollbacks> = sim
         .clients
         .iter()
@@ -102,30 +105,19 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
     // after any shift the idle goes on until no clock has moved for 240 ticks (at most 1200
     // ticks more); on a machine that keeps up there is no shift and no tick more. A clock
     // still moving then leaves the distance check below out, and says so.
-    let clock_shifts = |sim: &Sim| -> usize {
-        sim.clients
-            .iter()
-            .map(|app| {
-                let log = &app.world().resource::<RollbackLog>().0;
-                log.iter()
-                    .filter(|r| r.cause == RollbackCause::ClockShift)
-                    .count()
-            })
-            .sum()
-    };
-    let shifts_after_connecting = clock_shifts(&sim) > shifts_at_play;
-    let mut clocks_still = shifts_after_connecting.then_some(0);
     let mut seen_shifts = clock_shifts(&sim);
+    let mut clocks_settled = seen_shifts == shifts_at_play;
+    let mut still = 0;
     for _ in 0..1200 {
-        let Some(still) = clocks_still.filter(|&still| still < 240) else {
+        if clocks_settled {
             break;
-        };
+        }
         sim.step();
         let now = clock_shifts(&sim);
-        clocks_still = Some(if now == seen_shifts { still + 1 } else { 0 });
+        still = if now == seen_shifts { still + 1 } else { 0 };
         seen_shifts = now;
+        clocks_settled = still >= 240;
     }
-    let clocks_settled = clocks_still.is_none_or(|still| still >= 240);
     let installed_at: Vec<u32> = sim
         .clients
         .iter()

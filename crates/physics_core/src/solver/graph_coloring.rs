@@ -127,6 +127,27 @@ fn highest_free(used: u32) -> Option<usize> {
     (free != 0).then(|| 31 - free.leading_zeros() as usize)
 }
 
+/// `count` pseudo-random constraints between `bodies` bodies from `seed`, one in six of them
+/// against a fixed body (`STATIC_BODY` first), for colouring tests.
+#[cfg(test)]
+pub(crate) fn random_pairs(seed: u32, bodies: u32, count: usize) -> Vec<(u32, u32)> {
+    let mut seed = seed;
+    let mut next = |n: u32| {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) % n
+    };
+    (0..count)
+        .map(|_| {
+            let a = if next(6) == 0 {
+                STATIC_BODY
+            } else {
+                next(bodies)
+            };
+            (a, next(bodies))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,22 +196,8 @@ mod tests {
     /// body.
     #[test]
     fn colour_words_choose_what_a_search_of_colour_sets_chooses() {
-        let mut seed = 12345u32;
-        let mut next = |n: u32| {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) % n
-        };
         let bodies = 60u32;
-        let pairs: Vec<(u32, u32)> = (0..900)
-            .map(|_| {
-                let a = if next(6) == 0 {
-                    STATIC_BODY
-                } else {
-                    next(bodies)
-                };
-                (a, next(bodies))
-            })
-            .collect();
+        let pairs = random_pairs(12345, bodies, 900);
         let mut coloring = GraphColoring::default();
         coloring.reset(bodies as usize);
         let mut sets = vec![std::collections::HashSet::new(); COLOR_COUNT];

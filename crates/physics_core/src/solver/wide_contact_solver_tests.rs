@@ -383,22 +383,8 @@ fn friction_is_solved_in_the_relax_only() {
 /// and the colours' constraint sets as laid out in one share.
 #[test]
 fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
-    let mut seed = 4242u32;
-    let mut next = |n: u32| {
-        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        (seed >> 8) % n
-    };
     let bodies = 64u32;
-    let pairs: Vec<(u32, u32)> = (0..1200)
-        .map(|_| {
-            let a = if next(6) == 0 {
-                STATIC_BODY
-            } else {
-                next(bodies)
-            };
-            (a, next(bodies))
-        })
-        .collect();
+    let pairs = crate::solver::graph_coloring::random_pairs(4242, bodies, 1200);
     let mut coloring = GraphColoring::default();
     coloring.reset(bodies as usize);
     for (k, &(a, b)) in pairs.iter().enumerate() {
