@@ -179,6 +179,7 @@ fn udp_peer() {
         );
     }
     add_tick_log(&mut app);
+    wind_lightyear_clock_to_the_wall_clock(&mut app);
     app.add_systems(
         Last,
         move |mut exits: MessageReader<AppExit>,

@@ -1,5 +1,5 @@
 //! What the lightyear integration costs, measured by hand: bytes per tick and resimulation
-//! time (`cargo test --release --test lightyear_network_costs -- --ignored --nocapture`).
+//! time (`cargo test --release -p lightyear_tests --test lightyear_network_costs -- --ignored --nocapture`).
 
 mod lightyear_sim;
 
@@ -35,7 +35,7 @@ struct Resimulation {
 
 /// Measures what the issue asks to report: bytes per tick for 100 moving bodies, and the
 /// cost of a resimulation on a 500-body scene. By hand:
-/// `cargo test --release --test lightyear_network_costs -- --ignored --nocapture`.
+/// `cargo test --release -p lightyear_tests --test lightyear_network_costs -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement, run by hand"]
 fn network_costs() {

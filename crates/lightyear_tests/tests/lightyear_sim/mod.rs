@@ -5,12 +5,19 @@
 //!
 //! Diagnostics: `NET_LOG=1` logs the first client's warnings and the plugin's debug lines;
 //! `NO_STATE=1` turns the clients' state checks off, leaving the installed world and the
-//! input rollbacks alone; `WALL_CLOCK_LINK=1` links the peers through lightyear's own link
-//! conditioner (the same latency and loss, timed on the wall clock) instead of `TickLink`.
+//! input rollbacks alone; `CONDITIONER_LINK=1` links the peers through lightyear's own link
+//! conditioner (the same latency, and the same share of packets lost at random) instead of
+//! `TickLink`.
+//!
+//! Time: this package builds lightyear with its mock clock (`lightyear_core/test_utils`).
+//! `Sim::step` moves it, and Bevy's clocks, by one tick per step, so pings, time sync and
+//! receive times see the same game on a loaded machine as on an idle one; the UDP peers wind
+//! it to the wall clock (`wind_lightyear_clock_to_the_wall_clock`). The clock is global to
+//! the process: one `Sim` at a time.
 
 #![allow(dead_code)]
 
-#[path = "../../examples/multiplayer_lightyear.rs"]
+#[path = "../../../../examples/multiplayer_lightyear.rs"]
 pub mod multiplayer_lightyear;
 
 use bevy::app::TaskPoolPlugin;
@@ -23,6 +30,7 @@ use lightyear::crossbeam::CrossbeamIo;
 use lightyear::prelude::client::Client;
 use lightyear::prelude::server::Start;
 use lightyear::prelude::*;
+use mock_instant::global::MockClock;
 pub use multiplayer_lightyear::{self as game, JUMP, LEFT, LocalInput, Player, PlayerInput, RIGHT};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -153,10 +161,11 @@ pub enum RollbackCause {
     StateCheck,
     /// An input arrived that differs from the one predicted.
     Inputs,
-    /// Not a rollback: lightyear moved the client's clock by whole ticks, which it does once
-    /// synchronised only when the run falls far behind the wall clock (a machine too loaded
-    /// to step the Apps in real time). The client's states move to other tick numbers, so
-    /// from there on its predictions rest on it like on a state check's correction.
+    /// Not a rollback: lightyear moved the client's clock by whole ticks, which its time sync
+    /// does when the client is too far from where it should run ahead of the server (on the
+    /// tick-paced clock of `Sim`, only while connecting). The client's states move to other
+    /// tick numbers, so from there on its predictions rest on it like on a state check's
+    /// correction.
     ClockShift,
 }
 
@@ -388,11 +397,10 @@ impl LinkDirection {
     }
 }
 
-/// The link between a client and the server, timed in the peers' ticks rather than on the
-/// wall clock: each packet arrives `LINK_LATENCY_TICKS` ticks after it was sent or is lost
-/// (`LINK_LOSS`). Lightyear's own link conditioner times on the wall clock, so on a loaded
-/// machine, where a tick takes longer than its 16.7 ms, the same 100 ms spanned fewer ticks
-/// and a run met other lateness and loss than the one it was written against.
+/// The link between a client and the server, timed in the peers' ticks: each packet arrives
+/// `LINK_LATENCY_TICKS` ticks after it was sent or is lost (`LINK_LOSS`), the same packets in
+/// every run (seeded). Lightyear's own link conditioner draws its losses at random, so a run
+/// would meet other losses than the one the test was written against.
 pub struct TickLink {
     to_server: LinkDirection,
     to_client: LinkDirection,
@@ -435,6 +443,15 @@ impl TickLink {
     }
 }
 
+/// Makes lightyear's mock clock follow the wall clock in an App that runs in real time (the
+/// UDP peers): at the start of each frame it is set to the wall time since this call. This
+/// package builds lightyear with its mock clock, which otherwise stands still.
+pub fn wind_lightyear_clock_to_the_wall_clock(app: &mut App) {
+    let start = Instant::now();
+    MockClock::set_time(Duration::ZERO);
+    app.add_systems(First, move || MockClock::set_time(start.elapsed()));
+}
+
 impl Sim {
     pub fn new(clients: usize) -> Sim {
         let mut server = base_app();
@@ -474,8 +491,8 @@ impl Sim {
             }
             app.finish();
             app.cleanup();
-            let wall_clock_link = std::env::var("WALL_CLOCK_LINK").is_ok();
-            let (client_io, server_io) = if wall_clock_link {
+            let conditioner_link = std::env::var("CONDITIONER_LINK").is_ok();
+            let (client_io, server_io) = if conditioner_link {
                 CrossbeamIo::new_pair()
             } else {
                 let (client_io, server_io, link) = TickLink::between(2 * i as u64 + 1);
@@ -483,7 +500,7 @@ impl Sim {
                 (client_io, server_io)
             };
             let link = || {
-                if wall_clock_link {
+                if conditioner_link {
                     Link::default().with_conditioner(conditioner())
                 } else {
                     Link::default()
@@ -540,13 +557,13 @@ impl Sim {
         }
     }
 
-    /// One tick of time for every App, paced to the wall clock (lightyear's pings and time
-    /// sync measure on it), after the links carried their packets for this tick.
+    /// One tick of time for every App, after the links carried their packets for this tick.
+    /// Bevy's clocks and lightyear's mock clock (its pings, its time sync, its receive times)
+    /// all move by exactly one tick, however long the step took on the wall clock: a loaded
+    /// machine runs the same game as an idle one, only slower.
     pub fn step(&mut self) {
         self.now += game::TICK;
-        if let Some(wait) = self.now.checked_duration_since(Instant::now()) {
-            std::thread::sleep(wait);
-        }
+        MockClock::advance(game::TICK);
         self.ticks += 1;
         for link in &mut self.links {
             link.carry(self.ticks);
