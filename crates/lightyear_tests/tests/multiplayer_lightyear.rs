@@ -59,19 +59,6 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
             .collect()
     };
     let log_before = log_lengths(&sim);
-    // Clock shifts logged so far, over both clients.
-    let clock_shifts = |sim: &Sim| -> usize {
-        sim.clients
-            .iter()
-            .map(|app| {
-                let log = &app.world().resource::<RollbackLog>().0;
-                log.iter()
-                    .filter(|r| r.cause == RollbackCause::ClockShift)
-                    .count()
-            })
-            .sum()
-    };
-    let shifts_at_play = clock_shifts(&sim);
     let before: Vec<Rollbacks> = sim
         .clients
         .iter()
@@ -118,9 +105,8 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
                 .collect()
         })
         .collect();
-    assert_eq!(
-        clock_shifts(&sim),
-        shifts_at_play,
+    assert!(
+        shifts_in_play.iter().all(Vec::is_empty),
         "lightyear moved a client's clock during play (from, to): {shifts_in_play:?}"
     );
     // Resimulated ticks did not send their collision starts again: each (tick, pair) once,
