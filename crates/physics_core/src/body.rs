@@ -303,9 +303,9 @@ impl Body {
 }
 
 /// Checks a body def's numbers.
-pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::world::WorldError> {
+pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::error::WorldError> {
+    use crate::error::WorldError::{InvalidSetting, NonFinite};
     use crate::math::is_finite_vec;
-    use crate::world::WorldError::{InvalidSetting, NonFinite};
     if !is_finite_vec(def.position) || !def.rotation.is_valid() {
         return Err(NonFinite("body position or rotation"));
     }
@@ -328,9 +328,9 @@ pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::world::World
 /// resting).
 pub(crate) fn validate_sleep_threshold(
     threshold: Option<f32>,
-) -> Result<(), crate::world::WorldError> {
+) -> Result<(), crate::error::WorldError> {
     match threshold {
-        Some(t) if t.is_nan() || t < 0.0 => Err(crate::world::WorldError::InvalidSetting(
+        Some(t) if t.is_nan() || t < 0.0 => Err(crate::error::WorldError::InvalidSetting(
             "sleep threshold must be zero or more",
         )),
         _ => Ok(()),

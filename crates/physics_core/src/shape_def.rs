@@ -46,9 +46,9 @@ pub struct ShapeDef {
     /// [`WorldDef::friction_mixing`](crate::world::WorldDef::friction_mixing). When both
     /// shapes have a rule, the one that ranks higher in [`MixRule::precedence`] applies
     /// (`Max` over `Multiply` over `Min` over `Average` over `GeometricMean`).
-    pub friction_mixing: Option<crate::world::MixRule>,
+    pub friction_mixing: Option<crate::mix_rule::MixRule>,
     /// How this shape's restitution combines with another's (as `friction_mixing`).
-    pub restitution_mixing: Option<crate::world::MixRule>,
+    pub restitution_mixing: Option<crate::mix_rule::MixRule>,
 }
 
 impl Default for ShapeDef {
@@ -72,8 +72,8 @@ impl Default for ShapeDef {
 
 impl ShapeDef {
     /// Checks the numbers: finite, density and friction and restitution not negative.
-    pub fn validate(&self) -> Result<(), crate::world::WorldError> {
-        use crate::world::WorldError;
+    pub fn validate(&self) -> Result<(), crate::error::WorldError> {
+        use crate::error::WorldError;
         let numbers = [
             ("shape density", self.density),
             ("shape friction", self.friction),

@@ -5,6 +5,7 @@ mod capsule;
 mod chain;
 mod circle;
 mod error;
+mod extent;
 mod hull;
 mod mass;
 mod polygon;
@@ -72,7 +73,7 @@ impl Shape {
 
     /// The farthest point of the shape (rounding included) from its body's origin.
     pub fn reach(&self) -> f32 {
-        crate::world::shape_extents(self, Vec2::ZERO, 0.0).1
+        self.reach_from(Vec2::ZERO)
     }
 
     /// Checks every field; the world calls this before accepting a shape.

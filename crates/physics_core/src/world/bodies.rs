@@ -1,6 +1,5 @@
 //! Creating, destroying, reading and driving bodies.
 
-use super::continuous::shape_extents;
 use super::{World, WorldError};
 use crate::body::{Body, BodyDef, BodyExtents, BodyType, validate_body_def};
 use crate::id::BodyId;
@@ -478,7 +477,7 @@ impl World {
         };
         for id in &body.shapes {
             let shape = &self.shapes.at(id.index).shape;
-            let (lo, hi) = shape_extents(shape, body.local_center, slop);
+            let (lo, hi) = shape.extents(body.local_center, slop);
             extents.min = extents.min.min(lo);
             extents.max = extents.max.max(hi);
         }

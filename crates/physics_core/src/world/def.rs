@@ -4,62 +4,7 @@ use crate::constants::LINEAR_SLOP;
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
-/// How two shapes' material coefficients combine into the contact's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
-pub enum MixRule {
-    /// `sqrt(a * b)`: either surface near zero makes the contact near zero (ice on anything).
-    GeometricMean,
-    /// `(a + b) / 2`.
-    Average,
-    /// The larger: the bouncier or grippier surface wins.
-    Max,
-    /// The smaller.
-    Min,
-    /// `a * b`.
-    Multiply,
-}
-
-impl MixRule {
-    /// Rank of the rule when two shapes bring different ones: the higher applies (as in
-    /// Avian and PhysX: `Max` 4, `Multiply` 3, `Min` 2, `Average` 1, `GeometricMean` 0).
-    pub fn precedence(self) -> u8 {
-        match self {
-            MixRule::GeometricMean => 0,
-            MixRule::Average => 1,
-            MixRule::Min => 2,
-            MixRule::Multiply => 3,
-            MixRule::Max => 4,
-        }
-    }
-
-    /// The rule for a pair: the shapes' own rules, the higher ranked when both have one,
-    /// else the world's.
-    pub fn for_pair(world: MixRule, a: Option<MixRule>, b: Option<MixRule>) -> MixRule {
-        match (a, b) {
-            (Some(a), Some(b)) => {
-                if a.precedence() >= b.precedence() {
-                    a
-                } else {
-                    b
-                }
-            }
-            (Some(rule), None) | (None, Some(rule)) => rule,
-            (None, None) => world,
-        }
-    }
-
-    /// Combines two coefficients.
-    pub fn mix(self, a: f32, b: f32) -> f32 {
-        match self {
-            MixRule::GeometricMean => (a * b).sqrt(),
-            MixRule::Average => 0.5 * (a + b),
-            MixRule::Max => a.max(b),
-            MixRule::Min => a.min(b),
-            MixRule::Multiply => a * b,
-        }
-    }
-}
+use crate::mix_rule::MixRule;
 
 /// Everything that configures a world. Lengths and speeds marked "(m)" are given in metres
 /// and multiplied by `length_units_per_meter`, so a game measuring in pixels sets that one

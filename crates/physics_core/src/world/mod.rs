@@ -1,43 +1,41 @@
 //! The simulation world: bodies, shapes, contacts, the broadphase and the step.
 //!
+//! The world's API is here, one file per kind of object or call (`bodies.rs`, `shapes.rs`,
+//! `joints.rs`, `queries.rs`, ...); the stages a step runs are in `step/` (pairs and
+//! manifolds in `step/mod.rs`, then the solver's set-up, the body state it steps, and
+//! `finalize`, continuous collision and sleep), saving and restoring in `snapshot/`, and the
+//! character controller with the mover it drives in `character/`. The world reaches down to
+//! the solver, the broadphase, collision and shapes; none of those reach back up.
+//!
 //! Calls that take ids check them first and return [`WorldError`] without changing anything
 //! when an id is stale or a value is NaN, infinite or out of range.
 
 mod bodies;
 mod character;
-mod continuous;
 mod debug_draw;
 mod def;
-mod error;
 mod events;
 mod explosion;
-mod finalize;
 mod joint_results;
 mod joints;
-mod mover;
 mod pair_filters;
 mod point_projection;
 mod queries;
 mod shape_edits;
 mod shapes;
-mod sleep;
 mod snapshot;
-mod snapshot_check;
-mod snapshot_contacts;
-mod solve_set;
-mod solver_bodies;
 mod step;
 
+pub use crate::error::WorldError;
+pub use crate::mix_rule::MixRule;
 pub use bodies::BodyMotion;
+pub use character::mover::{MoverFilter, MoverHit, MoverPlane, clip_velocity, solve_planes};
 pub use character::{CharacterExceptions, CharacterGround, CharacterMove, CharacterSettings};
-pub(crate) use continuous::shape_extents;
-pub use def::{MixRule, WorldDef};
-pub use error::WorldError;
+pub use def::WorldDef;
 pub use events::{
     ContactData, ContactEvent, HitEvent, PreSolveHook, SensorEvent, one_way_platforms,
 };
 pub use joints::JointBreakEvent;
-pub use mover::{MoverFilter, MoverHit, MoverPlane, clip_velocity, solve_planes};
 pub use point_projection::PointProjection;
 pub use queries::{QueryFilter, ShapeCastHit};
 pub use snapshot::WorldSnapshot;
@@ -102,7 +100,7 @@ pub struct World {
     /// (`solve_set.rs`), kept for the next step.
     prepare_slots: Vec<u32>,
     /// What the solve set was built for, and whether it still holds.
-    solve_set: solve_set::SolveSetCache,
+    solve_set: step::solve_set::SolveSetCache,
     /// The narrowphase's notes for its serial pass, kept for their capacity.
     collide_notes: Notes<CollideOutcome>,
     /// The finalize's notes for its serial pass and its batch of broadphase moves, kept for
@@ -111,7 +109,7 @@ pub struct World {
     finalize_moves: Vec<(ProxyKey, Aabb)>,
     /// What the solver's body arrays hold between the stages: a solve's results, or the next
     /// step's inputs the last finalize wrote, or nothing to keep (`solver_bodies.rs`).
-    solver_bodies: solver_bodies::SolverBodies,
+    solver_bodies: step::solver_bodies::SolverBodies,
     /// Worker threads lent by the host; one thread by default.
     runner: Arc<dyn TaskRunner>,
 }
@@ -149,11 +147,11 @@ impl World {
             mass_revision: 0,
             last_dt: 0.0,
             prepare_slots: Vec::new(),
-            solve_set: solve_set::SolveSetCache::empty(),
+            solve_set: step::solve_set::SolveSetCache::empty(),
             collide_notes: Notes::default(),
             finalize_notes: Notes::default(),
             finalize_moves: Vec::new(),
-            solver_bodies: solver_bodies::SolverBodies::Stale,
+            solver_bodies: step::solver_bodies::SolverBodies::Stale,
             runner: Arc::new(SingleThreaded),
         })
     }

@@ -322,6 +322,6 @@ pub(super) fn broadphase_box(
 /// The price is more boxes replaced per step, which the rebuilt tree (`rebuild.rs`) makes
 /// cheap to query.
 fn box_slack(shape: &Shape, tolerances: &Tolerances) -> f32 {
-    let extent = super::continuous::shape_reach_from(shape, shape.centroid());
+    let extent = shape.reach_from(shape.centroid());
     (0.125 * extent).min(tolerances.aabb_margin)
 }

@@ -17,8 +17,11 @@
 //! that recycling overwrites, and the geometry of recycled manifolds (`snapshot_contacts.rs`).
 //! A settled 5,000-box pyramid takes about 135 bytes per body, a ragdoll about 170.
 
-use super::snapshot_contacts::{SavedContact, read_contacts, save_contacts};
 use super::{ContactEvent, SensorEvent, World, WorldDef, WorldError};
+use contacts::{SavedContact, read_contacts, save_contacts};
+
+mod check;
+mod contacts;
 use crate::body::Body;
 use crate::broadphase::BroadPhase;
 use crate::contact::{Contact, pair_key};
@@ -70,16 +73,16 @@ const DECODE_LIMIT: usize = 1 << 28;
 #[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "SavedWorld")]
 pub struct WorldSnapshot {
-    pub(super) def: WorldDef,
-    pub(super) bodies: Slots<Body>,
-    pub(super) shapes: Slots<ShapeRecord>,
-    pub(super) contacts: Slots<Contact>,
-    pub(super) joints: Slots<Joint>,
-    pub(super) broadphase: BroadPhase,
-    pub(super) pending_end_events: Vec<ContactEvent>,
-    pub(super) pending_sensor_end_events: Vec<SensorEvent>,
-    pub(super) step_count: u64,
-    pub(super) last_dt: f32,
+    pub(in crate::world) def: WorldDef,
+    pub(in crate::world) bodies: Slots<Body>,
+    pub(in crate::world) shapes: Slots<ShapeRecord>,
+    pub(in crate::world) contacts: Slots<Contact>,
+    pub(in crate::world) joints: Slots<Joint>,
+    pub(in crate::world) broadphase: BroadPhase,
+    pub(in crate::world) pending_end_events: Vec<ContactEvent>,
+    pub(in crate::world) pending_sensor_end_events: Vec<SensorEvent>,
+    pub(in crate::world) step_count: u64,
+    pub(in crate::world) last_dt: f32,
 }
 
 /// [`WorldSnapshot`] as written: contacts without what `snapshot_contacts.rs` rebuilds, and
@@ -313,7 +316,7 @@ impl World {
         self.def = s.def;
         self.bodies = s.bodies;
         // The solver's arrays are emptied below: nothing to finalize or keep.
-        self.solver_bodies = super::solver_bodies::SolverBodies::Stale;
+        self.solver_bodies = super::step::solver_bodies::SolverBodies::Stale;
         self.shapes = s.shapes;
         self.contacts = s.contacts;
         self.joints = s.joints;
@@ -338,7 +341,7 @@ impl World {
         self.sensor_end_events.clear();
         self.hit_events.clear();
         self.solver = Default::default();
-        self.solve_set = super::solve_set::SolveSetCache::empty();
+        self.solve_set = super::step::solve_set::SolveSetCache::empty();
         // Derived from the shapes, so not stored.
         self.rebuild_pair_filters();
         let slots: Vec<u32> = self.bodies.iter().map(|(slot, _)| slot).collect();

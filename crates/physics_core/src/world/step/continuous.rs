@@ -16,60 +16,19 @@
 //! passing through it, so the body is stopped with most of itself still on the near side,
 //! and its contacts push it back out.
 
-use super::World;
 use crate::body::{Body, BodyType};
 use crate::broadphase::DynamicTree;
 use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
 use crate::math::{Rot, Transform, cross};
 use crate::shape::{Aabb, Shape};
 use crate::shape_def::ShapeRecord;
+use crate::world::World;
 use bevy_math::Vec2;
 
 /// A body moving more than this fraction of its smallest extent per step is swept. A quarter
 /// bounds how deep a body can sink before its contact acts (a ball at impact speed sinks at
 /// most a quarter of its radius), which keeps bounce heights true to the restitution.
 const FAST_FRACTION: f32 = 0.25;
-
-/// Smallest and largest extent of a shape around a body's centre of mass: how thin it is and
-/// how far it reaches.
-pub(crate) fn shape_extents(shape: &Shape, local_center: Vec2, linear_slop: f32) -> (f32, f32) {
-    let thinnest = match shape {
-        Shape::Circle(c) => c.radius,
-        Shape::Capsule(c) => c.radius,
-        Shape::Segment(_) | Shape::ChainSegment(_) => linear_slop,
-        Shape::Polygon(p) => {
-            let centroid = p.centroid();
-            let inner = p
-                .vertices()
-                .iter()
-                .zip(p.normals())
-                .map(|(v, n)| n.dot(*v - centroid))
-                .fold(f32::INFINITY, f32::min);
-            inner + p.radius()
-        }
-    };
-    (thinnest, shape_reach_from(shape, local_center))
-}
-
-/// How far a shape reaches from `center`: the distance to its farthest point, rounding
-/// included.
-pub(crate) fn shape_reach_from(shape: &Shape, center: Vec2) -> f32 {
-    let farther = |a: Vec2, b: Vec2| a.distance(center).max(b.distance(center));
-    match shape {
-        Shape::Circle(c) => c.center.distance(center) + c.radius,
-        Shape::Capsule(c) => farther(c.center1, c.center2) + c.radius,
-        Shape::Segment(s) => farther(s.point1, s.point2),
-        Shape::ChainSegment(s) => farther(s.point1, s.point2),
-        Shape::Polygon(p) => {
-            let outer = p
-                .vertices()
-                .iter()
-                .map(|v| v.distance(center))
-                .fold(0.0f32, f32::max);
-            outer + p.radius()
-        }
-    }
-}
 
 /// The path of a body from (`c1`, `q1`) at the start of the step to its current pose.
 fn body_sweep(body: &Body, c1: Vec2, q1: Rot) -> Sweep {
@@ -189,7 +148,7 @@ impl World {
             let swept_box = swept_box(&record.shape, start, end);
             let proxy = ShapeProxy::from_shape(&record.shape);
             let centroid = record.shape.centroid();
-            let core_radius = 0.25 * shape_extents(&record.shape, centroid, 0.0).0;
+            let core_radius = 0.25 * record.shape.extents(centroid, 0.0).0;
             let core = ShapeProxy::from_points(&[centroid], core_radius);
             let mut sweep_against = |data: u64| {
                 let other = self.shapes.at(data as u32);
@@ -294,7 +253,7 @@ fn centroid_crossing(p1: Vec2, p2: Vec2, c0: Vec2, c1: Vec2, margin: f32) -> Opt
 
 #[cfg(test)]
 mod tests {
-    use super::{FAST_FRACTION, centroid_crossing, moved_fast, shape_extents};
+    use super::{FAST_FRACTION, centroid_crossing, moved_fast};
     use crate::body::{BodyDef, BodyExtents};
     use crate::shape::{Circle, MassData, Polygon, Shape};
     use crate::shape_def::ShapeDef;
@@ -317,8 +276,11 @@ mod tests {
                 max: 0.0,
             };
             for s in &body.shapes {
-                let (lo, hi) =
-                    shape_extents(&world.shapes.at(s.index).shape, body.local_center, slop);
+                let (lo, hi) = world
+                    .shapes
+                    .at(s.index)
+                    .shape
+                    .extents(body.local_center, slop);
                 (e.min, e.max) = (e.min.min(lo), e.max.max(hi));
             }
             e

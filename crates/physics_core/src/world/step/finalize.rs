@@ -18,9 +18,7 @@
 //! had them in its cache, was most of this pass's time with two workers.
 #![allow(unsafe_code)]
 
-use super::World;
 use super::continuous::{moved_fast, sweep_meets_static};
-use super::shapes::broadphase_box;
 use super::solver_bodies::{NextSolverBodies, SolverBodies, next_step_inputs};
 use crate::body::{Body, BodyType, Finalized, SingleShapeBox};
 use crate::id::{Slot, Slots};
@@ -30,6 +28,8 @@ use crate::parallel::stages::MIN_BODY_BLOCK;
 use crate::shape::Aabb;
 use crate::shape_def::ShapeRecord;
 use crate::solver::body_state::{BodyState, STATIC_BODY};
+use crate::world::World;
+use crate::world::shapes::broadphase_box;
 
 /// The shape records while finalize's workers read and write them, each only the shapes of
 /// the bodies it finalizes. Each access forms a reference to one record, never to the
@@ -188,7 +188,7 @@ unsafe fn finalize_body(
     state: &BodyState,
     shapes: &FinalizeShapes,
     static_tree: &crate::broadphase::DynamicTree,
-    tolerances: &super::def::Tolerances,
+    tolerances: &crate::world::def::Tolerances,
 ) -> Finalized {
     body.collide_pose = body.transform;
     body.force = bevy_math::Vec2::ZERO;

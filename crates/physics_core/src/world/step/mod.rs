@@ -2,6 +2,12 @@
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
 use super::{HitEvent, World, WorldError};
+
+pub(in crate::world) mod continuous;
+mod finalize;
+mod sleep;
+pub(in crate::world) mod solve_set;
+pub(in crate::world) mod solver_bodies;
 use crate::body::{Body, BodyType};
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::contact_recycle::BodyFrame;
@@ -373,7 +379,7 @@ impl World {
         // that is read is written first, so last step's values are never seen.
         if dt == 0.0 {
             // Nothing to finalize, and nothing kept: the next solve gathers.
-            self.solver_bodies = super::solver_bodies::SolverBodies::Stale;
+            self.solver_bodies = solver_bodies::SolverBodies::Stale;
             arrays.states.clear();
             arrays.params.clear();
             arrays.bodies.clear();

@@ -32,10 +32,10 @@
 //! bits; debug builds check that too. A change that names no contacts (a material, a
 //! restore, other solver bodies) and the exact contact islands scan as before.
 
-use super::World;
 use crate::contact::Contact;
 use crate::solver::SolverArrays;
 use crate::solver::body_state::STATIC_BODY;
+use crate::world::World;
 
 /// How many contact slots ahead the solve set's scan asks for a record: the scan spends a
 /// few cycles on a contact that is apart, so it must ask further ahead than the solver's
@@ -67,7 +67,7 @@ const MAX_NAMED_CHANGES: usize = 1 << 16;
 
 /// What the last step's solve set was built for, and whether it still holds.
 #[derive(Default)]
-pub(super) struct SolveSetCache {
+pub(in crate::world) struct SolveSetCache {
     /// Solver bodies (slot, generation), in solver order, when the set was built.
     bodies: Vec<(u32, u32)>,
     /// A contact's touching, sensor or enabled flag, or the set of contacts, or a
@@ -98,7 +98,7 @@ pub(super) struct SolveSetCache {
 
 impl SolveSetCache {
     /// A cache that holds nothing: the next solve builds the set.
-    pub(super) fn empty() -> Self {
+    pub(in crate::world) fn empty() -> Self {
         SolveSetCache {
             contacts_changed: true,
             joints_changed: true,
@@ -107,7 +107,7 @@ impl SolveSetCache {
     }
 
     /// Something the contact set depends on changed: the next solve builds it again.
-    pub(super) fn note_contact_change(&mut self) {
+    pub(in crate::world) fn note_contact_change(&mut self) {
         self.contacts_changed = true;
         self.changed_slots.clear();
     }
@@ -115,7 +115,7 @@ impl SolveSetCache {
     /// The flags, restitution or existence of the contact in `slot` changed (it was
     /// created, destroyed, started or stopped touching, was switched on or off, ...): the
     /// next solve reads it again.
-    pub(super) fn note_contact_slot(&mut self, slot: u32) {
+    pub(in crate::world) fn note_contact_slot(&mut self, slot: u32) {
         if self.contacts_changed {
             return;
         }
@@ -127,13 +127,13 @@ impl SolveSetCache {
     }
 
     /// Something the joint order depends on changed: the next solve builds it again.
-    pub(super) fn note_joint_change(&mut self) {
+    pub(in crate::world) fn note_joint_change(&mut self) {
         self.joints_changed = true;
     }
 
     /// Compares this step's solver bodies with those the sets were built for: other bodies
     /// (or the same in another order) make both stale.
-    pub(super) fn note_bodies(&mut self, bodies: &[(u32, u32)]) {
+    pub(in crate::world) fn note_bodies(&mut self, bodies: &[(u32, u32)]) {
         if self.bodies != bodies {
             self.bodies.clear();
             self.bodies.extend_from_slice(bodies);
@@ -145,7 +145,7 @@ impl SolveSetCache {
     /// Whether last step's joint order (colours, places, exact islands) still holds; from
     /// here on it is taken as rebuilt, so call it once per solve, after
     /// [`SolveSetCache::note_bodies`].
-    pub(super) fn take_joint_order_holds(&mut self) -> bool {
+    pub(in crate::world) fn take_joint_order_holds(&mut self) -> bool {
         let holds = !self.joints_changed;
         self.joints_changed = false;
         holds
@@ -157,7 +157,7 @@ impl World {
     /// them in `arrays` (laid out in SIMD groups), reusing last step's when nothing it depends
     /// on changed and mending it when only named contacts changed. Returns whether any of
     /// them has restitution.
-    pub(super) fn find_solve_set(
+    pub(in crate::world) fn find_solve_set(
         &mut self,
         solver_index: &[u32],
         use_block_solver: bool,

@@ -3,12 +3,12 @@
 //! loop, or off from NaN. The checksum of `to_bytes` only catches damage; this checks that
 //! every internal link holds.
 
-use super::WorldError;
-use super::joints::validate_kind;
-use super::snapshot::WorldSnapshot;
+use super::WorldSnapshot;
 use crate::broadphase::TreeKind;
 use crate::id::{BodyId, ShapeId};
 use crate::math::is_finite_vec;
+use crate::world::WorldError;
+use crate::world::joints::validate_kind;
 
 impl WorldSnapshot {
     /// Checks the snapshot's internal consistency: slot bookkeeping, every link between

@@ -21,12 +21,12 @@
 //! builds gather anyway and check.
 #![allow(unsafe_code)]
 
-use super::World;
 use crate::body::{Body, BodyType};
 use crate::parallel::shared::SharedMut;
 use crate::solver::body_state::{BodyParams, BodyState, STATIC_BODY};
 use crate::solver::contact_solver::ConstraintBody;
 use crate::solver::{MAX_ROTATION_PER_STEP, SolverArrays};
+use crate::world::World;
 use bevy_math::Vec2;
 
 /// How many body slots ahead the gather asks for a body record (`Slots::iter_prefetching`).
@@ -34,14 +34,14 @@ const BODY_PREFETCH_AHEAD: usize = 8;
 
 /// The step the kept arrays were made for: they hold only for the same time step and gravity.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct KeptSolverBodies {
+pub(in crate::world) struct KeptSolverBodies {
     dt: f32,
     gravity: Vec2,
 }
 
 /// What the solver's body arrays hold between the stages.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) enum SolverBodies {
+pub(in crate::world) enum SolverBodies {
     /// Nothing to keep or to finalize: the next solve gathers.
     #[default]
     Stale,
@@ -56,7 +56,7 @@ pub(super) enum SolverBodies {
 impl SolverBodies {
     /// A body record, the set of simulated bodies or the settings changed outside the step:
     /// kept inputs are stale, and results waiting for finalize may no longer be kept.
-    pub(super) fn note_change(&mut self) {
+    pub(in crate::world) fn note_change(&mut self) {
         *self = match *self {
             SolverBodies::Solved { .. } => SolverBodies::Solved { clean: false },
             _ => SolverBodies::Stale,
@@ -67,7 +67,7 @@ impl SolverBodies {
 /// What the solver takes of a simulated body at solver index `index`, for a step of `dt`
 /// under `gravity`: its constraint data, its starting state and its integration parameters.
 #[inline(always)]
-pub(super) fn next_step_inputs(
+pub(in crate::world) fn next_step_inputs(
     body: &Body,
     index: u32,
     gravity: Vec2,
@@ -111,7 +111,7 @@ pub(super) fn next_step_inputs(
 
 /// The solver arrays while finalize's workers read each solved body's state and write its
 /// next step's entries.
-pub(super) struct NextSolverBodies<'a> {
+pub(in crate::world) struct NextSolverBodies<'a> {
     states: SharedMut<'a, BodyState>,
     params: SharedMut<'a, BodyParams>,
     constraints: SharedMut<'a, ConstraintBody>,
@@ -164,14 +164,14 @@ impl World {
     /// Some body record changed outside the step's own writes, or the set of simulated
     /// bodies did, or the settings: the next step gathers its solver bodies again
     /// ([`SolverBodies::note_change`]).
-    pub(super) fn drop_kept_solver_bodies(&mut self) {
+    pub(in crate::world) fn drop_kept_solver_bodies(&mut self) {
         self.solver_bodies.note_change();
     }
 
     /// Whether finalize, having written every solved body's next inputs, may keep them: no
     /// body record or setting changed since the solve, and the solve's bodies are still the
     /// simulated ones. Sets what the arrays hold from now on.
-    pub(super) fn keep_solver_bodies(&mut self, solved: usize) -> bool {
+    pub(in crate::world) fn keep_solver_bodies(&mut self, solved: usize) -> bool {
         let clean = self.solver_bodies == SolverBodies::Solved { clean: true };
         let keep = clean && solved == self.simulated_bodies;
         self.solver_bodies = if keep {
@@ -189,7 +189,7 @@ impl World {
     /// generations, constraint data, states and parameters) and `solver_index` (each body
     /// slot's solver index, or `STATIC_BODY`) for a step of `dt`: kept from the last
     /// finalize when they still hold, gathered otherwise.
-    pub(super) fn solver_bodies(
+    pub(in crate::world) fn solver_bodies(
         &mut self,
         arrays: &mut SolverArrays,
         solver_index: &mut Vec<u32>,

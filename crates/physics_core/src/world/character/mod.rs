@@ -15,8 +15,10 @@
 //! 5. clip the velocity against what the character touches at the end;
 //! 6. ride: move with the ground body's velocity at the contact point (moving platforms).
 
-use super::mover::{MoverFilter, MoverPlane, clip_velocity};
 use super::{QueryFilter, World, WorldError};
+use mover::{MoverFilter, MoverPlane, clip_velocity};
+
+pub(in crate::world) mod mover;
 use crate::body::BodyType;
 use crate::collision::ShapeProxy;
 use crate::id::{BodyId, ShapeId};

@@ -5,13 +5,13 @@
 //! world as it stands. [`World::move_character`](super::World::move_character) builds a
 //! platformer's controller on top.
 
-use super::{QueryFilter, World};
 use crate::collision::{
     DistanceInput, ShapeProxy, SimplexCache, Sweep, ToiState, shape_distance, time_of_impact,
 };
 use crate::id::ShapeId;
 use crate::math::{Transform, cross};
 use crate::shape::Shape;
+use crate::world::{QueryFilter, World};
 use bevy_math::Vec2;
 
 /// Most passes of [`World::move_and_slide`]: each collects planes, solves and casts once.
@@ -175,7 +175,7 @@ impl World {
         filter: &MoverFilter,
     ) -> Option<MoverHit> {
         let proxy = ShapeProxy::from_shape(mover);
-        let (sweep, swept) = super::queries::translation_sweep(mover, xf, translation);
+        let (sweep, swept) = crate::world::queries::translation_sweep(mover, xf, translation);
         let centre = xf.apply(mover.centroid());
         let target = self.tolerances.linear_slop;
         let mut best: Option<MoverHit> = None;

@@ -1,8 +1,8 @@
 //! Sleeping: islands of bodies at rest leave the solver and cost nothing per step until
 //! something touches, pushes, moves or re-joins them.
 
-use super::World;
 use crate::solver::island::UnionFind;
+use crate::world::World;
 
 impl World {
     /// True when the body takes part in the step (moving and awake).

@@ -32,7 +32,7 @@ enum SavedPoints {
 
 /// A [`Contact`] as saved.
 #[derive(Serialize, Deserialize)]
-pub(super) struct SavedContact {
+pub(in crate::world) struct SavedContact {
     shape_a: u32,
     shape_b: u32,
     points: SavedPoints,
@@ -81,7 +81,7 @@ fn same_pose(a: Transform, b: Transform) -> bool {
 /// The contacts as a snapshot stores them, and the collide poses reading needs: those of the
 /// bodies at either end of a carried contact, where they differ from the body's pose (every
 /// other body reads back with its pose as its collide pose).
-pub(super) fn save_contacts(
+pub(in crate::world) fn save_contacts(
     contacts: &Slots<Contact>,
     bodies: &Slots<Body>,
 ) -> (Slots<SavedContact>, Vec<(u32, Transform)>) {
@@ -133,7 +133,7 @@ pub(super) fn save_contacts(
 }
 
 /// The contacts back from their saved form; `bodies` must already hold their collide poses.
-pub(super) fn read_contacts(
+pub(in crate::world) fn read_contacts(
     saved: &Slots<SavedContact>,
     shapes: &Slots<ShapeRecord>,
     bodies: &Slots<Body>,
