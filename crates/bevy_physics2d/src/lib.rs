@@ -32,111 +32,88 @@
 // Bevy systems take queries with filter tuples and many parameters by design.
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
-mod body;
-mod body_control;
-mod casters;
-mod character;
-mod collider;
-mod collider_from;
-#[cfg(feature = "mesh")]
-mod collider_mesh;
-mod computed_mass;
-mod contacts;
-mod debug;
-mod diagnostics_store;
-mod events;
-mod forces;
-mod frame;
-#[cfg(feature = "ggrs")]
-mod ggrs_rollback;
-mod handle;
-mod hierarchy;
-mod hooks;
-mod interpolation;
-mod joint;
-mod joint_builder;
-mod layers;
-mod lifecycle;
-#[cfg(feature = "lightyear")]
-pub mod lightyear_net;
-mod material;
-mod physics_time;
-mod physics_world;
-#[cfg(feature = "picking")]
-mod picking;
-mod plugin;
-mod prepare_bodies;
-mod prepare_colliders;
-mod prepare_joints;
-mod query;
+pub mod character;
+pub mod collision;
+pub mod debug;
+pub mod dynamics;
+pub mod interpolation;
+mod plugins;
 pub mod rollback;
-mod schedule;
-mod sent_events;
-mod settings;
-mod snapshot_bytes;
-mod stages;
-mod sync;
-mod threads;
-mod warnings;
-mod writeback;
+pub mod schedule;
+pub mod spatial_query;
+pub mod world;
 
 pub use bevy_physics2d_derive::PhysicsLayer;
-pub use body::{
-    AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, FastRotation,
-    GravityScale, LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
+pub use character::CharacterControllerPlugin;
+pub use character::controller::{
+    CharacterController, CharacterState, CharacterVelocity, OneWayPlatform,
 };
-pub use body_control::{
-    ColliderDisabled, Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
-};
-pub use casters::{RayCaster, RayHits, ShapeCaster, ShapeHits};
-pub use character::{CharacterController, CharacterState, CharacterVelocity, OneWayPlatform};
-pub use collider::Collider;
+pub use collision::collider::Collider;
 #[cfg(feature = "mesh")]
-pub use collider_mesh::{
+pub use collision::collider_mesh::{
     ColliderConstructor, ColliderConstructorHierarchy, MeshColliderError, MeshShape,
 };
-pub use computed_mass::{ComputedAngularInertia, ComputedCenterOfMass, ComputedMass};
-pub use contacts::{
+pub use collision::contacts::{
     CollidingEntities, Collisions, ContactForce, ContactForceEventThreshold, ContactManifold,
     ContactPoint,
 };
-pub use debug::{DebugRender, PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
-pub use diagnostics_store::PhysicsDiagnosticsPlugin;
-pub use events::{
-    CollisionEnd, CollisionHit, CollisionStart, JointBreakReason, JointBroken, SensorEntered,
-    SensorExited,
+pub use collision::events::CollisionEventsPlugin;
+pub use collision::events::{
+    CollisionEnd, CollisionHit, CollisionStart, SensorEntered, SensorExited,
 };
-pub use forces::{Forces, PendingForces};
-#[cfg(feature = "ggrs")]
-pub use ggrs_rollback::{PhysicsRollbackPlugin, PhysicsWorldStrategy};
-pub use handle::PhysicsBody;
-pub use hooks::{ActiveCollisionHooks, CollisionHooks, ContactPair, PhysicsPairStagesPlugin};
-pub use interpolation::{InterpolationPoses, NoInterpolation, PhysicsInterpolationPlugin};
-pub use joint::{Joint, JointAnchor, JointTypeError};
-pub use joint_builder::{
-    HasLimits, HasMotor, HasReferenceAngle, HasSpring, JointBuilder, JointType, joint_types,
-};
-pub use layers::{LayerMask, PhysicsLayer};
-#[cfg(feature = "lightyear")]
-pub use lightyear_net::{PhysicsLightyearPlugin, PhysicsNetId, PhysicsNetSystems};
-pub use material::{
+pub use collision::hooks::{ActiveCollisionHooks, CollisionHooks, ContactPair};
+pub use collision::layers::{LayerMask, PhysicsLayer};
+pub use collision::material::{
     ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, FrictionCombine,
     Restitution, RestitutionCombine, RollingResistance, Sensor, TangentSpeed,
 };
+pub use collision::{ColliderPlugin, PhysicsPairStagesPlugin};
+pub use debug::{DebugRender, PhysicsDebugPlugin, PhysicsDebugStats, PhysicsGizmos};
+pub use dynamics::body::RigidBodyPlugin;
+pub use dynamics::body::components::{
+    AngularDamping, AngularVelocity, Bullet, ExternalForce, ExternalImpulse, FastRotation,
+    GravityScale, LinearDamping, LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
+};
+pub use dynamics::body::computed_mass::{
+    ComputedAngularInertia, ComputedCenterOfMass, ComputedMass,
+};
+pub use dynamics::body::control::{
+    ColliderDisabled, Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
+};
+pub use dynamics::body::forces::{Forces, PendingForces};
+pub use dynamics::joint::JointPlugin;
+pub use dynamics::joint::builder::{
+    HasLimits, HasMotor, HasReferenceAngle, HasSpring, JointBuilder, JointType, joint_types,
+};
+pub use dynamics::joint::components::{Joint, JointAnchor, JointTypeError};
+pub use dynamics::joint::{JointBreakReason, JointBroken};
+pub use interpolation::{InterpolationPoses, NoInterpolation, PhysicsInterpolationPlugin};
 pub use physics_core;
-pub use physics_time::{Physics, PhysicsTime};
-pub use physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
-#[cfg(feature = "picking")]
-pub use picking::{PhysicsPickingCamera, PhysicsPickingPlugin, PhysicsPickingSettings};
-pub use plugin::PhysicsCorePlugin;
-pub use query::{PointProjection, QueryHit, SpatialQuery, SpatialQueryFilter};
+pub use plugins::PhysicsPlugins;
 pub use rollback::PhysicsWorldSnapshot;
-pub use schedule::{PhysicsPlugins, PhysicsSchedule, PhysicsSchedulePlugin, PhysicsSystems};
-pub use settings::PhysicsSettings;
-pub use snapshot_bytes::SnapshotDecodeError;
-pub use stages::PhysicsDiagnostics;
-pub use threads::ComputeTaskPoolRunner;
-pub use warnings::PhysicsWarning;
+#[cfg(feature = "ggrs")]
+pub use rollback::ggrs::{PhysicsRollbackPlugin, PhysicsWorldStrategy};
+#[cfg(feature = "lightyear")]
+pub use rollback::lightyear::{PhysicsLightyearPlugin, PhysicsNetId, PhysicsNetSystems};
+pub use rollback::snapshot_bytes::SnapshotDecodeError;
+pub use schedule::PhysicsDiagnostics;
+pub use schedule::physics_time::{Physics, PhysicsTime};
+pub use schedule::{PhysicsSchedule, PhysicsSchedulePlugin, PhysicsSystems};
+pub use schedule::{PhysicsStageSchedule, PrepareSystems, WritebackSystems};
+pub use spatial_query::SpatialQueryPlugin;
+pub use spatial_query::casters::{RayCaster, RayHits, ShapeCaster, ShapeHits};
+#[cfg(feature = "picking")]
+pub use spatial_query::picking::{
+    PhysicsPickingCamera, PhysicsPickingPlugin, PhysicsPickingSettings,
+};
+pub use spatial_query::query::{PointProjection, QueryHit, SpatialQuery, SpatialQueryFilter};
+pub use world::PhysicsWorldPlugin;
+pub use world::diagnostics_store::PhysicsDiagnosticsPlugin;
+pub use world::handle::PhysicsBody;
+pub use world::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
+pub use world::settings::PhysicsSettings;
+pub use world::threads::ComputeTaskPoolRunner;
+pub use world::warnings::PhysicsWarning;
 
 /// The types most programs need.
 pub mod prelude {

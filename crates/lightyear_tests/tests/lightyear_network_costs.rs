@@ -119,7 +119,7 @@ fn network_costs() {
             sim.clients[0].world().resource::<Rollbacks>(),
             sim.clients[0]
                 .world()
-                .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
+                .resource::<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>()
         );
         println!(
             "{label}: {:.0} bytes per tick per client ({moving} bodies moving at the end); \

@@ -28,7 +28,7 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
             players(app) == 2
                 && app
                     .world()
-                    .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
+                    .resource::<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>()
                     .count
                     > 0
                 && app.world().resource::<LocalTimelineSync>().is_synced()
@@ -161,7 +161,7 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
             let log = app.world().resource::<TickLog>();
             let installed = app
                 .world()
-                .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
+                .resource::<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>()
                 .first_tick
                 .expect("a world was installed")
                 .0;

@@ -184,7 +184,7 @@ fn udp_peer() {
         Last,
         move |mut exits: MessageReader<AppExit>,
               log: Res<TickLog>,
-              stats: Res<bevy_physics2d::lightyear_net::world_state::WorldStateStats>,
+              stats: Res<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>,
               rollbacks: Option<Res<Rollbacks>>| {
             if exits.read().next().is_none() {
                 return;

@@ -2,10 +2,10 @@
 //! with what platformers expect (slopes, steps, snapping, moving and one-way platforms,
 //! pushing light bodies), steered by a velocity the game sets.
 
-use crate::body::RigidBody;
-use crate::physics_world::PhysicsWorld;
-use crate::settings::PhysicsSettings;
-use crate::warnings::{PhysicsWarning, warn_entity};
+use crate::dynamics::body::components::RigidBody;
+use crate::world::physics_world::PhysicsWorld;
+use crate::world::settings::PhysicsSettings;
+use crate::world::warnings::{PhysicsWarning, warn_entity};
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
@@ -107,7 +107,7 @@ pub struct OneWayPlatform;
 
 /// Moves every character for this step (Prepare stage, after user motion is applied).
 pub(crate) fn move_characters(
-    time: Res<Time<crate::physics_time::Physics>>,
+    time: Res<Time<crate::schedule::physics_time::Physics>>,
     settings: Res<PhysicsSettings>,
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,

@@ -1,7 +1,7 @@
 //! The [`Collider`] component: a shape description that is reflectable and serialisable, and
 //! is turned into a validated core shape when the body is built.
 
-use crate::frame::Frame;
+use crate::dynamics::body::frame::Frame;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
@@ -210,7 +210,7 @@ impl Collider {
         if sides <= MAX_POLYGON_VERTICES {
             return Collider::convex_hull(corners);
         }
-        crate::collider_from::fan_pieces(&corners)
+        crate::collision::collider_from::fan_pieces(&corners)
     }
 
     /// Several colliders as one, each given as (position, angle, collider) in this
@@ -364,7 +364,7 @@ impl Collider {
                 let moved: Vec<Vec2> = points.iter().map(|&p| at(p)).collect();
                 let radius = radius_of(*radius);
                 // Past the eight corners a core polygon holds: convex pieces, one collider.
-                if let Some(pieces) = crate::collider_from::hull_pieces(&moved) {
+                if let Some(pieces) = crate::collision::collider_from::hull_pieces(&moved) {
                     for piece in pieces {
                         out.push(Shape::Polygon(Polygon::from_points(&piece, radius)?));
                     }

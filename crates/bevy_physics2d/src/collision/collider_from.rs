@@ -1,7 +1,7 @@
 //! Colliders from what a Bevy game already has: its 2D primitives (`Collider::from(Circle)`)
 //! and terrain heights; and the convex pieces of outlines past eight corners.
 
-use crate::collider::{Collider, CompoundPart};
+use crate::collision::collider::{Collider, CompoundPart};
 use bevy_math::Vec2;
 use bevy_math::primitives::{
     Capsule2d, Circle, ConvexPolygon, Polyline2d, Rectangle, RegularPolygon, Rhombus, Segment2d,

@@ -3,8 +3,8 @@
 //! ([`ColliderConstructor`] on one entity, [`ColliderConstructorHierarchy`] on a scene root,
 //! built as soon as the meshes are loaded). Feature `mesh` (on by default).
 
-use crate::collider::{Collider, CompoundPart};
-use crate::warnings::{PhysicsWarning, warn_skipped};
+use crate::collision::collider::{Collider, CompoundPart};
+use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_asset::{AssetId, Assets};
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;

@@ -2,9 +2,9 @@
 //! colliders in O(1), a collider's contacts, every touching pair), [`CollidingEntities`] on
 //! colliders that ask for it, and [`ContactForce`] events above a collider's threshold.
 
-use crate::events::body_of_collider;
-use crate::physics_world::PhysicsWorld;
-use crate::sent_events::SentKind;
+use crate::collision::events::body_of_collider;
+use crate::world::physics_world::PhysicsWorld;
+use crate::world::sent_events::SentKind;
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;

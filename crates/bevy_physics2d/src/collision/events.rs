@@ -1,11 +1,51 @@
-//! Collision, sensor and joint events: each one is a message (read with `MessageReader`) and
+//! Collision, sensor and hit events ([`CollisionEventsPlugin`]): each one is a message (read with `MessageReader`) and
 //! an entity event (observe it with `On<...>` on the entity involved).
 
-use crate::material::CollisionEventsEnabled;
-use crate::physics_world::PhysicsWorld;
-use crate::sent_events::SentKind;
+use crate::collision::contacts::{
+    CollidingEntities, ContactForce, ContactForceEventThreshold, send_contact_forces,
+    update_colliding_entities,
+};
+use crate::collision::material::CollisionEventsEnabled;
+use crate::schedule::{PhysicsStageSchedule, WritebackSystems};
+use crate::world::physics_world::PhysicsWorld;
+use crate::world::sent_events::SentKind;
+use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
+
+/// Collision, sensor and hit events, contact forces and colliding entities (part of
+/// [`PhysicsPlugins`](crate::PhysicsPlugins)): the messages and entity events the Writeback
+/// stage sends, [`ContactForce`] events above a collider's threshold and the
+/// [`CollidingEntities`] component. A game that reads no events may disable it; the step
+/// and the [`Collisions`](crate::Collisions) parameter work without it.
+#[derive(Default)]
+pub struct CollisionEventsPlugin;
+
+impl Plugin for CollisionEventsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<CollisionStart>()
+            .add_message::<CollisionEnd>()
+            .add_message::<SensorEntered>()
+            .add_message::<SensorExited>()
+            .add_message::<CollisionHit>()
+            .add_message::<ContactForce>()
+            .register_type::<CollidingEntities>()
+            .register_type::<ContactForceEventThreshold>()
+            .add_systems(
+                PhysicsStageSchedule::Writeback,
+                (
+                    send_events.in_set(WritebackSystems::Events),
+                    (
+                        send_contact_forces
+                            .run_if(any_with_component::<ContactForceEventThreshold>),
+                        update_colliding_entities.run_if(any_with_component::<CollidingEntities>),
+                    )
+                        .chain()
+                        .in_set(WritebackSystems::Contacts),
+                ),
+            );
+    }
+}
 
 /// Two colliders began touching. Sent once per pair as a message when either collider has
 /// [`CollisionEventsEnabled`], and triggered on each collider that has it (with `collider1`
@@ -78,33 +118,6 @@ pub struct CollisionHit {
     pub speed: f32,
 }
 
-/// Why a joint stopped working.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum JointBreakReason {
-    /// Its force or torque exceeded the break threshold; the core joint is disabled.
-    Overloaded {
-        /// Force when it broke.
-        force: Vec2,
-        /// Torque when it broke.
-        torque: f32,
-    },
-    /// One of its bodies was despawned or lost its `RigidBody`; the core joint is destroyed.
-    BodyRemoved {
-        /// The body entity that went away.
-        body: Entity,
-    },
-}
-
-/// A joint broke. Triggered on the joint entity and sent as a message.
-#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq)]
-pub struct JointBroken {
-    /// The joint entity.
-    #[event_target]
-    pub joint: Entity,
-    /// Why.
-    pub reason: JointBreakReason,
-}
-
 /// The body entity a collider belongs to.
 pub(crate) fn body_of_collider(physics: &PhysicsWorld, collider: Entity) -> Option<Entity> {
     let shape = physics.shape(collider)?;
@@ -123,7 +136,6 @@ pub(crate) fn send_events(
     mut entered: MessageWriter<SensorEntered>,
     mut exited: MessageWriter<SensorExited>,
     mut hits: MessageWriter<CollisionHit>,
-    mut broken: MessageWriter<JointBroken>,
 ) {
     let mut log = std::mem::take(&mut physics.sent_events);
     let mut sent = log.begin(physics.steps);
@@ -252,30 +264,6 @@ pub(crate) fn send_events(
             }
         }
     }
-    for e in p.world.joint_break_events() {
-        let Some(joint) = p.joint_entity(e.joint) else {
-            continue;
-        };
-        if !sent.first_time(SentKind::JointBroken, joint, Entity::PLACEHOLDER) {
-            continue;
-        }
-        let event = JointBroken {
-            joint,
-            reason: JointBreakReason::Overloaded {
-                force: e.force,
-                torque: e.torque,
-            },
-        };
-        bevy_log::debug!(
-            "physics: joint {joint} broke under force {} and torque {}",
-            e.force,
-            e.torque
-        );
-        broken.write(event);
-        commands.trigger(event);
-    }
-    // End events of shapes destroyed before this step have been delivered.
-    physics.retired_shapes.clear();
     log.drop_empty();
     physics.sent_events = log;
 }

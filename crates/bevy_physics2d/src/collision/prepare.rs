@@ -1,15 +1,15 @@
 //! Prepare stage, colliders: attach the core shape of every queued collider to the body found
 //! on its entity or nearest ancestor, placed by the transforms in between.
 
-use crate::collider::Collider;
-use crate::frame::Frame;
-use crate::hierarchy::world_frame;
-use crate::material::{
+use crate::collision::collider::Collider;
+use crate::collision::material::{
     ColliderDensity, CollisionEventsEnabled, CollisionLayers, Friction, Restitution,
     RollingResistance, Sensor, TangentSpeed,
 };
-use crate::physics_world::PhysicsWorld;
-use crate::warnings::{PhysicsWarning, warn_entity, warn_skipped};
+use crate::dynamics::body::frame::Frame;
+use crate::dynamics::body::hierarchy::world_frame;
+use crate::world::physics_world::PhysicsWorld;
+use crate::world::warnings::{PhysicsWarning, warn_entity, warn_skipped};
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
@@ -31,9 +31,9 @@ pub(crate) struct MaterialComponents {
     layers: Option<&'static CollisionLayers>,
     sensor: Has<Sensor>,
     events: Has<CollisionEventsEnabled>,
-    hooks: Option<&'static crate::hooks::ActiveCollisionHooks>,
-    friction_combine: Option<&'static crate::material::FrictionCombine>,
-    restitution_combine: Option<&'static crate::material::RestitutionCombine>,
+    hooks: Option<&'static crate::collision::hooks::ActiveCollisionHooks>,
+    friction_combine: Option<&'static crate::collision::material::FrictionCombine>,
+    restitution_combine: Option<&'static crate::collision::material::RestitutionCombine>,
 }
 
 /// The shape def of a collider: each material from the collider's entity, else from its
@@ -89,11 +89,11 @@ pub(crate) fn shape_def(
 pub(crate) fn create_colliders(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
-    colliders: Query<&Collider, Without<crate::body_control::ColliderDisabled>>,
+    colliders: Query<&Collider, Without<crate::dynamics::body::control::ColliderDisabled>>,
     materials: Query<MaterialComponents>,
     placement: Query<(&Transform, Option<&ChildOf>)>,
-    body_components: Query<(), With<crate::body::RigidBody>>,
-    overridden: Query<(), With<crate::body::Mass>>,
+    body_components: Query<(), With<crate::dynamics::body::components::RigidBody>>,
+    overridden: Query<(), With<crate::dynamics::body::components::Mass>>,
     mut stretched_warned: Local<EntityHashSet>,
 ) {
     if physics.pending.colliders.is_empty() {
@@ -310,7 +310,7 @@ fn frame_in_body(
 fn nearest_body_entity(
     entity: Entity,
     placement: &Query<(&Transform, Option<&ChildOf>)>,
-    bodies: &Query<(), With<crate::body::RigidBody>>,
+    bodies: &Query<(), With<crate::dynamics::body::components::RigidBody>>,
 ) -> Option<Entity> {
     let mut current = Some(entity);
     while let Some(e) = current {
@@ -337,8 +337,8 @@ pub(crate) fn update_materials(
             Changed<Restitution>,
             Changed<TangentSpeed>,
             Changed<RollingResistance>,
-            Changed<crate::material::FrictionCombine>,
-            Changed<crate::material::RestitutionCombine>,
+            Changed<crate::collision::material::FrictionCombine>,
+            Changed<crate::collision::material::RestitutionCombine>,
         )>,
     >,
     materials: Query<MaterialComponents>,
@@ -349,7 +349,8 @@ pub(crate) fn update_materials(
         let mut targets = Vec::new();
         if physics.shape(entity).is_some() {
             // A child collider inherits what it does not set from its body.
-            let body = crate::events::body_of_collider(&physics, entity).filter(|b| *b != entity);
+            let body = crate::collision::events::body_of_collider(&physics, entity)
+                .filter(|b| *b != entity);
             targets.push((entity, body));
         }
         if let Some(body) = physics.body(entity) {

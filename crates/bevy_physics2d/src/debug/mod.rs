@@ -15,7 +15,7 @@
 //! # bevy_ecs::system::assert_is_system(toggle);
 //! ```
 
-use crate::physics_world::PhysicsWorld;
+use crate::world::physics_world::PhysicsWorld;
 use bevy_app::{App, Plugin, PostUpdate};
 use bevy_color::{Color, Srgba};
 use bevy_ecs::prelude::*;

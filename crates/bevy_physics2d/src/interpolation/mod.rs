@@ -2,8 +2,9 @@
 //! steps `Transform` shows the pose blended between the last two physics poses, so motion is
 //! smooth. Before the next steps the physics pose is put back, unless the game moved the body
 //! itself (then that move is a teleport, as always).
+//! [`PhysicsInterpolationPlugin`] registers it; disable it to see the raw physics poses.
 
-use crate::body::RigidBody;
+use crate::dynamics::body::components::RigidBody;
 use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec3};
@@ -82,20 +83,29 @@ pub(crate) struct InterpolationEnabled;
 
 impl Plugin for PhysicsInterpolationPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<InterpolationEnabled>().add_systems(
-            RunFixedMainLoop,
-            (
-                restore_physics_poses.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
-                interpolate_poses.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
-            ),
-        );
+        app.init_resource::<InterpolationEnabled>()
+            .register_type::<NoInterpolation>()
+            .add_systems(
+                RunFixedMainLoop,
+                (
+                    restore_physics_poses.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
+                    interpolate_poses.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+                ),
+            );
     }
 }
 
 /// Puts the physics pose back where interpolation left a blended one. Only x, y and the
 /// rotation are interpolation's: z stays whatever the game set.
-fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transform)>) {
-    for (mut poses, mut transform) in &mut bodies {
+///
+/// This and [`interpolate_poses`] run every frame as exclusive systems, on the thread that
+/// runs the schedule: on Bevy's multi-threaded executor a plain system would be handed to a
+/// pool thread and back for a loop that takes microseconds.
+fn restore_physics_poses(
+    world: &mut World,
+    bodies: &mut QueryState<(&mut InterpolationPoses, &mut Transform)>,
+) {
+    for (mut poses, mut transform) in bodies.iter_mut(world) {
         let Some(shown) = poses.shown else {
             continue;
         };
@@ -116,19 +126,21 @@ fn restore_physics_poses(mut bodies: Query<(&mut InterpolationPoses, &mut Transf
 /// While paused nothing is blended: the last step's poses (put back before the fixed steps)
 /// stay on screen, and a step taken while paused is shown as it ended.
 fn interpolate_poses(
-    time: Res<Time<Fixed>>,
-    physics_time: Option<Res<Time<crate::physics_time::Physics>>>,
-    mut bodies: Query<
+    world: &mut World,
+    bodies: &mut QueryState<
         (&RigidBody, &mut InterpolationPoses, &mut Transform),
         Without<NoInterpolation>,
     >,
 ) {
-    use crate::physics_time::PhysicsTime;
-    if physics_time.is_some_and(|t| t.is_paused()) {
+    use crate::schedule::physics_time::{Physics, PhysicsTime};
+    if world
+        .get_resource::<Time<Physics>>()
+        .is_some_and(|t| t.is_paused())
+    {
         return;
     }
-    let alpha = time.overstep_fraction();
-    for (body, mut poses, mut transform) in &mut bodies {
+    let alpha = world.resource::<Time<Fixed>>().overstep_fraction();
+    for (body, mut poses, mut transform) in bodies.iter_mut(world) {
         if *body == RigidBody::Static || poses.previous == poses.current || poses.held {
             continue;
         }

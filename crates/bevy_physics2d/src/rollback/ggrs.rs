@@ -1,13 +1,13 @@
 //! bevy_ggrs integration (feature `ggrs`): the [rollback set](crate::rollback) registered
 //! with bevy_ggrs, and checksums over every body's transform and velocity.
 
-use crate::body::{
+use crate::dynamics::body::components::{
     AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity, RigidBody, Sleeping,
 };
-use crate::handle::PhysicsBody;
 use crate::interpolation::InterpolationPoses;
-use crate::physics_world::PhysicsWorld;
 use crate::rollback::PhysicsWorldSnapshot;
+use crate::world::handle::PhysicsBody;
+use crate::world::physics_world::PhysicsWorld;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_ggrs::{

@@ -37,7 +37,13 @@
 //! With the `ggrs` feature, [`PhysicsRollbackPlugin`](crate::PhysicsRollbackPlugin) registers
 //! this set with bevy_ggrs.
 
-use crate::physics_world::{Pending, PhysicsWorld};
+#[cfg(feature = "ggrs")]
+pub(crate) mod ggrs;
+#[cfg(feature = "lightyear")]
+pub mod lightyear;
+pub(crate) mod snapshot_bytes;
+
+use crate::world::physics_world::{Pending, PhysicsWorld};
 use bevy_ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
 use bevy_ecs::prelude::*;
 use physics_core::id::{BodyId, JointId, ShapeId};
@@ -57,7 +63,7 @@ pub struct PhysicsWorldSnapshot {
     pub(crate) retired_shapes: Vec<(ShapeId, Entity)>,
     pub(crate) joint_of: EntityHashMap<JointId>,
     pub(crate) joint_entity: Vec<Option<(JointId, Entity)>>,
-    pub(crate) joint_source: EntityHashMap<crate::joint::Joint>,
+    pub(crate) joint_source: EntityHashMap<crate::dynamics::joint::components::Joint>,
     pub(crate) pending: Pending,
     pub(crate) steps: u64,
 }

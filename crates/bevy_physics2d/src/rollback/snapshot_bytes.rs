@@ -2,9 +2,9 @@
 //! encoding followed by the entity maps, with every entity written as a number the caller
 //! chooses (its bits on the same machine, a network id across machines).
 
-use crate::joint::Joint;
-use crate::physics_world::Pending;
+use crate::dynamics::joint::components::Joint;
 use crate::rollback::PhysicsWorldSnapshot;
+use crate::world::physics_world::Pending;
 use bevy_ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
 use bevy_ecs::prelude::*;
 use physics_core::id::{BodyId, JointId, ShapeId};

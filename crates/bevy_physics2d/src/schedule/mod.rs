@@ -1,9 +1,21 @@
-//! Where and in which order the physics stages run.
+//! Where and in which order the physics stages run: [`PhysicsSchedulePlugin`] configures the
+//! chained [`PhysicsSystems`] sets in the game's schedule (`FixedPostUpdate` by default), the
+//! [`PhysicsStageSchedule`] each set runs on one thread, and the physics clock
+//! `Time<Physics>` ([`physics_time`]), which decides whether a step runs at all.
 
-use bevy_app::{App, FixedPostUpdate, Plugin, PluginGroup, PluginGroupBuilder};
+mod diagnostics;
+pub(crate) mod physics_time;
+
+pub use diagnostics::PhysicsDiagnostics;
+
+use bevy_app::{App, FixedPostUpdate, Plugin};
 use bevy_ecs::intern::Interned;
 use bevy_ecs::prelude::Resource;
-use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleLabel, SystemSet};
+use bevy_ecs::prelude::World;
+use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleLabel, SingleThreadedExecutor, SystemSet};
+use bevy_time::Time;
+use physics_time::Physics;
+use std::time::Instant;
 
 /// The physics stages as system sets, run in this order every fixed step. Order your own
 /// systems against them, for example `.before(PhysicsSystems::Prepare)` to set velocities
@@ -24,9 +36,91 @@ pub enum PhysicsSystems {
     Writeback,
 }
 
-/// Configures the chained [`PhysicsSystems`] sets in a schedule (`FixedPostUpdate` by default).
+/// The schedule each physics stage runs its own systems in, one per [`PhysicsSystems`] set.
+///
+/// Every stage set of the game's schedule holds a single exclusive system that runs the
+/// stage's schedule on the calling thread with Bevy's single-threaded executor. A stage is
+/// a chain of small steps (queue the changed bodies, create them, ...); on Bevy's
+/// multi-threaded executor each of them, as a system of its own, would be handed to a pool
+/// thread and back, which cost more than the work itself. Add a system to a stage schedule
+/// (`app.add_systems(PhysicsStageSchedule::Prepare, my_system.after(...))`) to run it
+/// inside the stage; order against [`PhysicsSystems`] in the game's schedule otherwise.
+#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhysicsStageSchedule {
+    /// Inside [`PhysicsSystems::Prepare`] (ordered by [`PrepareSystems`]).
+    Prepare,
+    /// Inside [`PhysicsSystems::Broadphase`].
+    Broadphase,
+    /// Inside [`PhysicsSystems::Narrowphase`].
+    Narrowphase,
+    /// Inside [`PhysicsSystems::Solve`].
+    Solve,
+    /// Inside [`PhysicsSystems::Integrate`].
+    Integrate,
+    /// Inside [`PhysicsSystems::Writeback`] (ordered by [`WritebackSystems`]).
+    Writeback,
+}
+
+impl PhysicsStageSchedule {
+    const ALL: [(PhysicsSystems, PhysicsStageSchedule); 6] = [
+        (PhysicsSystems::Prepare, PhysicsStageSchedule::Prepare),
+        (PhysicsSystems::Broadphase, PhysicsStageSchedule::Broadphase),
+        (
+            PhysicsSystems::Narrowphase,
+            PhysicsStageSchedule::Narrowphase,
+        ),
+        (PhysicsSystems::Solve, PhysicsStageSchedule::Solve),
+        (PhysicsSystems::Integrate, PhysicsStageSchedule::Integrate),
+        (PhysicsSystems::Writeback, PhysicsStageSchedule::Writeback),
+    ];
+}
+
+/// The steps of the Prepare stage schedule, chained in this order: each feature plugin puts
+/// its systems in its own step, and the order of the core operations they make (so the
+/// bits of the step) does not depend on which plugins are in the app.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrepareSystems {
+    /// Settings changed in [`PhysicsSettings`](crate::PhysicsSettings).
+    Settings,
+    /// Bodies created, rebuilt or retyped.
+    Bodies,
+    /// Colliders created, rebuilt and their materials.
+    Colliders,
+    /// Joints created and rebuilt.
+    Joints,
+    /// Body settings (damping, gravity scale, mass, locks, dominance, sleep threshold).
+    BodyProperties,
+    /// Poses and velocities the game set, and the motion of parents.
+    Motion,
+    /// Character controllers move.
+    Characters,
+    /// Forces and impulses.
+    Forces,
+    /// The mass components read back.
+    Mass,
+}
+
+/// The steps of the Writeback stage schedule, chained in this order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WritebackSystems {
+    /// Poses and velocities to components.
+    Bodies,
+    /// Collision, sensor and hit events.
+    Events,
+    /// Joint break events.
+    JointEvents,
+    /// Contact forces and colliding entities.
+    Contacts,
+    /// Ray and shape casters.
+    Casters,
+    /// The step's bookkeeping, once everything above has read it.
+    Finish,
+}
+
+/// Configures the chained [`PhysicsSystems`] sets in a schedule (`FixedPostUpdate` by
+/// default), the [`PhysicsStageSchedule`]s that run inside them and the physics clock.
 pub struct PhysicsSchedulePlugin {
-    schedule: Interned<dyn ScheduleLabel>,
+    pub(crate) schedule: Interned<dyn ScheduleLabel>,
 }
 
 impl PhysicsSchedulePlugin {
@@ -44,6 +138,35 @@ impl Default for PhysicsSchedulePlugin {
     }
 }
 
+/// The exclusive system of one stage set: it runs the stage's schedule when the physics is
+/// running (the Prepare stage first advances the physics clock, whether or not it runs;
+/// the Writeback stage last uses up a step queued while paused). It times the Prepare and
+/// Writeback stages; the core's stages time themselves.
+fn stage_runner(stage: PhysicsStageSchedule) -> impl FnMut(&mut World) {
+    move |world: &mut World| {
+        if stage == PhysicsStageSchedule::Prepare {
+            physics_time::advance_physics_time(world);
+        }
+        if !physics_time::physics_running(world.resource::<Time<Physics>>()) {
+            return;
+        }
+        let start = Instant::now();
+        // A stage no plugin put a system in has no schedule: nothing to run.
+        let _ = world.try_run_schedule(stage);
+        let ms = start.elapsed().as_secs_f32() * 1000.0;
+        match stage {
+            PhysicsStageSchedule::Prepare => {
+                world.resource_mut::<PhysicsDiagnostics>().prepare_ms = ms
+            }
+            PhysicsStageSchedule::Writeback => {
+                world.resource_mut::<PhysicsDiagnostics>().writeback_ms = ms;
+                physics_time::take_queued_step(&mut world.resource_mut::<Time<Physics>>());
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The schedule the physics stages run in, as chosen by [`PhysicsSchedulePlugin`].
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct PhysicsSchedule(pub Interned<dyn ScheduleLabel>);
@@ -51,6 +174,42 @@ pub struct PhysicsSchedule(pub Interned<dyn ScheduleLabel>);
 impl Plugin for PhysicsSchedulePlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(PhysicsSchedule(self.schedule));
+        app.init_resource::<Time<Physics>>()
+            .register_type::<Physics>()
+            .init_resource::<PhysicsDiagnostics>();
+        for (set, stage) in PhysicsStageSchedule::ALL {
+            app.edit_schedule(stage, |schedule| {
+                schedule.set_executor(SingleThreadedExecutor::new());
+            });
+            app.add_systems(self.schedule, stage_runner(stage).in_set(set));
+        }
+        app.configure_sets(
+            PhysicsStageSchedule::Prepare,
+            (
+                PrepareSystems::Settings,
+                PrepareSystems::Bodies,
+                PrepareSystems::Colliders,
+                PrepareSystems::Joints,
+                PrepareSystems::BodyProperties,
+                PrepareSystems::Motion,
+                PrepareSystems::Characters,
+                PrepareSystems::Forces,
+                PrepareSystems::Mass,
+            )
+                .chain(),
+        );
+        app.configure_sets(
+            PhysicsStageSchedule::Writeback,
+            (
+                WritebackSystems::Bodies,
+                WritebackSystems::Events,
+                WritebackSystems::JointEvents,
+                WritebackSystems::Contacts,
+                WritebackSystems::Casters,
+                WritebackSystems::Finish,
+            )
+                .chain(),
+        );
         app.configure_sets(
             self.schedule,
             (
@@ -66,63 +225,11 @@ impl Plugin for PhysicsSchedulePlugin {
     }
 }
 
-/// All physics plugins: the schedule, the world and its stages, the pair stages with their
-/// collision hooks ([`PhysicsPlugins::with_collision_hooks`]), transform interpolation. A
-/// group, so any member can be replaced (`.set(PhysicsSchedulePlugin::new(Update))`) or
-/// disabled (`.disable::<PhysicsInterpolationPlugin>()`). The debug overlay is separate:
-/// [`PhysicsDebugPlugin`](crate::PhysicsDebugPlugin).
-pub struct PhysicsPlugins {
-    schedule: Interned<dyn ScheduleLabel>,
-}
-
-impl PhysicsPlugins {
-    /// The physics plugins with the stages in `schedule` (for example `Update` for a game
-    /// that steps physics once per frame).
-    pub fn new(schedule: impl ScheduleLabel) -> Self {
-        PhysicsPlugins {
-            schedule: schedule.intern(),
-        }
-    }
-}
-
-impl Default for PhysicsPlugins {
-    fn default() -> Self {
-        Self::new(FixedPostUpdate)
-    }
-}
-
-impl PluginGroup for PhysicsPlugins {
-    fn build(self) -> PluginGroupBuilder {
-        PluginGroupBuilder::start::<Self>()
-            .add(PhysicsSchedulePlugin {
-                schedule: self.schedule,
-            })
-            .add(crate::plugin::PhysicsCorePlugin)
-            .add(crate::hooks::PhysicsPairStagesPlugin::<()>::default())
-            .add(crate::interpolation::PhysicsInterpolationPlugin)
-    }
-}
-
-impl PhysicsPlugins {
-    /// The physics plugins with the collision hooks `H` (a
-    /// [`CollisionHooks`](crate::CollisionHooks) system parameter) called by the pair
-    /// stages, for colliders with [`ActiveCollisionHooks`](crate::ActiveCollisionHooks).
-    pub fn with_collision_hooks<H>(self) -> PluginGroupBuilder
-    where
-        H: crate::CollisionHooks + 'static,
-        for<'w, 's> bevy_ecs::system::SystemParamItem<'w, 's, H>: crate::CollisionHooks,
-    {
-        use crate::hooks::PhysicsPairStagesPlugin;
-        self.build()
-            .disable::<PhysicsPairStagesPlugin<()>>()
-            .add_after::<PhysicsPairStagesPlugin<()>>(PhysicsPairStagesPlugin::<H>::default())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bevy_app::Update;
+    use crate::PhysicsPlugins;
+    use bevy_app::{PluginGroup, Update};
     use bevy_ecs::prelude::*;
 
     #[derive(Resource, Default)]

@@ -119,27 +119,29 @@ impl PhysicsTime for Time<Physics> {
 }
 
 /// Advances the physics clock for this step by the schedule's delta times the relative
-/// speed, or by nothing while paused with no step queued (first in the Prepare stage, not
-/// gated by [`physics_running`]).
-pub(crate) fn advance_physics_time(schedule_time: Res<Time>, mut time: ResMut<Time<Physics>>) {
+/// speed, or by nothing while paused with no step queued (first in the Prepare stage's
+/// runner, whether the stages then run or not).
+pub(crate) fn advance_physics_time(world: &mut World) {
+    let schedule_delta = world.resource::<Time>().delta();
+    let mut time = world.resource_mut::<Time<Physics>>();
     let context = *time.context();
     let runs = !context.paused || context.queued_steps > 0;
     let delta = if runs {
-        schedule_time.delta().mul_f64(context.relative_speed)
+        schedule_delta.mul_f64(context.relative_speed)
     } else {
         Duration::ZERO
     };
     time.advance_by(delta);
 }
 
-/// When the stages run: not paused (or a step queued) and a relative speed above zero.
-pub(crate) fn physics_running(time: Res<Time<Physics>>) -> bool {
+/// Whether the stages run: not paused (or a step queued) and a relative speed above zero.
+pub(crate) fn physics_running(time: &Time<Physics>) -> bool {
     let context = time.context();
     (!context.paused || context.queued_steps > 0) && context.relative_speed > 0.0
 }
 
-/// A queued step taken while paused is used up (run last in the Writeback stage).
-pub(crate) fn take_queued_step(mut time: ResMut<Time<Physics>>) {
+/// A queued step taken while paused is used up (last in the Writeback stage's runner).
+pub(crate) fn take_queued_step(time: &mut Time<Physics>) {
     let context = time.context_mut();
     if context.paused && context.queued_steps > 0 {
         context.queued_steps -= 1;

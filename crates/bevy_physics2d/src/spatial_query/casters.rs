@@ -1,11 +1,11 @@
 //! [`RayCaster`] and [`ShapeCaster`]: casts that run after every physics step from their
 //! entity's pose, with the results in [`RayHits`] and [`ShapeHits`] components.
 
-use crate::collider::Collider;
-use crate::hierarchy::world_frame;
-use crate::physics_world::{PhysicsWorld, quat_from_rot};
-use crate::query::{QueryHit, SpatialQuery, SpatialQueryFilter};
-use crate::warnings::{PhysicsWarning, warn_skipped};
+use crate::collision::collider::Collider;
+use crate::dynamics::body::hierarchy::world_frame;
+use crate::spatial_query::query::{QueryHit, SpatialQuery, SpatialQueryFilter};
+use crate::world::physics_world::{PhysicsWorld, quat_from_rot};
+use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;

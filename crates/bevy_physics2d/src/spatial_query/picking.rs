@@ -2,7 +2,7 @@
 //! and drag anything with a collider (`Pointer<Click>` observers on collider entities, or on
 //! their bodies through event bubbling). Feature `picking`.
 
-use crate::query::{SpatialQuery, SpatialQueryFilter};
+use crate::spatial_query::query::{SpatialQuery, SpatialQueryFilter};
 use bevy_app::{App, Plugin, PreUpdate};
 use bevy_camera::Camera;
 use bevy_ecs::prelude::*;

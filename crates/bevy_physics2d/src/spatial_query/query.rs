@@ -1,7 +1,7 @@
 //! [`SpatialQuery`]: rays, shape casts, point and box queries against the physics world.
 
-use crate::collider::Collider;
-use crate::physics_world::{PhysicsWorld, rot_from_quat};
+use crate::collision::collider::Collider;
+use crate::world::physics_world::{PhysicsWorld, rot_from_quat};
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;

@@ -1,8 +1,8 @@
 //! [`PhysicsDiagnosticsPlugin`]: the stage times and counts of every step in Bevy's
 //! `DiagnosticsStore`, where Bevy's log and overlay diagnostics show them.
 
+use crate::schedule::PhysicsDiagnostics;
 use crate::schedule::{PhysicsSchedule, PhysicsSystems};
-use crate::stages::PhysicsDiagnostics;
 use bevy_app::{App, FixedPostUpdate, Plugin};
 use bevy_diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
 use bevy_ecs::prelude::*;

@@ -30,7 +30,7 @@ pub struct PhysicsWorld {
     pub(crate) joint_of: EntityHashMap<JointId>,
     pub(crate) joint_entity: Vec<Option<(JointId, Entity)>>,
     /// The component each core joint was built from.
-    pub(crate) joint_source: EntityHashMap<crate::joint::Joint>,
+    pub(crate) joint_source: EntityHashMap<crate::dynamics::joint::components::Joint>,
     pub(crate) pending: Pending,
     pub(crate) steps: u64,
     /// The world scale each body's colliders were last built at, for bodies scaled other
@@ -38,7 +38,7 @@ pub struct PhysicsWorld {
     pub(crate) built_scale: EntityHashMap<Vec2>,
     /// The events recent steps sent, so a step resimulated after a rollback does not send
     /// them again. Not part of a snapshot: it is the history of what the game was told.
-    pub(crate) sent_events: crate::sent_events::SentEventLog,
+    pub(crate) sent_events: crate::world::sent_events::SentEventLog,
 }
 
 /// Entities whose physics objects must be created or rebuilt at the next step, in the order
@@ -359,9 +359,86 @@ impl PhysicsWorld {
         }
         let built = self.built_scale.get(&body).copied().unwrap_or(Vec2::ONE);
         if built != scale {
-            crate::lifecycle::queue_material_users(self, body);
+            self.queue_material_users(body);
             self.note_built_scale(body, scale);
         }
+    }
+
+    /// Queues for rebuilding the collider on `entity` and, when it is a body, its other colliders.
+    pub(crate) fn queue_material_users(&mut self, entity: Entity) {
+        if self.shape(entity).is_some() {
+            self.pending.colliders.push(entity);
+        }
+        if let Some(body) = self.body(entity) {
+            let shapes = self
+                .world
+                .body_shapes(body)
+                .map(<[_]>::to_vec)
+                .unwrap_or_default();
+            for shape in shapes {
+                if let Some(e) = self.collider_entity(shape) {
+                    self.pending.colliders.push(e);
+                }
+            }
+        }
+    }
+    /// Destroys the core body of a despawned (or no longer rigid) `entity`: its colliders are
+    /// queued to look for another body at the next step, and the joints it had are unmapped and
+    /// returned, for their break events.
+    pub(crate) fn remove_body(&mut self, entity: Entity) -> Vec<Entity> {
+        let Some(body) = self.body(entity) else {
+            return Vec::new();
+        };
+        let mut broken = Vec::new();
+        for joint in self.world.body_joints(body).unwrap_or_default() {
+            if let Some(joint_entity) = self.joint_entity(joint) {
+                self.unmap_joint(joint_entity);
+                broken.push(joint_entity);
+            }
+        }
+        for collider in self.unmap_body_shapes(body) {
+            self.pending.colliders.push(collider);
+        }
+        self.unmap_body(entity);
+        let _ = self.world.destroy_body(body);
+        broken
+    }
+    /// Unmaps the collider entities of `body`'s shapes, returning them.
+    fn unmap_body_shapes(&mut self, body: BodyId) -> Vec<Entity> {
+        let shapes = self
+            .world
+            .body_shapes(body)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default();
+        let mut entities = Vec::new();
+        for shape in shapes {
+            // A compound's parts share an entity: unmapped with its first part found.
+            if let Some(e) = self.collider_entity(shape)
+                && self.shape(e).is_some()
+            {
+                self.unmap_shapes(e);
+                entities.push(e);
+            }
+        }
+        entities
+    }
+    /// Destroys an entity's core body to rebuild it (a new body type): its colliders and joints
+    /// are queued to be rebuilt with it, silently.
+    pub(crate) fn destroy_body_keeping_parts(&mut self, entity: Entity) {
+        let Some(body) = self.body(entity) else {
+            return;
+        };
+        for joint in self.world.body_joints(body).unwrap_or_default() {
+            if let Some(e) = self.joint_entity(joint) {
+                self.unmap_joint(e);
+                self.pending.joints.push(e);
+            }
+        }
+        for collider in self.unmap_body_shapes(body) {
+            self.pending.colliders.push(collider);
+        }
+        self.unmap_body(entity);
+        let _ = self.world.destroy_body(body);
     }
 
     /// The hidden static body joints to the world attach to, and colliders without a body

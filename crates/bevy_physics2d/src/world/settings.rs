@@ -1,10 +1,13 @@
 //! The [`PhysicsSettings`] resource: gravity, length unit, substeps, solver and sleep settings,
 //! pause.
 
+use crate::world::physics_world::PhysicsWorld;
+use crate::world::threads::ComputeTaskPoolRunner;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
 use physics_core::world::WorldDef;
+use std::sync::Arc;
 
 /// World-wide physics settings. Changing the resource takes effect at the next step.
 ///
@@ -130,6 +133,36 @@ impl PhysicsSettings {
             contact_recycle_distance: self.contact_recycle_distance,
             max_bodies: self.max_bodies,
             ..WorldDef::default()
+        }
+    }
+}
+
+/// Applies changed settings to the core world.
+pub(crate) fn apply_settings(
+    settings: Res<PhysicsSettings>,
+    mut physics: ResMut<PhysicsWorld>,
+    mut last_error: Local<Option<String>>,
+    mut applied: Local<Option<(physics_core::world::WorldDef, usize)>>,
+) {
+    if !settings.is_changed() {
+        return;
+    }
+    // Only the world's settings and the thread count concern the core.
+    let wanted = (settings.to_world_def(), settings.worker_threads);
+    if applied.as_ref() == Some(&wanted) {
+        return;
+    }
+    *applied = Some(wanted);
+    let runner = ComputeTaskPoolRunner::new(settings.worker_threads);
+    physics.world.set_task_runner(Arc::new(runner));
+    match physics.world.set_def(settings.to_world_def()) {
+        Ok(()) => *last_error = None,
+        Err(error) => {
+            let message = error.to_string();
+            if last_error.as_deref() != Some(&message) {
+                bevy_log::warn!("physics: settings rejected, the previous ones stay: {message}");
+            }
+            *last_error = Some(message);
         }
     }
 }

@@ -1,50 +1,13 @@
-//! The core's solve and integrate stages, one system each, and the stage timings of
-//! [`PhysicsDiagnostics`] (the pair stages are in `hooks.rs`).
+//! The core's solve and integrate stages, one system each, timed into
+//! [`PhysicsDiagnostics`] with the world's counts (the pair stages are in
+//! `collision/pair_stages.rs`; the Prepare and Writeback stages are timed by their runners).
 
-use crate::physics_time::Physics;
-use crate::physics_world::PhysicsWorld;
+use crate::schedule::PhysicsDiagnostics;
+use crate::schedule::physics_time::Physics;
+use crate::world::physics_world::PhysicsWorld;
 use bevy_ecs::prelude::*;
 use bevy_time::Time;
 use std::time::Instant;
-
-/// Counts and stage timings of the last step, for stats panels and benchmarks.
-#[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct PhysicsDiagnostics {
-    /// Prepare stage (components to core), in milliseconds.
-    pub prepare_ms: f32,
-    /// Broadphase, in milliseconds.
-    pub broadphase_ms: f32,
-    /// Narrowphase, in milliseconds.
-    pub narrowphase_ms: f32,
-    /// Solver, in milliseconds.
-    pub solve_ms: f32,
-    /// Integrate/finalise, in milliseconds.
-    pub integrate_ms: f32,
-    /// Writeback (core to components, events), in milliseconds.
-    pub writeback_ms: f32,
-    /// Bodies in the world.
-    pub bodies: usize,
-    /// Bodies awake.
-    pub awake_bodies: usize,
-    /// Contacts (pairs with overlapping boxes).
-    pub contacts: usize,
-    /// Contacts whose shapes touch.
-    pub touching: usize,
-    /// Joints.
-    pub joints: usize,
-}
-
-impl PhysicsDiagnostics {
-    /// Time of the whole step, in milliseconds.
-    pub fn total_ms(&self) -> f32 {
-        self.prepare_ms
-            + self.broadphase_ms
-            + self.narrowphase_ms
-            + self.solve_ms
-            + self.integrate_ms
-            + self.writeback_ms
-    }
-}
 
 fn ms_since(t: Instant) -> f32 {
     t.elapsed().as_secs_f32() * 1000.0
@@ -76,27 +39,3 @@ pub(crate) fn integrate(mut physics: ResMut<PhysicsWorld>, mut diag: ResMut<Phys
     diag.touching = w.touching_contact_count();
     diag.joints = w.joint_count();
 }
-
-/// Marks the start of the Prepare stage for its timing.
-pub(crate) fn begin_prepare(mut start: ResMut<StageClock>) {
-    start.0 = Some(Instant::now());
-}
-
-/// Records the Prepare stage's time.
-pub(crate) fn end_prepare(mut start: ResMut<StageClock>, mut diag: ResMut<PhysicsDiagnostics>) {
-    diag.prepare_ms = start.0.take().map_or(0.0, ms_since);
-}
-
-/// Marks the start of the Writeback stage for its timing.
-pub(crate) fn begin_writeback(mut start: ResMut<StageClock>) {
-    start.0 = Some(Instant::now());
-}
-
-/// Records the Writeback stage's time.
-pub(crate) fn end_writeback(mut start: ResMut<StageClock>, mut diag: ResMut<PhysicsDiagnostics>) {
-    diag.writeback_ms = start.0.take().map_or(0.0, ms_since);
-}
-
-/// Start time of a multi-system stage.
-#[derive(Resource, Default)]
-pub(crate) struct StageClock(Option<Instant>);

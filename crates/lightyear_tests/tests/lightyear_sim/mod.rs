@@ -321,7 +321,7 @@ pub fn add_rollback_counting(app: &mut App) {
             PreUpdate,
             (
                 note_forced
-                    .after(bevy_physics2d::lightyear_net::PhysicsNetSystems::InstallWorld)
+                    .after(bevy_physics2d::rollback::lightyear::PhysicsNetSystems::InstallWorld)
                     .before(RollbackSystems::Check),
                 count_rollbacks
                     .after(RollbackSystems::Check)
@@ -589,7 +589,8 @@ impl Sim {
         let sent = *self
             .server
             .world()
-            .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>();
+            .resource::<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>(
+        );
         let mut named = self.server.world_mut().query::<&PhysicsNetId>();
         let named = named.iter(self.server.world()).count();
         out += &format!(
@@ -603,7 +604,7 @@ impl Sim {
             let players = players(app);
             let bodies = dynamic_bodies(app).len();
             let mut receivers = app.world_mut().query::<&MessageReceiver<
-                bevy_physics2d::lightyear_net::world_state::PhysicsWorldState,
+                bevy_physics2d::rollback::lightyear::world_state::PhysicsWorldState,
             >>();
             let receivers = receivers.iter(app.world()).count();
             let mut named = app.world_mut().query::<&PhysicsNetId>();
@@ -611,7 +612,7 @@ impl Sim {
             out += &format!("receivers {receivers}, named {named:?}, ");
             let installed = app
                 .world()
-                .resource::<bevy_physics2d::lightyear_net::world_state::WorldStateStats>()
+                .resource::<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>()
                 .count;
             let synced = app.world().resource::<LocalTimelineSync>().is_synced();
             out += &format!(

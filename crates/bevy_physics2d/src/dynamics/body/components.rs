@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
     crate::ComputedMass,
     crate::ComputedAngularInertia,
     crate::ComputedCenterOfMass,
-    crate::forces::PendingForces
+    crate::dynamics::body::forces::PendingForces
 )]
 pub enum RigidBody {
     /// Moves under gravity, forces and contacts.

@@ -1,7 +1,7 @@
 //! The mass properties the engine computed for each body, as read-only components.
 
-use crate::handle::PhysicsBody;
-use crate::physics_world::PhysicsWorld;
+use crate::world::handle::PhysicsBody;
+use crate::world::physics_world::PhysicsWorld;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;

@@ -1,7 +1,7 @@
 //! [`Frame`]: where an entity's local coordinates land in its parent's (or the world's)
 //! space, for 2D: an origin, a rotation about z and a scale along the local axes.
 
-use crate::physics_world::rot_from_quat;
+use crate::world::physics_world::rot_from_quat;
 use bevy_math::Vec2;
 use bevy_transform::components::Transform;
 use physics_core::math::{Rot, Transform as CoreTransform};

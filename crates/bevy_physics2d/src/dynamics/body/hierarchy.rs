@@ -16,15 +16,15 @@
 //!   is written in. Setting its own `Transform` teleports it, as for a body without a parent.
 //!
 //! Bodies without a parent never run through this module: their `Transform` is their world
-//! pose, handled by `sync.rs` and `writeback.rs`.
+//! pose, handled by `motion.rs` and `writeback.rs`.
 
-use crate::body::{AngularVelocity, LinearVelocity, RigidBody, Sleeping};
-use crate::frame::Frame;
-use crate::handle::PhysicsBody;
+use crate::dynamics::body::components::{AngularVelocity, LinearVelocity, RigidBody, Sleeping};
+use crate::dynamics::body::frame::Frame;
+use crate::dynamics::body::writeback::LastWriteback;
 use crate::interpolation::InterpolationPoses;
-use crate::physics_world::{PhysicsWorld, quat_from_rot};
-use crate::warnings::{PhysicsWarning, warn_skipped};
-use crate::writeback::LastWriteback;
+use crate::world::handle::PhysicsBody;
+use crate::world::physics_world::{PhysicsWorld, quat_from_rot};
+use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
@@ -57,13 +57,18 @@ fn differs(a: CoreTransform, b: CoreTransform) -> bool {
         || (a.q.s - b.q.s).abs() > 8.0 * f32::EPSILON
 }
 
+/// The run condition of this module's systems: some body has a parent.
+pub(crate) fn any_child_body(bodies: Query<(), (With<PhysicsBody>, With<ChildOf>)>) -> bool {
+    !bodies.is_empty()
+}
+
 /// Prepare stage, bodies with a parent: each one's world pose from its parent's frame and
 /// its local `Transform`. Static bodies are moved there, kinematic bodies given the velocity
 /// that takes them there in this step, dynamic bodies moved only when the game set their
 /// own `Transform` (see the module docs).
 pub(crate) fn apply_hierarchy_motion(
     mut physics: ResMut<PhysicsWorld>,
-    time: Res<Time<crate::physics_time::Physics>>,
+    time: Res<Time<crate::schedule::physics_time::Physics>>,
     last_writeback: Res<LastWriteback>,
     mut warnings: MessageWriter<PhysicsWarning>,
     bodies: Query<(

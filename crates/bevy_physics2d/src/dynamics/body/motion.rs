@@ -1,52 +1,23 @@
-//! Prepare stage, user changes: transforms set by the game teleport bodies, velocities set by
+//! Prepare stage, motion the game sets: transforms set by the game teleport bodies, velocities set by
 //! the game replace the engine's, forces and impulses are handed to the core.
 
-use crate::body::{AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity};
-use crate::forces::PendingForces;
-use crate::handle::PhysicsBody;
+use crate::dynamics::body::components::{
+    AngularVelocity, ExternalForce, ExternalImpulse, LinearVelocity,
+};
+use crate::dynamics::body::forces::PendingForces;
+use crate::dynamics::body::writeback::LastWriteback;
 use crate::interpolation::InterpolationPoses;
-use crate::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
-use crate::settings::PhysicsSettings;
-use crate::threads::ComputeTaskPoolRunner;
-use crate::warnings::{PhysicsWarning, warn_skipped};
-use crate::writeback::LastWriteback;
+use crate::world::handle::PhysicsBody;
+use crate::world::physics_world::{
+    PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat,
+};
+use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemState;
 use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::Transform;
 use physics_core::math::Transform as CoreTransform;
-use std::sync::Arc;
-
-/// Applies changed settings to the core world.
-pub(crate) fn apply_settings(
-    settings: Res<PhysicsSettings>,
-    mut physics: ResMut<PhysicsWorld>,
-    mut last_error: Local<Option<String>>,
-    mut applied: Local<Option<(physics_core::world::WorldDef, usize)>>,
-) {
-    if !settings.is_changed() {
-        return;
-    }
-    // Only the world's settings and the thread count concern the core.
-    let wanted = (settings.to_world_def(), settings.worker_threads);
-    if applied.as_ref() == Some(&wanted) {
-        return;
-    }
-    *applied = Some(wanted);
-    let runner = ComputeTaskPoolRunner::new(settings.worker_threads);
-    physics.world.set_task_runner(Arc::new(runner));
-    match physics.world.set_def(settings.to_world_def()) {
-        Ok(()) => *last_error = None,
-        Err(error) => {
-            let message = error.to_string();
-            if last_error.as_deref() != Some(&message) {
-                bevy_log::warn!("physics: settings rejected, the previous ones stay: {message}");
-            }
-            *last_error = Some(message);
-        }
-    }
-}
 
 /// A transform or velocity that the game changed since the last step is handed to the core
 /// when it differs from the core's own value; each component is judged on its own, so a
@@ -246,7 +217,9 @@ pub(crate) fn apply_forces(
             continue;
         }
         let queued = queued.bypass_change_detection();
-        if let Err(error) = crate::forces::apply_pending(&mut physics.world, handle.id, queued) {
+        if let Err(error) =
+            crate::dynamics::body::forces::apply_pending(&mut physics.world, handle.id, queued)
+        {
             warn_skipped(
                 &mut warnings,
                 entity,

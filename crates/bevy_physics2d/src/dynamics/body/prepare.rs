@@ -1,19 +1,19 @@
 //! Prepare stage, bodies: create or rebuild the core bodies of entities whose `RigidBody`
 //! arrived or changed, in the order the components arrived.
 
-use crate::body::{
+use crate::collision::collider::Collider;
+use crate::dynamics::body::components::{
     AngularDamping, AngularVelocity, Bullet, FastRotation, GravityScale, LinearDamping,
     LinearVelocity, LockedRotation, Mass, RigidBody, Sleeping,
 };
-use crate::body_control::{
+use crate::dynamics::body::control::{
     Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
 };
-use crate::collider::Collider;
-use crate::handle::PhysicsBody;
-use crate::hierarchy::world_frame;
+use crate::dynamics::body::hierarchy::world_frame;
 use crate::interpolation::{InterpolationEnabled, InterpolationPoses};
-use crate::physics_world::{PhysicsWorld, pose_from_transform};
-use crate::warnings::{PhysicsWarning, warn_skipped};
+use crate::world::handle::PhysicsBody;
+use crate::world::physics_world::{PhysicsWorld, pose_from_transform};
+use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::query::QueryData;
@@ -130,7 +130,7 @@ pub(crate) fn create_bodies(
             if physics.world.body_type(old).ok() == Some(components.body.to_core()) {
                 continue; // re-inserted with the same type: nothing to rebuild
             }
-            crate::lifecycle::destroy_body_keeping_parts(&mut physics, entity);
+            physics.destroy_body_keeping_parts(entity);
             // A new type moves differently: it starts awake, as a sleeping kinematic
             // platform made dynamic must fall (the writeback takes `Sleeping` off).
             def.awake = true;
@@ -216,7 +216,7 @@ pub(crate) fn apply_body_props(
         };
         let def = c.def();
         if let Some(bad) = c.sleep_threshold.filter(|t| t.0.is_nan() || t.0 < 0.0) {
-            crate::warnings::warn_entity(
+            crate::world::warnings::warn_entity(
                 &mut warnings,
                 entity,
                 format_args!(
@@ -240,5 +240,34 @@ pub(crate) fn apply_body_props(
         if let Err(error) = result {
             warn_skipped(&mut warnings, entity, format_args!("body setting: {error}"));
         }
+    }
+}
+
+/// Body settings mutated in place (arrivals and removals come from observers).
+pub(crate) fn queue_changed_props(
+    mut physics: ResMut<PhysicsWorld>,
+    changed: Query<
+        Entity,
+        (
+            With<RigidBody>,
+            Or<(
+                Changed<GravityScale>,
+                Changed<LinearDamping>,
+                Changed<AngularDamping>,
+                Changed<Mass>,
+                Changed<LockedAxes>,
+                Changed<Dominance>,
+                Changed<SleepThreshold>,
+            )>,
+        ),
+    >,
+) {
+    let mut queued: Vec<(u32, Entity)> = changed
+        .iter()
+        .filter_map(|e| physics.body(e).map(|b| (b.index, e)))
+        .collect();
+    queued.sort_unstable();
+    for (_, e) in queued {
+        physics.pending.props.push(e);
     }
 }

@@ -1,10 +1,10 @@
 //! Writeback stage: the poses and velocities of bodies that moved go back to their components,
 //! and the `Sleeping` marker follows the core's islands.
 
-use crate::body::{AngularVelocity, LinearVelocity, Sleeping};
-use crate::handle::PhysicsBody;
+use crate::dynamics::body::components::{AngularVelocity, LinearVelocity, Sleeping};
 use crate::interpolation::InterpolationPoses;
-use crate::physics_world::{PhysicsWorld, quat_from_rot};
+use crate::world::handle::PhysicsBody;
+use crate::world::physics_world::{PhysicsWorld, quat_from_rot};
 use bevy_ecs::change_detection::{DetectChanges, Tick};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;

@@ -7,7 +7,7 @@
 //! [`HasSpring`], [`HasReferenceAngle`]) or on one type alone. A builder is a bundle: spawn it
 //! as it is, or take the [`Joint`] out with [`JointBuilder::build`] (or `.into()`).
 
-use crate::joint::{Joint, JointAnchor};
+use crate::dynamics::joint::components::{Joint, JointAnchor};
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use physics_core::joint::{

@@ -1,9 +1,9 @@
 //! Prepare stage, joints: build the core joint of every queued `Joint` once both bodies exist;
 //! parameter changes are applied in place, changes of bodies or anchors rebuild the joint.
 
-use crate::joint::{Joint, JointAnchor};
-use crate::physics_world::PhysicsWorld;
-use crate::warnings::{PhysicsWarning, warn_skipped};
+use crate::dynamics::joint::components::{Joint, JointAnchor};
+use crate::world::physics_world::PhysicsWorld;
+use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::prelude::*;
 use physics_core::id::BodyId;
 use physics_core::joint::{JointDef, JointKind};
@@ -29,7 +29,7 @@ pub(crate) fn create_joints(
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
     joints: Query<&Joint>,
-    disabled: Query<(), With<crate::body_control::RigidBodyDisabled>>,
+    disabled: Query<(), With<crate::dynamics::body::control::RigidBodyDisabled>>,
 ) {
     if physics.pending.joints.is_empty() {
         return;

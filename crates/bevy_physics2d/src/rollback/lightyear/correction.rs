@@ -4,8 +4,8 @@
 //! every [`CORRECTION_HALF_LIFE`]; the physics never sees the offset: `Transform` holds the
 //! simulated pose during the fixed steps and the offset is added after them, for drawing.
 
-use crate::body::RigidBody;
-use crate::physics_world::PhysicsWorld;
+use crate::dynamics::body::components::RigidBody;
+use crate::world::physics_world::PhysicsWorld;
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2};
@@ -92,7 +92,7 @@ pub(crate) fn hide_corrections(
 ) {
     for (entity, mut transform) in &mut bodies {
         if let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) {
-            crate::writeback::copy_pose(&core, &mut transform);
+            crate::dynamics::body::writeback::copy_pose(&core, &mut transform);
         }
     }
 }

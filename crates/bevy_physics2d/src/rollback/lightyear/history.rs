@@ -9,12 +9,12 @@
 //! server's value and it differs from the snapshot's, the plugin's usual edit detection moves
 //! the core body to it at the first resimulated step.
 
-use crate::body::{AngularVelocity, LinearVelocity, RigidBody};
-use crate::collider::Collider;
-use crate::handle::PhysicsBody;
-use crate::joint::Joint;
-use crate::physics_world::{EntityQueue, PhysicsWorld};
+use crate::collision::collider::Collider;
+use crate::dynamics::body::components::{AngularVelocity, LinearVelocity, RigidBody};
+use crate::dynamics::joint::components::Joint;
 use crate::rollback::PhysicsWorldSnapshot;
+use crate::world::handle::PhysicsBody;
+use crate::world::physics_world::{EntityQueue, PhysicsWorld};
 use bevy_ecs::entity::Entities;
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
@@ -225,7 +225,12 @@ pub(crate) fn restore_world(
 pub(crate) fn components_follow_world(physics: &PhysicsWorld, motion: &mut MotionQuery) {
     for (entity, mut transform, mut linear, mut angular) in motion {
         if let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) {
-            crate::writeback::copy_motion(&core, &mut transform, &mut linear, &mut angular);
+            crate::dynamics::body::writeback::copy_motion(
+                &core,
+                &mut transform,
+                &mut linear,
+                &mut angular,
+            );
         }
     }
 }
@@ -264,7 +269,7 @@ pub(crate) fn reconcile(
         }
     }
     for entity in gone(&mut physics.body_of.keys()) {
-        crate::lifecycle::destroy_body_keeping_parts(physics, entity);
+        physics.destroy_body_keeping_parts(entity);
     }
     let mut unbuilt_bodies = Vec::new();
     for (entity, handle) in bodies {

@@ -32,8 +32,8 @@ pub mod correction;
 pub mod history;
 pub mod world_state;
 
-use crate::body::{AngularVelocity, LinearVelocity, RigidBody};
-use crate::collider::Collider;
+use crate::collision::collider::Collider;
+use crate::dynamics::body::components::{AngularVelocity, LinearVelocity, RigidBody};
 use crate::schedule::PhysicsSystems;
 use bevy_app::{App, FixedPostUpdate, Plugin, PreUpdate};
 use bevy_ecs::prelude::*;
@@ -142,7 +142,7 @@ impl Plugin for PhysicsLightyearPlugin {
             .add_observer(history::shift_history)
             .add_observer(name_server_entities::<RigidBody>)
             .add_observer(name_server_entities::<Collider>)
-            .add_observer(name_server_entities::<crate::joint::Joint>)
+            .add_observer(name_server_entities::<crate::dynamics::joint::components::Joint>)
             .configure_sets(
                 PreUpdate,
                 (

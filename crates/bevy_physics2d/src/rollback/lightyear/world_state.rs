@@ -12,11 +12,11 @@
 
 use super::PhysicsNetId;
 use super::history::WorldHistory;
-use crate::body::RigidBody;
-use crate::collider::Collider;
-use crate::joint::Joint;
-use crate::physics_world::PhysicsWorld;
+use crate::collision::collider::Collider;
+use crate::dynamics::body::components::RigidBody;
+use crate::dynamics::joint::components::Joint;
 use crate::rollback::PhysicsWorldSnapshot;
+use crate::world::physics_world::PhysicsWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use lightyear::prelude::client::Client;
