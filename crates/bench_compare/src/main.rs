@@ -1,6 +1,13 @@
 //! The comparison: the same scenes in Box2D v3, physics_core, bevy_physics2d, rapier2d and
 //! avian2d, stepped in one process at 60 Hz with 4 substeps, sleeping off and one thread
-//! (`--threads N` gives Box2D, physics_core and bevy_physics2d N workers), timed per step.
+//! (`--threads N` gives Box2D, physics_core and bevy_physics2d N workers and the Bevy Apps'
+//! compute pools N threads), timed per step.
+//!
+//! The Bevy Apps (bevy_physics2d, avian2d) run Bevy's single-threaded executor in the
+//! default build. Built with `--features bevy-multi-threaded` they run the multi-threaded
+//! executor and transform propagation, as games on Bevy's default features do; that build
+//! writes its own section of the markdown file per pool size, and every run prints the
+//! plugins' time over physics_core's, race by race.
 //! The engines of a scene take turns of a few steps each (`race.rs`), so a drift in the
 //! machine's speed falls on all of them alike.
 //! `--repeat N` races each scene N times and reports medians (the ratio is the median of
@@ -316,6 +323,7 @@ fn main() {
     );
     let mut legend = Vec::new();
     let mut stability_rows = String::new();
+    let mut plugin_rows = String::new();
     for name in &options.scenes {
         let Some(scene) = scene(name) else {
             eprintln!("bench_compare: no scene {name}");
@@ -335,15 +343,32 @@ fn main() {
         let names: Vec<&str> = entered.iter().map(|(e, _)| *e).collect();
         eprintln!("{name}: {} taking turns...", names.join(", "));
         let builds: Vec<_> = entered.iter().map(|(_, b)| *b).collect();
-        let mut results = race::race_repeated(
+        let results = race::race_repeated(
             &builds,
             &scene,
             &race_settings,
             steps,
             options.budget,
             options.repeat,
-        )
-        .into_iter();
+        );
+        let summary_of = |engine: &str| {
+            names
+                .iter()
+                .position(|n| *n == engine)
+                .and_then(|i| results[i].as_ref().ok())
+        };
+        if let Some(core) = summary_of("physics_core") {
+            let cells: Vec<String> = ["bevy_physics2d", "avian2d"]
+                .into_iter()
+                .map(|engine| {
+                    summary_of(engine).map_or("-".into(), |plugin| {
+                        format!("{:.3}x", race::median_ratio(plugin, core))
+                    })
+                })
+                .collect();
+            plugin_rows += &format!("| {name} | {} |\n", cells.join(" | "));
+        }
+        let mut results = results.into_iter();
         // Ratios are to Box2D's time (the first engine when it runs), never another engine's.
         let mut reference = false;
         for (engine, _) in ENGINES {
@@ -384,8 +409,19 @@ fn main() {
         stability_rows += &format!("| {name} | {} |\n", figures.join(" | "));
         legend.push(format!("- {name}: {}", stability::describe(&scene)));
     }
+    let plugin_table = if plugin_rows.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "The Bevy plugins against physics_core in the same races (median of the per-race \
+             ratios; the executor: {EXECUTOR}, {} pool thread(s)):\n\n\
+             | scene | bevy_physics2d / physics_core | avian2d / physics_core |\n|---|---|---|\n\
+             {plugin_rows}\n",
+            engines::threads()
+        )
+    };
     let report = format!(
-        "Milliseconds per step (ratio to Box2D v3 in the same run):\n\n{table}\n\
+        "Milliseconds per step (ratio to Box2D v3 in the same run):\n\n{table}\n{plugin_table}\
          Stability at the end of the run (smaller is better):\n\n\
          | scene | {} |\n|---|{}\n{stability_rows}\n{}\n\n{NOTES}",
         names.join(" | "),
@@ -416,19 +452,24 @@ fn main() {
                 "RUSTFLAGS=\"-C target-cpu=x86-64-v3\" cargo run --release -p bench_compare\
                  {features}{args}"
             )
+        } else if MULTI_THREADED_EXECUTOR {
+            format!("cargo run --release -p bench_compare --features bevy-multi-threaded{args}")
         } else {
             format!("cargo run --release -p bench_compare{args}")
         };
+        let pool = engines::threads();
         let heading = if avx2 {
-            "## AVX2 build"
+            "## AVX2 build".to_string()
+        } else if MULTI_THREADED_EXECUTOR {
+            format!("## Bevy's multi-threaded executor, {pool} pool thread(s)")
         } else {
-            "# Benchmarks"
+            "# Benchmarks".to_string()
         };
         let text = format!(
             "{heading}\n\nMachine: {}, {} cores. Date: {}.\nCommand: `{command}`.\n\
-             Build: {BUILD}.\n\
+             Build: {BUILD}. Bevy: {EXECUTOR}.\n\
              All engines in one process, taking turns of {} steps{}: 60 Hz, 4 substeps, \
-             sleeping off, one thread.\n\n{report}",
+             sleeping off, {pool} thread(s).\n\n{report}",
             cpu_model(),
             std::thread::available_parallelism().map_or(0, |n| n.get()),
             today(),
@@ -445,12 +486,36 @@ fn main() {
         // The default build rewrites the file, keeping the sections the fidelity mode and the
         // AVX2 build wrote; the AVX2 build writes its own section only.
         let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let executor_markers = |pool: usize| {
+            (
+                format!(
+                    "<!-- multi-threaded executor, {pool} pool threads: written by bench_compare --features bevy-multi-threaded -->"
+                ),
+                format!("<!-- end of multi-threaded executor, {pool} pool threads -->"),
+            )
+        };
         let text = if avx2 {
             let section = format!("{}\n{text}{}\n", AVX2_RUN.0, AVX2_RUN.1);
             with_block(&old, &section, AVX2_RUN)
+        } else if MULTI_THREADED_EXECUTOR {
+            let (start, end) = executor_markers(pool);
+            let section = format!("{start}\n{text}{end}\n");
+            let markers = (start.as_str(), end.as_str());
+            if block(&old, markers).is_some() {
+                with_block(&old, &section, markers)
+            } else {
+                // A new section goes after the first table's run, before the others.
+                match old.find(FIDELITY.0) {
+                    Some(at) => format!("{}{section}{}", &old[..at], &old[at..]),
+                    None => format!("{old}\n{section}"),
+                }
+            }
         } else {
-            let kept: Vec<&str> = [FIDELITY, SCALING, AVX2_RUN]
-                .into_iter()
+            let executor_sections: Vec<(String, String)> = (1..=2).map(executor_markers).collect();
+            let kept: Vec<&str> = executor_sections
+                .iter()
+                .map(|(a, b)| (a.as_str(), b.as_str()))
+                .chain([FIDELITY, SCALING, AVX2_RUN])
                 .filter_map(|markers| block(&old, markers))
                 .collect();
             std::iter::once(text.as_str())
@@ -518,6 +583,17 @@ fn with_block(text: &str, new: &str, markers: (&str, &str)) -> String {
 }
 
 /// How this binary was built: Box2D's SIMD path and our contact lanes.
+/// Whether this build's Bevy runs the multi-threaded executor (feature `bevy-multi-threaded`).
+const MULTI_THREADED_EXECUTOR: bool = cfg!(feature = "bevy-multi-threaded");
+
+/// How the Bevy plugins' Apps of this build run their systems.
+const EXECUTOR: &str = if MULTI_THREADED_EXECUTOR {
+    "the multi-threaded executor (a build with `--features bevy-multi-threaded`: bevy_ecs and \
+     bevy_transform with `multi_threaded`, as Bevy's default features give every game)"
+} else {
+    "the single-threaded executor (bevy_ecs and bevy_transform without `multi_threaded`)"
+};
+
 const BUILD: &str = if cfg!(target_feature = "avx2") {
     if cfg!(feature = "box2d-avx2") {
         "x86-64-v3: Box2D v3 with its AVX2 path (`simd-avx2`), physics_core's contact solver in \

@@ -121,6 +121,20 @@ pub struct Summary {
     pub stability: f32,
     /// The fewest timed steps any race took.
     pub steps: usize,
+    /// This engine's time in each race, in race order (for ratios between any two engines
+    /// taken race by race).
+    pub per_race_ms: Vec<f64>,
+}
+
+/// The median over the races of `a`'s time divided by `b`'s in the same race.
+pub fn median_ratio(a: &Summary, b: &Summary) -> f64 {
+    median(
+        a.per_race_ms
+            .iter()
+            .zip(&b.per_race_ms)
+            .map(|(a, b)| a / b)
+            .collect(),
+    )
 }
 
 /// The median of `values` (not empty).
@@ -162,6 +176,7 @@ pub fn race_repeated(
                 fewest = fewest.min(run.steps);
             }
             Ok(Summary {
+                per_race_ms: ms.clone(),
                 ms_per_step: median(ms),
                 ratio_to_first: median(ratios),
                 stability,

@@ -1,5 +1,6 @@
 //! avian2d 0.7 in a headless App on the same Bevy 0.19: one fixed step per update, 4 substeps,
-//! sleeping, islands and interpolation off, the task pools at one thread.
+//! sleeping, islands and interpolation off, the compute pool at `--threads` threads (one by
+//! default).
 //!
 //! Each body is one entity with one collider: a body with several shapes, or a shape away from
 //! the body origin, gets a compound collider (the shapes of the benchmark bodies share their
@@ -10,7 +11,7 @@ use super::scene_groups::{BuildsBodies, apply_changes, build_start};
 use super::{BodySample, Settings, Simulation};
 use avian2d::parry::shape::SharedShape;
 use avian2d::prelude::*;
-use bevy_app::{App, PluginGroup, TaskPoolOptions, TaskPoolPlugin};
+use bevy_app::{App, PluginGroup};
 use bevy_ecs::entity::Entity;
 use bevy_math::{Quat, Vec2};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
@@ -38,9 +39,7 @@ struct Avian {
 pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, String> {
     let mut app = App::new();
     app.add_plugins((
-        TaskPoolPlugin {
-            task_pool_options: TaskPoolOptions::with_num_threads(1),
-        },
+        super::bevy_task_pools(),
         TimePlugin,
         TransformPlugin,
         // Islands only serve sleeping, which is off; avian 0.7's island merging also panics

@@ -143,6 +143,19 @@ pub fn threads() -> usize {
     THREADS.load(Ordering::Relaxed)
 }
 
+/// The task pools of the Bevy plugins' Apps: `threads()` threads in the compute pool, where
+/// Bevy's multi-threaded executor runs systems and bevy_physics2d its step workers (Bevy's
+/// defaults give a two-core machine one compute thread, a four-core one two). The pools are
+/// global: the first App of the process sizes them for every later one.
+pub fn bevy_task_pools() -> bevy_app::TaskPoolPlugin {
+    let mut options = bevy_app::TaskPoolOptions::with_num_threads(threads());
+    options.compute.min_threads = threads();
+    options.compute.max_threads = threads();
+    bevy_app::TaskPoolPlugin {
+        task_pool_options: options,
+    }
+}
+
 /// A scene built in one engine.
 pub trait Simulation {
     /// Advances one time step.

@@ -1,8 +1,8 @@
 //! bevy_physics2d in a headless App: one fixed step per update, no render interpolation, the
-//! task pools at one thread.
+//! compute pool at `--threads` threads (one by default).
 
 use super::{BodySample, Settings, Simulation};
-use bevy_app::{App, PluginGroup, TaskPoolOptions, TaskPoolPlugin};
+use bevy_app::{App, PluginGroup};
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{PhysicsInterpolationPlugin, PhysicsSettings};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
@@ -42,9 +42,7 @@ struct PluginStages {
 pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, String> {
     let mut app = App::new();
     app.add_plugins((
-        TaskPoolPlugin {
-            task_pool_options: TaskPoolOptions::with_num_threads(1),
-        },
+        super::bevy_task_pools(),
         TimePlugin,
         TransformPlugin,
         PhysicsPlugins::default()
