@@ -26,8 +26,12 @@
 //! ```
 //!
 //! The stages run in `FixedPostUpdate` as the chained sets [`PhysicsSystems`]; order your
-//! systems against them. [`PhysicsSettings`] holds gravity, the length unit, substeps and
-//! solver settings; [`PhysicsDebugPlugin`] draws the world with gizmos.
+//! systems against them (each set runs its stage's own [`PhysicsStageSchedule`] on one
+//! thread). [`PhysicsPlugins`] lists one plugin per feature, each in its own module
+//! ([`world`], [`dynamics`], [`collision`], [`spatial_query`], [`character`],
+//! [`interpolation`], [`rollback`]); the optional ones can be disabled.
+//! [`PhysicsSettings`] holds gravity, the length unit, substeps and solver settings;
+//! [`PhysicsDebugPlugin`] draws the world with gizmos.
 
 // Bevy systems take queries with filter tuples and many parameters by design.
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
