@@ -23,7 +23,8 @@ pub struct CollisionEventsPlugin;
 
 impl Plugin for CollisionEventsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_message::<CollisionStart>()
+        app.init_resource::<crate::world::RetiredShapesRead>()
+            .add_message::<CollisionStart>()
             .add_message::<CollisionEnd>()
             .add_message::<SensorEntered>()
             .add_message::<SensorExited>()
@@ -264,6 +265,9 @@ pub(crate) fn send_events(
             }
         }
     }
+    // End events of shapes destroyed before this step have been delivered. (Shapes an
+    // observer of these events destroys are retired after this, for the next step's ends.)
+    physics.retired_shapes.clear();
     log.drop_empty();
     physics.sent_events = log;
 }

@@ -138,16 +138,24 @@ impl Default for PhysicsSchedulePlugin {
     }
 }
 
-/// The exclusive system of one stage set: it runs the stage's schedule when the physics is
-/// running (the Prepare stage first advances the physics clock, whether or not it runs;
+/// Whether this schedule run takes a step: decided once, by the Prepare stage's runner, so
+/// a pause asked for halfway (by a system between the stage sets, or an observer the stages
+/// trigger) never leaves a step half taken.
+#[derive(Resource, Default)]
+struct StepTaken(bool);
+
+/// The exclusive system of one stage set: it runs the stage's schedule when this schedule
+/// run takes a step (the Prepare stage first advances the physics clock and decides that;
 /// the Writeback stage last uses up a step queued while paused). It times the Prepare and
 /// Writeback stages; the core's stages time themselves.
 fn stage_runner(stage: PhysicsStageSchedule) -> impl FnMut(&mut World) {
     move |world: &mut World| {
         if stage == PhysicsStageSchedule::Prepare {
             physics_time::advance_physics_time(world);
+            let running = physics_time::physics_running(world.resource::<Time<Physics>>());
+            world.resource_mut::<StepTaken>().0 = running;
         }
-        if !physics_time::physics_running(world.resource::<Time<Physics>>()) {
+        if !world.resource::<StepTaken>().0 {
             return;
         }
         let start = Instant::now();
@@ -175,6 +183,7 @@ impl Plugin for PhysicsSchedulePlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(PhysicsSchedule(self.schedule));
         app.init_resource::<Time<Physics>>()
+            .init_resource::<StepTaken>()
             .register_type::<Physics>()
             .init_resource::<PhysicsDiagnostics>();
         for (set, stage) in PhysicsStageSchedule::ALL {

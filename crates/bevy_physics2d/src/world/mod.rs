@@ -48,13 +48,19 @@ impl Plugin for PhysicsWorldPlugin {
         .add_systems(PhysicsStageSchedule::Integrate, step::integrate)
         .add_systems(
             PhysicsStageSchedule::Writeback,
-            forget_retired_shapes.in_set(WritebackSystems::Finish),
+            forget_retired_shapes
+                .run_if(not(resource_exists::<RetiredShapesRead>))
+                .in_set(WritebackSystems::Finish),
         );
     }
 }
 
-/// The shapes destroyed before this step have had their end events sent (or nobody asked
-/// for them): their entities are forgotten.
+/// Present while a plugin reads the world's retired shapes (the collision events plugin,
+/// which names the colliders of end events with them and then forgets them).
+#[derive(Resource, Default)]
+pub(crate) struct RetiredShapesRead;
+
+/// Without a reader of the retired shapes nobody forgets them: they are forgotten here.
 fn forget_retired_shapes(mut physics: ResMut<PhysicsWorld>) {
     if !physics.retired_shapes.is_empty() {
         physics.retired_shapes.clear();

@@ -62,7 +62,10 @@ impl Plugin for RigidBodyPlugin {
                     .in_set(PrepareSystems::BodyProperties),
                 (
                     motion::apply_user_motion,
-                    hierarchy::apply_hierarchy_motion.run_if(hierarchy::any_child_body),
+                    // Not skipped by a run condition: the change ticks it compares must
+                    // advance every step, or a body that later gets a parent would take
+                    // old writebacks for the game's moves.
+                    hierarchy::apply_hierarchy_motion,
                 )
                     .chain()
                     .in_set(PrepareSystems::Motion),
