@@ -315,7 +315,11 @@ fn main() {
         ..engines::Settings::default()
     };
     let mut table = String::new();
-    let names: Vec<&str> = ENGINES.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = ENGINES
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| *n != engines::floor::NAME)
+        .collect();
     table += &format!(
         "| scene | steps | {} |\n|---|---|{}\n",
         names.join(" | "),
@@ -335,6 +339,8 @@ fn main() {
         let wanted = |engine: &str| {
             if engine == ENGINES[0].0 {
                 !options.no_reference
+            } else if engine == engines::floor::NAME {
+                options.engines.iter().any(|e| e == engine)
             } else {
                 options.engines.is_empty() || options.engines.iter().any(|e| e == engine)
             }
@@ -358,7 +364,7 @@ fn main() {
                 .and_then(|i| results[i].as_ref().ok())
         };
         if let Some(core) = summary_of("physics_core") {
-            let cells: Vec<String> = ["bevy_physics2d", "avian2d"]
+            let cells: Vec<String> = ["bevy_physics2d", "avian2d", engines::floor::NAME]
                 .into_iter()
                 .map(|engine| {
                     summary_of(engine).map_or("-".into(), |plugin| {
@@ -372,6 +378,15 @@ fn main() {
         // Ratios are to Box2D's time (the first engine when it runs), never another engine's.
         let mut reference = false;
         for (engine, _) in ENGINES {
+            if *engine == engines::floor::NAME {
+                if wanted(engine) {
+                    match results.next().expect("one result per engine entered") {
+                        Ok(r) => eprintln!("  {engine}: {:.3} ms/step", r.ms_per_step),
+                        Err(e) => eprintln!("  {engine} failed: {e}"),
+                    }
+                }
+                continue;
+            }
             if !wanted(engine) {
                 cells.push("-".into());
                 figures.push("-".into());
@@ -414,8 +429,13 @@ fn main() {
     } else {
         format!(
             "The Bevy plugins against physics_core in the same races (median of the per-race \
-             ratios; the executor: {EXECUTOR}, {} pool thread(s)):\n\n\
-             | scene | bevy_physics2d / physics_core | avian2d / physics_core |\n|---|---|---|\n\
+             ratios; the executor: {EXECUTOR}, {} pool thread(s)). The floor is physics_core \
+             stepped by one exclusive system of a headless App that copies each body's pose \
+             into a `Transform`, and nothing else (`--engine bevy_floor`): what it costs over \
+             physics_core is Bevy's own schedules and transform propagation, which any plugin \
+             writing `Transform` pays.\n\n\
+             | scene | bevy_physics2d / physics_core | avian2d / physics_core | floor / physics_core |\n\
+             |---|---|---|---|\n\
              {plugin_rows}\n",
             engines::threads()
         )

@@ -8,6 +8,7 @@
 mod avian;
 mod box2d;
 mod core;
+pub mod floor;
 mod plugin;
 mod rapier;
 mod scene_groups;
@@ -186,6 +187,8 @@ pub const ENGINES: &[(&str, Build)] = &[
     ("bevy_physics2d", plugin::build),
     ("rapier2d", rapier::build),
     ("avian2d", avian::build),
+    // Only when named; not a column of the main table (see `floor.rs`).
+    (floor::NAME, floor::build),
 ];
 
 /// The solver's stages as both Box2D v3 and physics_core report them (ms/step): set-up,
