@@ -206,7 +206,6 @@ impl World {
         // to converge, that leaks motion up the slope); falling, what the character can
         // stand on holds it where it lands instead of letting it slide down.
         let is_wall = |q: &MoverPlane| q.normal.dot(up) > -0.01 && standing(q).is_none();
-        let walls = |planes: &mut Vec<MoverPlane>| turn_into_walls(planes, up, is_wall);
         let land = |planes: &mut Vec<MoverPlane>| {
             for q in planes.iter_mut() {
                 if standing(q).is_some() {
@@ -231,11 +230,26 @@ impl World {
                 walk = along_slope * (across.length_squared() / progress);
             }
         }
+        // An edge ahead of the walk and above the feet is a step, not ground: the round
+        // bottom stands on edges under or behind it, but walked into, an edge below the
+        // bottom's centre leans up enough to pass as one, and sliding up its nearly level
+        // normal costs most of the walk (a 0.25 m step under a 0.3 m radius: 0.35 m of
+        // walking, six frames under half speed). Walking, such an edge is a wall, so a
+        // step is tried.
+        let dir = across.normalize_or_zero();
+        let step_edge = |q: &MoverPlane| {
+            let lean = q.normal.dot(up);
+            lean > -0.01
+                && lean < cos_max
+                && q.normal.dot(dir) < 0.0
+                && q.point.dot(up) - feet > slop
+        };
+        let walk_wall = |q: &MoverPlane| is_wall(q) || step_edge(q);
+        let walls = |planes: &mut Vec<MoverPlane>| turn_into_walls(planes, up, walk_wall);
         let (walked, walk_planes) = self.move_and_slide(mover, at(p), walk, &filter, walls);
         let mut stepped_up = false;
         let wanted = across.length();
-        let dir = across.normalize_or_zero();
-        let held_by_wall = walk_planes.iter().any(|q| q.push > 0.0 && is_wall(q));
+        let held_by_wall = walk_planes.iter().any(|q| q.push > 0.0 && walk_wall(q));
         if ground_before.is_some()
             && settings.step_height > 0.0
             && wanted > 0.0
