@@ -6,8 +6,9 @@
 //! 1. find the ground at the start (a walkable surface within reach below; the round bottom
 //!    resting on an edge counts when the face beside the edge is walkable);
 //! 2. walk: move and slide the part of the velocity across `up`, along the ground's slope
-//!    when grounded, with steep surfaces turned into walls; if a wall held it, try to step
-//!    up (lift, move, put down on walkable ground) and keep whichever went further;
+//!    when grounded, with steep surfaces, and grounded the edges ahead above the feet (the
+//!    corners of steps), turned into walls; if a wall held it, try to step up (lift, move,
+//!    put down on walkable ground) and keep whichever went further;
 //! 3. rise or fall: move and slide the part along `up`; falling, walkable surfaces hold it
 //!    where it lands instead of letting it slide down;
 //! 4. snap: a grounded character that is not rising and lost the ground goes down to it
@@ -230,16 +231,19 @@ impl World {
                 walk = along_slope * (across.length_squared() / progress);
             }
         }
-        // An edge ahead of the walk and above the feet is a step, not ground: the round
-        // bottom stands on edges under or behind it, but walked into, an edge below the
-        // bottom's centre leans up enough to pass as one, and sliding up its nearly level
-        // normal costs most of the walk (a 0.25 m step under a 0.3 m radius: 0.35 m of
-        // walking, six frames under half speed). Walking, such an edge is a wall, so a
-        // step is tried.
+        // Grounded, an edge ahead of the walk and above the feet is a step, not ground: the
+        // round bottom stands on edges under or behind it, but walked into, an edge below
+        // the bottom's centre leans up enough to pass as one, and sliding up its nearly
+        // level normal costs most of the walk (a 0.25 m step under a 0.3 m radius: 0.35 m
+        // of walking, six frames under half speed). Walking, such an edge is a wall, so a
+        // step is tried. (Airborne, the character still slides up over a corner it barely
+        // clears.)
         let dir = across.normalize_or_zero();
+        let grounded = ground_before.is_some();
         let step_edge = |q: &MoverPlane| {
             let lean = q.normal.dot(up);
-            lean > -0.01
+            grounded
+                && lean > -0.01
                 && lean < cos_max
                 && q.normal.dot(dir) < 0.0
                 && q.point.dot(up) - feet > slop
