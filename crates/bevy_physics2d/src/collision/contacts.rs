@@ -296,60 +296,57 @@ pub(crate) fn send_contact_forces(
     if thresholds.is_empty() {
         return;
     }
-    let mut log = std::mem::take(&mut physics.sent_events);
-    let mut sent = log.begin(physics.steps);
-    let p = &*physics;
-    let limit = |e: Entity| thresholds.get(e).ok().map(|(_, t)| t.0);
-    let mut order: Vec<(ShapeId, Entity)> = thresholds
-        .iter()
-        .filter_map(|(e, _)| p.shape(e).map(|s| (s, e)))
-        .collect();
-    order.sort_unstable_by_key(|(s, _)| s.index);
-    for (_, entity) in order {
-        for shape in p.shapes(entity) {
-            let Ok(body) = p.world.shape_body(shape) else {
-                continue;
-            };
-            for data in p.world.body_contact_data(body) {
-                if data.shape_a != shape && data.shape_b != shape {
-                    continue;
-                }
-                let Some(m) = manifold_of(p, &data) else {
+    physics.send_once(|p, sent| {
+        let limit = |e: Entity| thresholds.get(e).ok().map(|(_, t)| t.0);
+        let mut order: Vec<(ShapeId, Entity)> = thresholds
+            .iter()
+            .filter_map(|(e, _)| p.shape(e).map(|s| (s, e)))
+            .collect();
+        order.sort_unstable_by_key(|(s, _)| s.index);
+        for (_, entity) in order {
+            for shape in p.shapes(entity) {
+                let Ok(body) = p.world.shape_body(shape) else {
                     continue;
                 };
-                let force = m.total_normal_force();
-                let over = |c: Entity| limit(c).is_some_and(|t| force > t);
-                if !(over(m.collider1) || over(m.collider2)) {
-                    continue;
-                }
-                if !sent.first_time(SentKind::ContactForce, m.collider1, m.collider2) {
-                    continue;
-                }
-                let point = m.most_loaded_point().map_or(Vec2::ZERO, |q| q.point);
-                let event = ContactForce {
-                    collider1: m.collider1,
-                    collider2: m.collider2,
-                    point,
-                    normal: m.normal,
-                    force,
-                };
-                forces.write(event);
-                for (me, other, normal) in [
-                    (m.collider1, m.collider2, m.normal),
-                    (m.collider2, m.collider1, -m.normal),
-                ] {
-                    if over(me) {
-                        commands.trigger(ContactForce {
-                            collider1: me,
-                            collider2: other,
-                            normal,
-                            ..event
-                        });
+                for data in p.world.body_contact_data(body) {
+                    if data.shape_a != shape && data.shape_b != shape {
+                        continue;
+                    }
+                    let Some(m) = manifold_of(p, &data) else {
+                        continue;
+                    };
+                    let force = m.total_normal_force();
+                    let over = |c: Entity| limit(c).is_some_and(|t| force > t);
+                    if !(over(m.collider1) || over(m.collider2)) {
+                        continue;
+                    }
+                    if !sent.first_time(SentKind::ContactForce, m.collider1, m.collider2) {
+                        continue;
+                    }
+                    let point = m.most_loaded_point().map_or(Vec2::ZERO, |q| q.point);
+                    let event = ContactForce {
+                        collider1: m.collider1,
+                        collider2: m.collider2,
+                        point,
+                        normal: m.normal,
+                        force,
+                    };
+                    forces.write(event);
+                    for (me, other, normal) in [
+                        (m.collider1, m.collider2, m.normal),
+                        (m.collider2, m.collider1, -m.normal),
+                    ] {
+                        if over(me) {
+                            commands.trigger(ContactForce {
+                                collider1: me,
+                                collider2: other,
+                                normal,
+                                ..event
+                            });
+                        }
                     }
                 }
             }
         }
-    }
-    log.drop_empty();
-    physics.sent_events = log;
+    });
 }

@@ -138,136 +138,134 @@ pub(crate) fn send_events(
     mut exited: MessageWriter<SensorExited>,
     mut hits: MessageWriter<CollisionHit>,
 ) {
-    let mut log = std::mem::take(&mut physics.sent_events);
-    let mut sent = log.begin(physics.steps);
-    let p = &*physics;
-    let body_of = |collider: Entity| body_of_collider(p, collider);
-    // Collision events are opt-in: with no collider asking, every begin and end would be
-    // looked up only to be skipped (a crowd that churns has hundreds a step).
-    let any_enabled = !enabled.is_empty();
-    for (events, begin) in [
-        (p.world.begin_contact_events(), true),
-        (p.world.end_contact_events(), false),
-    ] {
-        for e in events.iter().filter(|_| any_enabled) {
+    physics.send_once(|p, sent| {
+        let body_of = |collider: Entity| body_of_collider(p, collider);
+        // Collision events are opt-in: with no collider asking, every begin and end would be
+        // looked up only to be skipped (a crowd that churns has hundreds a step).
+        let any_enabled = !enabled.is_empty();
+        for (events, begin) in [
+            (p.world.begin_contact_events(), true),
+            (p.world.end_contact_events(), false),
+        ] {
+            for e in events.iter().filter(|_| any_enabled) {
+                let (Some(c1), Some(c2)) =
+                    (p.collider_entity(e.shape_a), p.collider_entity(e.shape_b))
+                else {
+                    continue;
+                };
+                let (on1, on2) = (enabled.contains(c1), enabled.contains(c2));
+                if !(on1 || on2) {
+                    continue;
+                }
+                let kind = if begin {
+                    SentKind::CollisionStart
+                } else {
+                    SentKind::CollisionEnd
+                };
+                if !sent.first_time(kind, c1, c2) {
+                    continue;
+                }
+                let (b1, b2) = (body_of(c1), body_of(c2));
+                if begin {
+                    starts.write(CollisionStart {
+                        collider1: c1,
+                        collider2: c2,
+                        body1: b1,
+                        body2: b2,
+                    });
+                } else {
+                    ends.write(CollisionEnd {
+                        collider1: c1,
+                        collider2: c2,
+                        body1: b1,
+                        body2: b2,
+                    });
+                }
+                for (on, me, other, my_body, other_body) in
+                    [(on1, c1, c2, b1, b2), (on2, c2, c1, b2, b1)]
+                {
+                    if !on {
+                        continue;
+                    }
+                    if begin {
+                        commands.trigger(CollisionStart {
+                            collider1: me,
+                            collider2: other,
+                            body1: my_body,
+                            body2: other_body,
+                        });
+                    } else {
+                        commands.trigger(CollisionEnd {
+                            collider1: me,
+                            collider2: other,
+                            body1: my_body,
+                            body2: other_body,
+                        });
+                    }
+                }
+            }
+        }
+        for (events, begin) in [
+            (p.world.sensor_begin_events(), true),
+            (p.world.sensor_end_events(), false),
+        ] {
+            for e in events {
+                let (Some(sensor), Some(visitor)) =
+                    (p.collider_entity(e.sensor), p.collider_entity(e.visitor))
+                else {
+                    continue;
+                };
+                let kind = if begin {
+                    SentKind::SensorEntered
+                } else {
+                    SentKind::SensorExited
+                };
+                if !sent.first_time(kind, sensor, visitor) {
+                    continue;
+                }
+                let observed = enabled.contains(sensor);
+                if begin {
+                    entered.write(SensorEntered { sensor, visitor });
+                    if observed {
+                        commands.trigger(SensorEntered { sensor, visitor });
+                    }
+                } else {
+                    exited.write(SensorExited { sensor, visitor });
+                    if observed {
+                        commands.trigger(SensorExited { sensor, visitor });
+                    }
+                }
+            }
+        }
+        for e in p.world.hit_events() {
             let (Some(c1), Some(c2)) = (p.collider_entity(e.shape_a), p.collider_entity(e.shape_b))
             else {
                 continue;
             };
-            let (on1, on2) = (enabled.contains(c1), enabled.contains(c2));
-            if !(on1 || on2) {
+            if !sent.first_time(SentKind::Hit, c1, c2) {
                 continue;
             }
-            let kind = if begin {
-                SentKind::CollisionStart
-            } else {
-                SentKind::CollisionEnd
+            let hit = CollisionHit {
+                collider1: c1,
+                collider2: c2,
+                point: e.point,
+                normal: e.normal,
+                speed: e.approach_speed,
             };
-            if !sent.first_time(kind, c1, c2) {
-                continue;
-            }
-            let (b1, b2) = (body_of(c1), body_of(c2));
-            if begin {
-                starts.write(CollisionStart {
-                    collider1: c1,
-                    collider2: c2,
-                    body1: b1,
-                    body2: b2,
-                });
-            } else {
-                ends.write(CollisionEnd {
-                    collider1: c1,
-                    collider2: c2,
-                    body1: b1,
-                    body2: b2,
-                });
-            }
-            for (on, me, other, my_body, other_body) in
-                [(on1, c1, c2, b1, b2), (on2, c2, c1, b2, b1)]
-            {
-                if !on {
-                    continue;
-                }
-                if begin {
-                    commands.trigger(CollisionStart {
+            hits.write(hit);
+            for (me, other, normal) in [(c1, c2, e.normal), (c2, c1, -e.normal)] {
+                if enabled.contains(me) {
+                    commands.trigger(CollisionHit {
                         collider1: me,
                         collider2: other,
-                        body1: my_body,
-                        body2: other_body,
-                    });
-                } else {
-                    commands.trigger(CollisionEnd {
-                        collider1: me,
-                        collider2: other,
-                        body1: my_body,
-                        body2: other_body,
+                        normal,
+                        ..hit
                     });
                 }
             }
         }
-    }
-    for (events, begin) in [
-        (p.world.sensor_begin_events(), true),
-        (p.world.sensor_end_events(), false),
-    ] {
-        for e in events {
-            let (Some(sensor), Some(visitor)) =
-                (p.collider_entity(e.sensor), p.collider_entity(e.visitor))
-            else {
-                continue;
-            };
-            let kind = if begin {
-                SentKind::SensorEntered
-            } else {
-                SentKind::SensorExited
-            };
-            if !sent.first_time(kind, sensor, visitor) {
-                continue;
-            }
-            let observed = enabled.contains(sensor);
-            if begin {
-                entered.write(SensorEntered { sensor, visitor });
-                if observed {
-                    commands.trigger(SensorEntered { sensor, visitor });
-                }
-            } else {
-                exited.write(SensorExited { sensor, visitor });
-                if observed {
-                    commands.trigger(SensorExited { sensor, visitor });
-                }
-            }
-        }
-    }
-    for e in p.world.hit_events() {
-        let (Some(c1), Some(c2)) = (p.collider_entity(e.shape_a), p.collider_entity(e.shape_b))
-        else {
-            continue;
-        };
-        if !sent.first_time(SentKind::Hit, c1, c2) {
-            continue;
-        }
-        let hit = CollisionHit {
-            collider1: c1,
-            collider2: c2,
-            point: e.point,
-            normal: e.normal,
-            speed: e.approach_speed,
-        };
-        hits.write(hit);
-        for (me, other, normal) in [(c1, c2, e.normal), (c2, c1, -e.normal)] {
-            if enabled.contains(me) {
-                commands.trigger(CollisionHit {
-                    collider1: me,
-                    collider2: other,
-                    normal,
-                    ..hit
-                });
-            }
-        }
-    }
+    });
     // End events of shapes destroyed before this step have been delivered. (Shapes an
     // observer of these events destroys are retired after this, for the next step's ends.)
     physics.retired_shapes.clear();
-    log.drop_empty();
-    physics.sent_events = log;
 }

@@ -142,6 +142,21 @@ impl PhysicsWorld {
         })
     }
 
+    /// Sends this step's events through `send`, which gets the world to read them from and
+    /// the filter that lets each event out only the first time this step number sends it (a
+    /// step resimulated after a rollback sends only what its first run did not).
+    pub(crate) fn send_once<R>(
+        &mut self,
+        send: impl FnOnce(&PhysicsWorld, &mut crate::world::sent_events::StepFilter<'_>) -> R,
+    ) -> R {
+        // The log leaves the world while `send` reads the world and writes the log.
+        let mut log = std::mem::take(&mut self.sent_events);
+        let result = send(self, &mut log.begin(self.steps));
+        log.drop_empty();
+        self.sent_events = log;
+        result
+    }
+
     /// The core world.
     pub fn core(&self) -> &World {
         &self.world

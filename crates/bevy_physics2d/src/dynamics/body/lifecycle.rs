@@ -9,7 +9,6 @@ use crate::dynamics::body::components::{
 use crate::dynamics::body::control::{
     Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
 };
-use crate::dynamics::joint::components::Joint;
 use crate::dynamics::joint::{JointBreakReason, JointBroken};
 use crate::world::physics_world::PhysicsWorld;
 use bevy_app::App;
@@ -74,20 +73,9 @@ fn add_disable_observers(app: &mut App) {
         },
     )
     .add_observer(
-        |on: On<Remove, RigidBodyDisabled>,
-         mut physics: ResMut<PhysicsWorld>,
-         joints: Query<(Entity, &Joint)>| {
+        |on: On<Remove, RigidBodyDisabled>, mut physics: ResMut<PhysicsWorld>| {
+            // Its joints, which waited while it was out, are queued by `JointPlugin`.
             physics.pending.bodies.push(on.entity);
-            // Joints to this body waited while it was out: they are built once it is back.
-            let mut waiting: Vec<Entity> = joints
-                .iter()
-                .filter(|(_, j)| j.entity_a == on.entity || j.entity_b == on.entity)
-                .map(|(e, _)| e)
-                .collect();
-            waiting.sort_unstable();
-            for joint in waiting {
-                physics.pending.joints.push(joint);
-            }
         },
     );
 }

@@ -43,31 +43,28 @@ pub(crate) fn send_joint_break_events(
     if physics.world.joint_break_events().is_empty() {
         return;
     }
-    let mut log = std::mem::take(&mut physics.sent_events);
-    let mut sent = log.begin(physics.steps);
-    let p = &*physics;
-    for e in p.world.joint_break_events() {
-        let Some(joint) = p.joint_entity(e.joint) else {
-            continue;
-        };
-        if !sent.first_time(SentKind::JointBroken, joint, Entity::PLACEHOLDER) {
-            continue;
+    physics.send_once(|p, sent| {
+        for e in p.world.joint_break_events() {
+            let Some(joint) = p.joint_entity(e.joint) else {
+                continue;
+            };
+            if !sent.first_time(SentKind::JointBroken, joint, Entity::PLACEHOLDER) {
+                continue;
+            }
+            let event = JointBroken {
+                joint,
+                reason: JointBreakReason::Overloaded {
+                    force: e.force,
+                    torque: e.torque,
+                },
+            };
+            bevy_log::debug!(
+                "physics: joint {joint} broke under force {} and torque {}",
+                e.force,
+                e.torque
+            );
+            broken.write(event);
+            commands.trigger(event);
         }
-        let event = JointBroken {
-            joint,
-            reason: JointBreakReason::Overloaded {
-                force: e.force,
-                torque: e.torque,
-            },
-        };
-        bevy_log::debug!(
-            "physics: joint {joint} broke under force {} and torque {}",
-            e.force,
-            e.torque
-        );
-        broken.write(event);
-        commands.trigger(event);
-    }
-    log.drop_empty();
-    physics.sent_events = log;
+    });
 }

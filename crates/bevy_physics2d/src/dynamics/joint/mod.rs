@@ -7,6 +7,7 @@ pub(crate) mod components;
 pub(crate) mod events;
 pub(crate) mod prepare;
 
+use crate::dynamics::body::control::RigidBodyDisabled;
 use crate::schedule::{PhysicsStageSchedule, PrepareSystems, WritebackSystems};
 use crate::world::physics_world::PhysicsWorld;
 use bevy_app::{App, Plugin};
@@ -33,6 +34,7 @@ impl Plugin for JointPlugin {
                     let _ = physics.world.destroy_joint(joint);
                 }
             })
+            .add_observer(queue_joints_of_enabled_body)
             .add_systems(
                 PhysicsStageSchedule::Prepare,
                 (prepare::queue_changed_joints, prepare::create_joints)
@@ -43,5 +45,23 @@ impl Plugin for JointPlugin {
                 PhysicsStageSchedule::Writeback,
                 events::send_joint_break_events.in_set(WritebackSystems::JointEvents),
             );
+    }
+}
+
+/// Joints to a body wait while the body is disabled: once it is back, they are queued to be
+/// built (in entity order, so every peer builds them alike).
+fn queue_joints_of_enabled_body(
+    on: On<Remove, RigidBodyDisabled>,
+    mut physics: ResMut<PhysicsWorld>,
+    joints: Query<(Entity, &Joint)>,
+) {
+    let mut waiting: Vec<Entity> = joints
+        .iter()
+        .filter(|(_, j)| j.entity_a == on.entity || j.entity_b == on.entity)
+        .map(|(e, _)| e)
+        .collect();
+    waiting.sort_unstable();
+    for joint in waiting {
+        physics.pending.joints.push(joint);
     }
 }
