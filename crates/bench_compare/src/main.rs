@@ -8,6 +8,9 @@
 //! executor and transform propagation, as games on Bevy's default features do; that build
 //! writes its own section of the markdown file per pool size, and every run prints the
 //! plugins' time over physics_core's, race by race.
+//! `--engine bevy_floor` (only when named) adds the floor under any Bevy plugin to that
+//! table: physics_core stepped in a bare App that only copies poses into `Transform`s
+//! (`engines/floor.rs`), so Bevy's own cost shows apart from the plugin's.
 //! The engines of a scene take turns of a few steps each (`race.rs`), so a drift in the
 //! machine's speed falls on all of them alike.
 //! `--repeat N` races each scene N times and reports medians (the ratio is the median of

@@ -59,26 +59,7 @@ impl Simulation for Core {
     }
 
     fn samples(&mut self) -> Vec<BodySample> {
-        let world = &self.built.world;
-        self.built
-            .bodies
-            .iter()
-            .map(|id| {
-                let (Ok(xf), Ok(v), Ok(w)) = (
-                    world.body_transform(*id),
-                    world.linear_velocity(*id),
-                    world.angular_velocity(*id),
-                ) else {
-                    return BodySample::NAN;
-                };
-                BodySample {
-                    position: xf.p,
-                    angle: xf.q.s.atan2(xf.q.c),
-                    linear_velocity: v,
-                    angular_velocity: w,
-                }
-            })
-            .collect()
+        samples_of(&self.built)
     }
 
     fn contacts(&mut self) -> Option<Vec<ContactSample>> {
@@ -151,4 +132,29 @@ pub(crate) fn solver_line(s: &StepProfile, steps: u32) -> String {
         v.restitution_ms / n,
         v.store_ms / n,
     ])
+}
+
+/// Every scene body's pose and velocity in a built core scene, in scene order (NaN for a body
+/// absent now).
+pub(super) fn samples_of(built: &BuiltScene) -> Vec<BodySample> {
+    let world = &built.world;
+    built
+        .bodies
+        .iter()
+        .map(|id| {
+            let (Ok(xf), Ok(v), Ok(w)) = (
+                world.body_transform(*id),
+                world.linear_velocity(*id),
+                world.angular_velocity(*id),
+            ) else {
+                return BodySample::NAN;
+            };
+            BodySample {
+                position: xf.p,
+                angle: xf.q.s.atan2(xf.q.c),
+                linear_velocity: v,
+                angular_velocity: w,
+            }
+        })
+        .collect()
 }

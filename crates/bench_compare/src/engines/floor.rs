@@ -62,7 +62,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         .map(|desc| {
             let rotation = Quat::from_rotation_z(desc.angle);
             app.world_mut()
-                .spawn(Transform::from_translation(desc.position.extend(0.0)).with_rotation(rotation))
+                .spawn(
+                    Transform::from_translation(desc.position.extend(0.0)).with_rotation(rotation),
+                )
                 .id()
         })
         .collect();
@@ -95,9 +97,10 @@ fn step_and_copy(world: &mut World, transforms: &mut QueryState<&mut Transform>)
             if *id == ABSENT_BODY {
                 continue;
             }
-            let (Ok(xf), Ok(mut transform)) =
-                (floor.built.world.body_transform(*id), transforms.get_mut(*entity))
-            else {
+            let (Ok(xf), Ok(mut transform)) = (
+                floor.built.world.body_transform(*id),
+                transforms.get_mut(*entity),
+            ) else {
                 continue;
             };
             let rotation = Quat::from_rotation_z(xf.q.s.atan2(xf.q.c));
@@ -126,27 +129,6 @@ impl Simulation for Floor {
     }
 
     fn samples(&mut self) -> Vec<BodySample> {
-        let floor = self.app.world().resource::<FloorWorld>();
-        let world = &floor.built.world;
-        floor
-            .built
-            .bodies
-            .iter()
-            .map(|id| {
-                let (Ok(xf), Ok(v), Ok(w)) = (
-                    world.body_transform(*id),
-                    world.linear_velocity(*id),
-                    world.angular_velocity(*id),
-                ) else {
-                    return BodySample::NAN;
-                };
-                BodySample {
-                    position: xf.p,
-                    angle: xf.q.s.atan2(xf.q.c),
-                    linear_velocity: v,
-                    angular_velocity: w,
-                }
-            })
-            .collect()
+        super::core::samples_of(&self.app.world().resource::<FloorWorld>().built)
     }
 }
