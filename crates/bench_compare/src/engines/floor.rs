@@ -103,7 +103,8 @@ fn step_and_copy(world: &mut World, transforms: &mut QueryState<&mut Transform>)
             ) else {
                 continue;
             };
-            let rotation = Quat::from_rotation_z(xf.q.s.atan2(xf.q.c));
+            // The plugin's conversion: a square root, no trigonometry.
+            let rotation = bevy_physics2d::quat_from_rot(xf.q);
             if transform.translation.truncate() != xf.p || transform.rotation != rotation {
                 transform.translation = xf.p.extend(transform.translation.z);
                 transform.rotation = rotation;
