@@ -1,6 +1,9 @@
 //! The floor under any Bevy plugin: physics_core stepped by one exclusive system of a headless
 //! App that then copies each body's pose into its entity's `Transform`, the least a plugin
 //! showing its bodies as `Transform`s can do. No components are read back, no events sent.
+//! Like bevy_physics2d it turns Bevy's static-tree marking off while it moves many
+//! `Transform`s and no entity has a parent (`bevy_physics2d::TreeMarking`), as Bevy advises
+//! for worlds that mostly move.
 //!
 //! What this row costs over the physics_core row is Bevy's own: its schedules and executor,
 //! and the change detection and transform propagation of the entities that moved. Only run
@@ -14,6 +17,7 @@ use bevy_math::Quat;
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::TransformPlugin;
 use bevy_transform::components::Transform;
+use bevy_transform::systems::StaticTransformOptimizations;
 use physics_core::parallel::WorkerThreads;
 use physics_core::world::WorldDef;
 use physics2d_demos::{ABSENT_BODY, BuiltScene, Scene};
@@ -92,6 +96,7 @@ fn step_and_copy(world: &mut World, transforms: &mut QueryState<&mut Transform>)
             return;
         }
         floor.steps += 1;
+        let mut written = 0;
         let mut transforms = transforms.query_mut(world);
         for (id, entity) in floor.built.bodies.iter().zip(&floor.entities) {
             if *id == ABSENT_BODY {
@@ -108,7 +113,17 @@ fn step_and_copy(world: &mut World, transforms: &mut QueryState<&mut Transform>)
             if transform.translation.truncate() != xf.p || transform.rotation != rotation {
                 transform.translation = xf.p.extend(transform.translation.z);
                 transform.rotation = rotation;
+                written += 1;
             }
+        }
+        // No entity of this App has a parent: the plugin's rule reduces to the write count.
+        let marking = if written < bevy_physics2d::MARKING_OFF_MIN_WRITES {
+            StaticTransformOptimizations::Enabled
+        } else {
+            StaticTransformOptimizations::Disabled
+        };
+        if *world.resource::<StaticTransformOptimizations>() != marking {
+            world.insert_resource(marking);
         }
     });
 }

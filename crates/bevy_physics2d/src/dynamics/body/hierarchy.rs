@@ -247,6 +247,7 @@ pub(crate) fn write_back_child_bodies(
         if transform.translation.truncate() != p || transform.rotation != rotation {
             transform.translation = p.extend(transform.translation.z);
             transform.rotation = rotation;
+            last.written += 1;
         }
         if let Some(mut poses) = poses {
             let pose = (transform.translation, transform.rotation);

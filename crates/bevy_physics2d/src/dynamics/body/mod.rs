@@ -1,6 +1,7 @@
 //! Rigid bodies: the [`RigidBody`](crate::RigidBody) component and everything a body carries
 //! (velocities, forces, mass, damping, locks, sleep, disabling), bodies inside hierarchies,
-//! and the writeback of simulated poses and velocities. [`RigidBodyPlugin`] registers them.
+//! the writeback of simulated poses and velocities, and the switch of Bevy's static-tree
+//! marking while most bodies move. [`RigidBodyPlugin`] registers them.
 
 pub(crate) mod components;
 pub(crate) mod computed_mass;
@@ -11,6 +12,7 @@ pub(crate) mod hierarchy;
 pub(crate) mod lifecycle;
 pub(crate) mod motion;
 pub(crate) mod prepare;
+pub(crate) mod tree_marking;
 pub(crate) mod writeback;
 
 use crate::schedule::{PhysicsStageSchedule, PrepareSystems, WritebackSystems};
@@ -28,6 +30,8 @@ pub struct RigidBodyPlugin;
 impl Plugin for RigidBodyPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<writeback::LastWriteback>()
+            .init_resource::<tree_marking::TreeMarking>()
+            .register_type::<tree_marking::TreeMarking>()
             .register_type::<RigidBody>()
             .register_type::<LinearVelocity>()
             .register_type::<AngularVelocity>()
@@ -78,6 +82,7 @@ impl Plugin for RigidBodyPlugin {
             (
                 writeback::write_back_bodies,
                 hierarchy::write_back_child_bodies.run_if(hierarchy::any_child_body),
+                tree_marking::tune_tree_marking,
             )
                 .chain()
                 .in_set(WritebackSystems::Bodies),

@@ -21,12 +21,19 @@ pub(crate) struct LastWriteback {
     tick: Option<Tick>,
     /// The run of `hierarchy::write_back_child_bodies` (bodies with a parent).
     pub(crate) child_tick: Option<Tick>,
+    /// How many `Transform`s the last step's writebacks wrote, both together.
+    pub(crate) written: usize,
 }
 
 impl LastWriteback {
     /// The change tick of the last run of `write_back_bodies`, if it ran.
     pub(crate) fn tick(&self) -> Option<Tick> {
         self.tick
+    }
+
+    /// How many `Transform`s the last step's writebacks wrote.
+    pub(crate) fn transforms_written(&self) -> usize {
+        self.written
     }
 
     /// True when the component is either unchanged since the reading system last ran or was
@@ -70,6 +77,7 @@ pub(crate) fn write_back_bodies(
     ahead: Query<&PhysicsBody, (WrittenBack, Without<ChildOf>)>,
 ) {
     last.tick = Some(ticks.this_run());
+    let mut written = 0;
     let world = &physics.world;
     // The same entities in the same order, `PREFETCH_AHEAD` on: their core records are asked
     // for early, as the entities' order is not the records' (joint_grid's writeback waited on
@@ -86,7 +94,12 @@ pub(crate) fn write_back_bodies(
         let Ok(motion) = world.body_motion(handle.id) else {
             continue;
         };
-        copy_motion(&motion, &mut transform, &mut linear, &mut angular);
+        written += usize::from(copy_motion(
+            &motion,
+            &mut transform,
+            &mut linear,
+            &mut angular,
+        ));
         if let Some(mut poses) = poses {
             let pose = (transform.translation, transform.rotation);
             poses.bypass_change_detection().advance(pose);
@@ -99,31 +112,36 @@ pub(crate) fn write_back_bodies(
             }
         }
     }
+    last.written = written;
 }
 
 /// Copies a core body's pose into `transform` (its z and scale stay), writing (and so
-/// marking it changed) only when it differs.
-pub(crate) fn copy_pose(motion: &BodyMotion, transform: &mut Mut<Transform>) {
+/// marking it changed) only when it differs; true when it wrote.
+pub(crate) fn copy_pose(motion: &BodyMotion, transform: &mut Mut<Transform>) -> bool {
     let xf = motion.transform;
     let rotation = quat_from_rot(xf.q);
-    if transform.translation.truncate() != xf.p || transform.rotation != rotation {
+    let differs = transform.translation.truncate() != xf.p || transform.rotation != rotation;
+    if differs {
         transform.translation = xf.p.extend(transform.translation.z);
         transform.rotation = rotation;
     }
+    differs
 }
 
-/// Copies a core body's pose and velocities into its components, writing only what differs.
+/// Copies a core body's pose and velocities into its components, writing only what differs;
+/// true when it wrote the `Transform`.
 pub(crate) fn copy_motion(
     motion: &BodyMotion,
     transform: &mut Mut<Transform>,
     linear: &mut Mut<LinearVelocity>,
     angular: &mut Mut<AngularVelocity>,
-) {
-    copy_pose(motion, transform);
+) -> bool {
+    let wrote_pose = copy_pose(motion, transform);
     if motion.linear_velocity != linear.0 {
         linear.0 = motion.linear_velocity;
     }
     if motion.angular_velocity != angular.0 {
         angular.0 = motion.angular_velocity;
     }
+    wrote_pose
 }
