@@ -4,9 +4,17 @@
 
 use std::path::{Path, PathBuf};
 
+/// The crate's folder, read when the test runs (cargo sets `CARGO_MANIFEST_DIR` for it) and
+/// not baked in when it is built: a build cache shared between clones in different places
+/// hands out test binaries built in another clone, whose folder may no longer exist.
+fn crate_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
+
 /// Every `.rs` file at or under `path` (relative to the crate's `src/`).
 fn files_at(path: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(path);
+    let root = crate_dir().join("src").join(path);
     if root.is_file() {
         return vec![root];
     }
