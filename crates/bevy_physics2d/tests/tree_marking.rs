@@ -40,6 +40,14 @@ fn set_marking(app: &mut App, on: bool) {
     };
 }
 
+/// Where `entity` is drawn: its propagated `GlobalTransform`.
+fn shown_at(app: &App, entity: Entity) -> bevy_math::Vec3 {
+    app.world()
+        .get::<GlobalTransform>(entity)
+        .unwrap()
+        .translation()
+}
+
 /// `count` plain entities parented to one static entity far from the balls.
 fn still_hierarchy(app: &mut App, count: usize) {
     let root = app
@@ -129,18 +137,10 @@ fn children_follow_their_bodies_whichever_way_the_marking_is() {
     assert!(!marking_on(&app));
     // Propagation runs after the step, in the same update.
     check(&app, "marking off");
-    let start = app
-        .world()
-        .get::<GlobalTransform>(balls[0])
-        .unwrap()
-        .translation();
+    let start = shown_at(&app, balls[0]);
     support::step(&mut app, 10);
     check(&app, "marking off, later");
-    let now = app
-        .world()
-        .get::<GlobalTransform>(balls[0])
-        .unwrap()
-        .translation();
+    let now = shown_at(&app, balls[0]);
     assert!(start.y - now.y > 0.05, "the ball falls: {start} -> {now}");
     for &ball in &balls[1..] {
         app.world_mut().despawn(ball);
