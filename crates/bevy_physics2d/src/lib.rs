@@ -85,7 +85,9 @@ pub use dynamics::body::control::{
     ColliderDisabled, Dominance, LockedAxes, RigidBodyDisabled, SleepThreshold, SleepingDisabled,
 };
 pub use dynamics::body::forces::{Forces, PendingForces};
-pub use dynamics::body::tree_marking::{MARKING_OFF_FACTOR, MARKING_OFF_MIN_WRITES, TreeMarking};
+pub use dynamics::body::tree_marking::{
+    MARKING_OFF_FACTOR, MARKING_OFF_MIN_WRITES, TreeMarking, tree_marking_wanted,
+};
 pub use dynamics::joint::JointPlugin;
 pub use dynamics::joint::builder::{
     HasLimits, HasMotor, HasReferenceAngle, HasSpring, JointBuilder, JointType, joint_types,

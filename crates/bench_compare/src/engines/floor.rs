@@ -116,8 +116,8 @@ fn step_and_copy(world: &mut World, transforms: &mut QueryState<&mut Transform>)
                 written += 1;
             }
         }
-        // No entity of this App has a parent: the plugin's rule reduces to the write count.
-        let marking = if written < bevy_physics2d::MARKING_OFF_MIN_WRITES {
+        // The plugin's rule; no entity of this App has a parent.
+        let marking = if bevy_physics2d::tree_marking_wanted(written, 0) {
             StaticTransformOptimizations::Enabled
         } else {
             StaticTransformOptimizations::Disabled

@@ -20,7 +20,7 @@
 
 use crate::dynamics::body::components::{AngularVelocity, LinearVelocity, RigidBody, Sleeping};
 use crate::dynamics::body::frame::Frame;
-use crate::dynamics::body::writeback::LastWriteback;
+use crate::dynamics::body::writeback::{LastWriteback, set_pose};
 use crate::interpolation::InterpolationPoses;
 use crate::world::handle::PhysicsBody;
 use crate::world::physics_world::{PhysicsWorld, quat_from_rot};
@@ -243,12 +243,7 @@ pub(crate) fn write_back_child_bodies(
             continue;
         };
         let (p, q) = result.local;
-        let rotation = quat_from_rot(q);
-        if transform.translation.truncate() != p || transform.rotation != rotation {
-            transform.translation = p.extend(transform.translation.z);
-            transform.rotation = rotation;
-            last.written += 1;
-        }
+        last.written += usize::from(set_pose(&mut transform, p, quat_from_rot(q)));
         if let Some(mut poses) = poses {
             let pose = (transform.translation, transform.rotation);
             poses.bypass_change_detection().advance(pose);

@@ -11,9 +11,10 @@
 //!
 //! With [`TreeMarking::Auto`] (the default) the marking is turned off after a step that wrote
 //! at least [`MARKING_OFF_MIN_WRITES`] `Transform`s and more than [`MARKING_OFF_FACTOR`] times
-//! as many as there are entities with a parent, and on again after one that did not. With the marking off Bevy propagates
-//! every hierarchy each frame, moved or not; with few entities in hierarchies that walk costs
-//! less than marking every moved body. A game that sets `StaticTransformOptimizations` itself
+//! as many as there are entities with a parent, and on again after one that did not
+//! ([`tree_marking_wanted`]). With the marking off Bevy propagates every hierarchy each frame,
+//! moved or not; with few entities in hierarchies that walk costs less than marking every
+//! moved body. A game that sets `StaticTransformOptimizations` itself
 //! keeps its choice: the first time the resource holds something this system did not put
 //! there, it stops touching it. [`TreeMarking::Leave`] never touches it.
 
@@ -53,6 +54,12 @@ pub const MARKING_OFF_FACTOR: usize = 2;
 /// cost is then too small to matter.
 pub const MARKING_OFF_MIN_WRITES: usize = 256;
 
+/// Whether the marking should be on after a step that wrote `written` `Transform`s in a world
+/// with `parented` entities that have a parent (see the module docs).
+pub fn tree_marking_wanted(written: usize, parented: usize) -> bool {
+    written < MARKING_OFF_MIN_WRITES || written <= MARKING_OFF_FACTOR * parented
+}
+
 /// What this system last put into `StaticTransformOptimizations`, and whether the game has
 /// since taken the resource over.
 #[derive(Default)]
@@ -84,10 +91,9 @@ pub(crate) fn tune_tree_marking(
         );
         return;
     }
-    let written = last.transforms_written();
     // Exact for a query filtered by archetype only: a sum of table lengths.
     let parented = in_hierarchy.iter().size_hint().0;
-    let want_enabled = written < MARKING_OFF_MIN_WRITES || written <= MARKING_OFF_FACTOR * parented;
+    let want_enabled = tree_marking_wanted(last.written, parented);
     if want_enabled != enabled {
         *optimizations = if want_enabled {
             StaticTransformOptimizations::Enabled

@@ -9,6 +9,7 @@ use bevy_ecs::change_detection::{DetectChanges, Tick};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
+use bevy_math::{Quat, Vec2};
 use bevy_transform::components::Transform;
 use physics_core::world::BodyMotion;
 
@@ -29,11 +30,6 @@ impl LastWriteback {
     /// The change tick of the last run of `write_back_bodies`, if it ran.
     pub(crate) fn tick(&self) -> Option<Tick> {
         self.tick
-    }
-
-    /// How many `Transform`s the last step's writebacks wrote.
-    pub(crate) fn transforms_written(&self) -> usize {
-        self.written
     }
 
     /// True when the component is either unchanged since the reading system last ran or was
@@ -119,10 +115,15 @@ pub(crate) fn write_back_bodies(
 /// marking it changed) only when it differs; true when it wrote.
 pub(crate) fn copy_pose(motion: &BodyMotion, transform: &mut Mut<Transform>) -> bool {
     let xf = motion.transform;
-    let rotation = quat_from_rot(xf.q);
-    let differs = transform.translation.truncate() != xf.p || transform.rotation != rotation;
+    set_pose(transform, xf.p, quat_from_rot(xf.q))
+}
+
+/// Puts a 2D position and a rotation into `transform` (its z and scale stay), writing (and so
+/// marking it changed) only when they differ; true when it wrote.
+pub(crate) fn set_pose(transform: &mut Mut<Transform>, p: Vec2, rotation: Quat) -> bool {
+    let differs = transform.translation.truncate() != p || transform.rotation != rotation;
     if differs {
-        transform.translation = xf.p.extend(transform.translation.z);
+        transform.translation = p.extend(transform.translation.z);
         transform.rotation = rotation;
     }
     differs
