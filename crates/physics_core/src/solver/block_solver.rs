@@ -11,20 +11,26 @@
 //! (zero for speculative points and in relax iterations). Writing x for the new accumulated
 //! impulses and a for the old ones (accumulated-impulse substitution), the condition is
 //!
-//!   w = (K + Gamma) x + (vn + bias - K a) >= 0,  x >= 0,  x_i w_i = 0.
+//!   w = (K + Gamma) x + (vn + bias / mass_scale - K a) >= 0,  x >= 0,  x_i w_i = 0.
+//!
+//! Row i is solved times the point's mass scale s_i: as s_i + impulse_scale_i = 1, the
+//! diagonal becomes K_ii (whose inverse is the point's normal mass) and the right side
+//! s_i vn_i + bias_i - s_i (K a)_i, the point update's own terms. Positive row scales keep
+//! the complementarity conditions, and the enumeration needs one division instead of three.
+//! A single active point then gets exactly the one-point soft update.
 //!
 //! Total enumeration tries: both points active (w = 0), only point 1, only point 2, neither;
 //! the first that satisfies the inequalities is the answer.
 
 use super::body_state::BodyState;
 use super::contact_solver::{
-    ContactConstraint, ContactSolveSettings, current_separation, point_bias,
+    ContactConstraint, ContactSolveSettings, current_separation, point_bias, relative_velocity,
 };
-use crate::math::{cross, cross_sv};
+use crate::math::cross;
 
 /// Above this condition number the two rows are nearly dependent (the points nearly coincide
 /// as seen by the bodies) and the points are solved one at a time instead.
-const MAX_CONDITION_NUMBER: f32 = 1000.0;
+pub(crate) const MAX_CONDITION_NUMBER: f32 = 1000.0;
 
 /// The rigid coupled K of a two-point manifold.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,37 +69,30 @@ pub(crate) fn solve_block(
     settings: &ContactSolveSettings,
 ) -> bool {
     let n = c.normal;
-    let mut b = [0.0f32; 2];
+    let a = [c.points[0].normal_impulse, c.points[1].normal_impulse];
+    let k_old = [k.k11 * a[0] + k.k12 * a[1], k.k12 * a[0] + k.k22 * a[1]];
     let mut vn = [0.0f32; 2];
-    let mut gamma = [0.0f32; 2];
-    let k_diag = [k.k11, k.k22];
+    let mut b = [0.0f32; 2];
+    let mut mass_scales = [0.0f32; 2];
     for i in 0..2 {
         let cp = &c.points[i];
         let s = current_separation(cp, n, sa, sb);
-        let (bias, mass_scale, impulse_scale) =
+        let (bias, mass_scale, _) =
             point_bias(s, inv_h, use_bias, &c.softness, settings.max_push_speed);
-        let dv = sb.linear_velocity + cross_sv(sb.angular_velocity, cp.anchor_b)
-            - sa.linear_velocity
-            - cross_sv(sa.angular_velocity, cp.anchor_a);
-        vn[i] = dv.dot(n);
-        // The point update -m (mass_scale vn + bias) - impulse_scale a, divided by the mass
-        // scale, is the rigid form with compliance gamma and bias / mass_scale.
-        (b[i], gamma[i]) = if mass_scale > 0.0 {
-            (
-                vn[i] + bias / mass_scale,
-                k_diag[i] * impulse_scale / mass_scale,
-            )
-        } else {
-            (vn[i] + bias, 0.0)
-        };
+        vn[i] = relative_velocity(sa, sb, cp.anchor_a, cp.anchor_b).dot(n);
+        // Row i times the mass scale (see the module's derivation).
+        b[i] = mass_scale * vn[i] + bias - mass_scale * k_old[i];
+        mass_scales[i] = mass_scale;
     }
-    let a = [c.points[0].normal_impulse, c.points[1].normal_impulse];
-    // b' = vn + bias - K a
-    b[0] -= k.k11 * a[0] + k.k12 * a[1];
-    b[1] -= k.k12 * a[0] + k.k22 * a[1];
-    let (a11, a12, a22) = (k.k11 + gamma[0], k.k12, k.k22 + gamma[1]);
-
-    let Some(x) = enumerate(a11, a12, a22, b) else {
+    let rows = ScaledRows {
+        a11: k.k11,
+        a12: mass_scales[0] * k.k12,
+        a21: mass_scales[1] * k.k12,
+        a22: k.k22,
+        inv_a11: c.points[0].normal_mass,
+        inv_a22: c.points[1].normal_mass,
+    };
+    let Some(x) = enumerate(&rows, b) else {
         return false;
     };
     let d = [x[0] - a[0], x[1] - a[1]];
@@ -113,31 +112,38 @@ pub(crate) fn solve_block(
     true
 }
 
-/// Total enumeration of the 2x2 LCP `w = A x + b`, `x, w >= 0`, `x.w = 0`, A symmetric.
-fn enumerate(a11: f32, a12: f32, a22: f32, b: [f32; 2]) -> Option<[f32; 2]> {
+/// The 2x2 matrix of the conditions with each row scaled by its point's mass scale, and the
+/// inverses of its diagonal (the points' normal masses).
+struct ScaledRows {
+    a11: f32,
+    a12: f32,
+    a21: f32,
+    a22: f32,
+    inv_a11: f32,
+    inv_a22: f32,
+}
+
+/// Total enumeration of the 2x2 LCP `w = A x + b`, `x, w >= 0`, `x.w = 0`.
+fn enumerate(m: &ScaledRows, b: [f32; 2]) -> Option<[f32; 2]> {
     // Both active: A x = -b.
-    let det = a11 * a22 - a12 * a12;
+    let det = m.a11 * m.a22 - m.a12 * m.a21;
     if det > 0.0 {
         let inv = 1.0 / det;
-        let x1 = -inv * (a22 * b[0] - a12 * b[1]);
-        let x2 = -inv * (a11 * b[1] - a12 * b[0]);
+        let x1 = -inv * (m.a22 * b[0] - m.a12 * b[1]);
+        let x2 = -inv * (m.a11 * b[1] - m.a21 * b[0]);
         if x1 >= 0.0 && x2 >= 0.0 {
             return Some([x1, x2]);
         }
     }
     // Only point 1 active: x2 = 0, w1 = 0.
-    if a11 > 0.0 {
-        let x1 = -b[0] / a11;
-        if x1 >= 0.0 && a12 * x1 + b[1] >= 0.0 {
-            return Some([x1, 0.0]);
-        }
+    let x1 = -b[0] * m.inv_a11;
+    if x1 >= 0.0 && m.a21 * x1 + b[1] >= 0.0 {
+        return Some([x1, 0.0]);
     }
     // Only point 2 active.
-    if a22 > 0.0 {
-        let x2 = -b[1] / a22;
-        if x2 >= 0.0 && a12 * x2 + b[0] >= 0.0 {
-            return Some([0.0, x2]);
-        }
+    let x2 = -b[1] * m.inv_a22;
+    if x2 >= 0.0 && m.a12 * x2 + b[0] >= 0.0 {
+        return Some([0.0, x2]);
     }
     // Neither: both separate.
     if b[0] >= 0.0 && b[1] >= 0.0 {
@@ -148,19 +154,27 @@ fn enumerate(a11: f32, a12: f32, a22: f32, b: [f32; 2]) -> Option<[f32; 2]> {
 
 #[cfg(test)]
 mod tests {
-    use super::enumerate;
+    use super::{ScaledRows, enumerate};
 
     #[test]
     fn enumeration_picks_the_complementary_case() {
         // Both pushing: solve A x = -b exactly.
-        let x = enumerate(2.0, 1.0, 2.0, [-3.0, -3.0]).unwrap();
+        let m = ScaledRows {
+            a11: 2.0,
+            a12: 1.0,
+            a21: 1.0,
+            a22: 2.0,
+            inv_a11: 0.5,
+            inv_a22: 0.5,
+        };
+        let x = enumerate(&m, [-3.0, -3.0]).unwrap();
         assert!((x[0] - 1.0).abs() < 1e-6 && (x[1] - 1.0).abs() < 1e-6);
         // Point 2 separating on its own: only point 1 pushes, and w2 >= 0.
-        let x = enumerate(2.0, 1.0, 2.0, [-2.0, 5.0]).unwrap();
+        let x = enumerate(&m, [-2.0, 5.0]).unwrap();
         assert_eq!(x, [1.0, 0.0]);
-        let x = enumerate(2.0, 1.0, 2.0, [5.0, -2.0]).unwrap();
+        let x = enumerate(&m, [5.0, -2.0]).unwrap();
         assert_eq!(x, [0.0, 1.0]);
         // Both separating.
-        assert_eq!(enumerate(2.0, 1.0, 2.0, [1.0, 1.0]).unwrap(), [0.0, 0.0]);
+        assert_eq!(enumerate(&m, [1.0, 1.0]).unwrap(), [0.0, 0.0]);
     }
 }

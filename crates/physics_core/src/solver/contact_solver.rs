@@ -310,7 +310,7 @@ fn apply(
 
 /// Velocity of B's anchor relative to A's.
 #[inline]
-fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: Vec2, rb: Vec2) -> Vec2 {
+pub(crate) fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: Vec2, rb: Vec2) -> Vec2 {
     sb.linear_velocity + cross_sv(sb.angular_velocity, rb)
         - sa.linear_velocity
         - cross_sv(sa.angular_velocity, ra)

@@ -79,8 +79,8 @@ impl GraphColoring {
         }
     }
 
-    /// [`GraphColoring::add`], or straight to the overflow when `scalar_only` (the block
-    /// solver is scalar).
+    /// [`GraphColoring::add`], or straight to the overflow when `scalar_only` (a constraint
+    /// the lanes cannot solve).
     pub fn add_or_overflow(&mut self, constraint: u32, a: u32, b: u32, scalar_only: bool) {
         if scalar_only {
             self.overflow.push(constraint);

@@ -143,10 +143,11 @@ impl SolverArrays {
         self.coloring.reset(self.states.len());
     }
 
-    /// Colours constraint `k` between solver bodies `a` and `b`. With the block solver on,
-    /// every constraint goes to the scalar overflow (the block solver is scalar).
-    pub fn add_contact(&mut self, k: u32, a: u32, b: u32, use_block_solver: bool) {
-        self.coloring.add_or_overflow(k, a, b, use_block_solver);
+    /// Colours constraint `k` between solver bodies `a` and `b`, or sends it to the scalar
+    /// overflow when `scalar_only` (it has a surface part the lanes lack, or belongs to an
+    /// exact island).
+    pub fn add_contact(&mut self, k: u32, a: u32, b: u32, scalar_only: bool) {
+        self.coloring.add_or_overflow(k, a, b, scalar_only);
     }
 
     /// Lays the `count` coloured constraints out in SIMD groups, the overflow after them,

@@ -407,6 +407,7 @@ where
     };
     let contact = &settings.contact;
     let max_push = contact.max_push_speed;
+    let block = contact.use_block_solver;
 
     let overflow_start = arrays.overflow_start();
     let exact_start = arrays.exact_start;
@@ -540,7 +541,7 @@ where
                 let use_bias = matches!(stage, Stage::SolveColor(_));
                 let mut view = unsafe { StatesView::shared(&states) };
                 let g = unsafe { groups.range(color_range(c)) };
-                solve_groups(g, &mut view, inv_h, use_bias, max_push);
+                solve_groups(g, &mut view, inv_h, use_bias, max_push, block);
             }
             Stage::IntegratePositions => {
                 let r = range(states.len());

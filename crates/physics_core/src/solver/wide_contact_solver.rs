@@ -35,6 +35,10 @@ use super::graph_coloring::GraphColoring;
 use crate::collision::Manifold;
 use crate::parallel::shared::StatesView;
 use std::ops::Range;
+use wide_block_solver::{PointTerms, solve_normal_pair};
+
+#[path = "wide_block_solver.rs"]
+mod wide_block_solver;
 /// Constraints per SIMD group: one SSE2 / NEON register of f32.
 #[cfg(not(target_feature = "avx2"))]
 pub(crate) const LANES: usize = 4;
@@ -238,7 +242,8 @@ impl WideContacts {
         }
     }
 
-    /// One iteration over every group on this thread: with bias (`use_bias`) or rigid.
+    /// One iteration over every group on this thread: with bias (`use_bias`) or rigid, with
+    /// the block solver (`block`) or point by point.
     #[cfg(test)]
     pub fn solve(
         &mut self,
@@ -246,11 +251,12 @@ impl WideContacts {
         inv_h: f32,
         use_bias: bool,
         max_push_speed: f32,
+        block: bool,
     ) {
         let mut view = StatesView::new(states);
         for range in &self.colors {
             let groups = &mut self.groups[range.clone()];
-            solve_groups(groups, &mut view, inv_h, use_bias, max_push_speed);
+            solve_groups(groups, &mut view, inv_h, use_bias, max_push_speed, block);
         }
     }
 
@@ -291,23 +297,31 @@ pub(crate) fn warm_start_groups(groups: &[WideConstraint], states: &mut StatesVi
     }
 }
 
-/// Solves groups of one colour once.
+/// Solves groups of one colour once; `block` solves two-point manifolds with the block
+/// solver.
 pub(crate) fn solve_groups(
     groups: &mut [WideConstraint],
     states: &mut StatesView,
     inv_h: f32,
     use_bias: bool,
     max_push_speed: f32,
+    block: bool,
 ) {
-    // Two copies of the loop, so the bias test is decided once and not in every group.
-    if use_bias {
-        for c in groups {
-            solve_group::<true>(c, states, inv_h, max_push_speed);
-        }
-    } else {
-        for c in groups {
-            solve_group::<false>(c, states, inv_h, max_push_speed);
-        }
+    // A copy of the loop per case, so the bias and block tests are decided once and not in
+    // every group.
+    match (use_bias, block) {
+        (true, false) => groups
+            .iter_mut()
+            .for_each(|c| solve_group::<true, false>(c, states, inv_h, max_push_speed)),
+        (false, false) => groups
+            .iter_mut()
+            .for_each(|c| solve_group::<false, false>(c, states, inv_h, max_push_speed)),
+        (true, true) => groups
+            .iter_mut()
+            .for_each(|c| solve_group::<true, true>(c, states, inv_h, max_push_speed)),
+        (false, true) => groups
+            .iter_mut()
+            .for_each(|c| solve_group::<false, true>(c, states, inv_h, max_push_speed)),
     }
 }
 
@@ -589,9 +603,11 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
     scatter(states, &c.index_b, &b);
 }
 
-/// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax).
+/// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax); with `BLOCK`,
+/// the two points of a manifold are solved together where the block solver can
+/// (`wide_block_solver.rs`), one after the other elsewhere.
 #[inline(always)]
-fn solve_group<const USE_BIAS: bool>(
+fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
     c: &mut WideConstraint,
     states: &mut StatesView,
     inv_h: f32,
@@ -607,7 +623,9 @@ fn solve_group<const USE_BIAS: bool>(
     let dpx = b.dpx - a.dpx;
     let dpy = b.dpy - a.dpy;
 
-    for i in 0..2 {
+    // The points' soft terms come from positions only, which the velocity solve leaves
+    // alone: both are known before either point is solved.
+    let terms = [0, 1].map(|i| {
         let p = &c.points[i];
         // Current separation: s0 + ((dpB - dpA) + qB rB - qA rA) . n
         let moved_ax = a.qc * p.anchor_a_x - a.qs * p.anchor_a_y;
@@ -629,28 +647,27 @@ fn solve_group<const USE_BIAS: bool>(
             (zero, one, zero)
         };
         let apart = s.simd_gt(zero);
-        let bias = apart.select(s * inv_h, bias);
-        let mass_scale = apart.select(one, mass_scale);
-        let impulse_scale = apart.select(zero, impulse_scale);
+        PointTerms {
+            bias: apart.select(s * inv_h, bias),
+            mass_scale: apart.select(one, mass_scale),
+            impulse_scale: apart.select(zero, impulse_scale),
+        }
+    });
 
-        let (vx, vy) = relative_velocity(&a, &b, p);
-        let vn = vx * nx + vy * ny;
-        let delta = -(p.normal_mass * (mass_scale * vn + bias)) - impulse_scale * p.normal_impulse;
-        let total = (p.normal_impulse + delta).fast_max(zero);
-        let applied = total - p.normal_impulse;
-        let max_normal_impulse = p.max_normal_impulse.fast_max(applied);
-        let relative_velocity = if USE_BIAS {
-            applied
-                .simd_gt(zero)
-                .select(p.relative_velocity.fast_min(vn), p.relative_velocity)
-        } else {
-            p.relative_velocity
-        };
-        apply(c, &mut a, &mut b, p, applied * nx, applied * ny);
-        let q = &mut c.points[i];
-        q.normal_impulse = total;
-        q.max_normal_impulse = max_normal_impulse;
-        q.relative_velocity = relative_velocity;
+    // Lanes the block solved are left out of the point-by-point solve.
+    let mut point_lanes = None;
+    if BLOCK {
+        let solved = solve_normal_pair::<USE_BIAS>(c, &mut a, &mut b, &terms);
+        if solved.all() {
+            point_lanes = Some(zero);
+        } else if solved.any() {
+            point_lanes = Some(!solved);
+        }
+    }
+    if point_lanes.is_none_or(|lanes| lanes.any()) {
+        for (i, t) in terms.iter().enumerate() {
+            solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, point_lanes);
+        }
     }
 
     // Friction only in the relax, against the normal impulses it has just settled (see
@@ -673,6 +690,44 @@ fn solve_group<const USE_BIAS: bool>(
 
     scatter(states, &c.index_a, &a);
     scatter(states, &c.index_b, &b);
+}
+
+/// Point `i` of every lane on its own (of the lanes in `only`, when given): the soft update
+/// of the point's accumulated normal impulse, clamped to push only.
+#[inline(always)]
+fn solve_normal_point<const USE_BIAS: bool>(
+    c: &mut WideConstraint,
+    i: usize,
+    a: &mut WideBody,
+    b: &mut WideBody,
+    t: &PointTerms,
+    only: Option<Lanes>,
+) {
+    let zero = Lanes::splat(0.0);
+    let (nx, ny) = (c.normal_x, c.normal_y);
+    let p = &c.points[i];
+    let (vx, vy) = relative_velocity(a, b, p);
+    let vn = vx * nx + vy * ny;
+    let delta =
+        -(p.normal_mass * (t.mass_scale * vn + t.bias)) - t.impulse_scale * p.normal_impulse;
+    let mut total = (p.normal_impulse + delta).fast_max(zero);
+    if let Some(lanes) = only {
+        total = lanes.select(total, p.normal_impulse);
+    }
+    let applied = total - p.normal_impulse;
+    let max_normal_impulse = p.max_normal_impulse.fast_max(applied);
+    let relative_velocity = if USE_BIAS {
+        applied
+            .simd_gt(zero)
+            .select(p.relative_velocity.fast_min(vn), p.relative_velocity)
+    } else {
+        p.relative_velocity
+    };
+    apply(c, a, b, p, applied * nx, applied * ny);
+    let q = &mut c.points[i];
+    q.normal_impulse = total;
+    q.max_normal_impulse = max_normal_impulse;
+    q.relative_velocity = relative_velocity;
 }
 
 /// Restitution of one group (see `contact_solver::apply_restitution`): a point bounces when

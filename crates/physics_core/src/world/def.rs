@@ -56,7 +56,12 @@ pub struct WorldDef {
     /// Seconds an island's bodies must all rest before it sleeps.
     pub time_to_sleep: f32,
     /// Solve two-point manifolds with the 2x2 block solver (seed 001) instead of one point
-    /// at a time.
+    /// at a time, in the SIMD lanes with every other contact (`solver/wide_block_solver.rs`),
+    /// at about the sequential solve's speed. Awake towers then stand still (no lean over
+    /// 30 s, where Box2D v3's sequential points lean 1.2 to 2.5 cm); piles of circles
+    /// (one-point manifolds) do not change. Off by default: it leaves the pyramid, Solver2D's
+    /// high mass ratio scenes and overlap recovery a few per cent behind Box2D's figures
+    /// (`bench_compare --fidelity`, the block solver column).
     pub enable_block_solver: bool,
     /// Islands of touching bodies (static and kinematic bodies do not join them) with at most
     /// this many bodies have their contacts' normal impulses solved together, rigidly and

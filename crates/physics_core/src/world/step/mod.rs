@@ -429,9 +429,7 @@ impl World {
         // step's, when nothing they depend on changed); the solver's first stages build their
         // constraints.
         let mut prepared = std::mem::take(&mut self.prepare_slots);
-        let use_block_solver = contact_settings.use_block_solver;
-        let any_restitution =
-            self.find_solve_set(&solver_index, use_block_solver, &mut prepared, &mut arrays);
+        let any_restitution = self.find_solve_set(&solver_index, &mut prepared, &mut arrays);
         // A solver body's constraint data was gathered above, densely; a body outside the
         // solver (static or asleep) acts as a fixed one, read from its record.
         let contact_bodies = std::mem::take(&mut arrays.contact_bodies);

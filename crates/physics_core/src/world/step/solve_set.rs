@@ -86,8 +86,6 @@ pub(in crate::world) struct SolveSetCache {
     /// A joint was created, destroyed, enabled, disabled, broken or given a new kind since
     /// the joint order was built (or there is none yet).
     joints_changed: bool,
-    /// The block solver setting the set was built with.
-    use_block_solver: bool,
     /// The exact contact island limit the set was built with.
     exact_island_bodies: u32,
     /// Constraint counts of the exact contact islands, in island order.
@@ -160,21 +158,19 @@ impl World {
     pub(in crate::world) fn find_solve_set(
         &mut self,
         solver_index: &[u32],
-        use_block_solver: bool,
         prepared: &mut Vec<u32>,
         arrays: &mut SolverArrays,
     ) -> bool {
         let exact_bodies = self.def.exact_contact_island_bodies;
         let cache = &mut self.solve_set;
-        let same_settings =
-            cache.use_block_solver == use_block_solver && cache.exact_island_bodies == exact_bodies;
+        let same_settings = cache.exact_island_bodies == exact_bodies;
         let known = same_settings && !cache.contacts_changed;
         let reuse = known && cache.changed_slots.is_empty();
         self.counters.solve_set_reused = reuse;
         self.counters.solve_set_mended = false;
         if reuse {
             #[cfg(debug_assertions)]
-            self.check_reused_solve_set(solver_index, use_block_solver, prepared, arrays);
+            self.check_reused_solve_set(solver_index, prepared, arrays);
             return self.solve_set.any_restitution;
         }
         let mend = known && exact_bodies == 0;
@@ -193,7 +189,7 @@ impl World {
             }
             let mut any_restitution = false;
             for (k, key) in keys.iter().enumerate() {
-                arrays.add_contact(k as u32, key.a, key.b, use_block_solver || key.scalar);
+                arrays.add_contact(k as u32, key.a, key.b, key.scalar);
                 prepared.push(key.slot);
                 any_restitution |= key.restitution;
             }
@@ -204,7 +200,7 @@ impl World {
             let (restitution, island) =
                 self.exact_islands_of_solve_set(solver_index, &mut keys, params, exact_bodies);
             for (k, key) in keys.iter().enumerate() {
-                let scalar = use_block_solver || island[k].is_some() || key.scalar;
+                let scalar = island[k].is_some() || key.scalar;
                 arrays.add_contact(k as u32, key.a, key.b, scalar);
                 prepared.push(key.slot);
             }
@@ -231,13 +227,12 @@ impl World {
         cache.contacts_changed = false;
         cache.changed_slots.clear();
         cache.keys = keys;
-        cache.use_block_solver = use_block_solver;
         cache.exact_island_bodies = exact_bodies;
         cache.any_restitution = any_restitution;
         cache.exact_sizes = sizes;
         #[cfg(debug_assertions)]
         if mend {
-            self.check_reused_solve_set(solver_index, use_block_solver, prepared, arrays);
+            self.check_reused_solve_set(solver_index, prepared, arrays);
         }
         any_restitution
     }
@@ -332,7 +327,6 @@ impl World {
     fn check_reused_solve_set(
         &self,
         solver_index: &[u32],
-        use_block_solver: bool,
         prepared: &[u32],
         arrays: &SolverArrays,
     ) {
@@ -343,7 +337,7 @@ impl World {
         let any_restitution = if exact_bodies == 0 {
             self.scan_solve_set(solver_index, |key| keys.push(key));
             for (k, key) in keys.iter().enumerate() {
-                coloring.add_or_overflow(k as u32, key.a, key.b, use_block_solver || key.scalar);
+                coloring.add_or_overflow(k as u32, key.a, key.b, key.scalar);
             }
             assert_eq!(keys, self.solve_set.keys, "kept solve keys differ");
             keys.iter().any(|key| key.restitution)
@@ -355,7 +349,7 @@ impl World {
                 exact_bodies,
             );
             for (k, key) in keys.iter().enumerate() {
-                let scalar = use_block_solver || island[k].is_some() || key.scalar;
+                let scalar = island[k].is_some() || key.scalar;
                 coloring.add_or_overflow(k as u32, key.a, key.b, scalar);
             }
             let mut sizes = Vec::new();
