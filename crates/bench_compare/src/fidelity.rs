@@ -281,7 +281,7 @@ fn deepest_pile_overlap(scene: &Scene, end: &[BodySample]) -> f32 {
 pub const EXACT_ISLAND_BODIES: u32 = 64;
 
 /// The table's columns: every engine with its defaults, then physics_core with exact contact
-/// islands.
+/// islands, then physics_core with the block solver.
 fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
     let mut out: Vec<_> = ENGINES
         .iter()
@@ -301,6 +301,11 @@ fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
             build,
             exact,
         ));
+        let block = Settings {
+            block_solver: Some(true),
+            ..Settings::default()
+        };
+        out.push(("physics_core, block solver".to_string(), build, block));
     }
     out
 }

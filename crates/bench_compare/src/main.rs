@@ -46,6 +46,10 @@
 //! compare the exact joint-tree solve (1: every tree exact; the default 10: trees held by
 //! the world or heavy-ended past 10:1; `inf`: none, every joint on Box2D's soft rows).
 //!
+//! `--block-solver` turns on physics_core's and bevy_physics2d's 2x2 block solver for
+//! two-point manifolds (`WorldDef::enable_block_solver`) in the race and the differential
+//! mode, to time and compare it.
+//!
 //! `--exact-islands N` turns on physics_core's exact contact islands of up to N bodies
 //! (`WorldDef::exact_contact_island_bodies`) in the race and the differential mode, to time
 //! and compare them.
@@ -228,6 +232,7 @@ fn parse() -> Result<Options, String> {
                         .ok_or(format!("bad joint mass ratio {text} (1 or more, or inf)"))?,
                 );
             }
+            "--block-solver" => options.settings.block_solver = Some(true),
             "--exact-islands" => {
                 options.settings.exact_contact_island_bodies =
                     count_in(&value()?, 0..=1_000_000, "exact island body")? as u32
@@ -315,6 +320,7 @@ fn main() {
     let race_settings = engines::Settings {
         exact_contact_island_bodies: options.settings.exact_contact_island_bodies,
         exact_joint_mass_ratio: options.settings.exact_joint_mass_ratio,
+        block_solver: options.settings.block_solver,
         ..engines::Settings::default()
     };
     let mut table = String::new();

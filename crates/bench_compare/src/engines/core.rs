@@ -29,6 +29,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         exact_joint_mass_ratio: settings
             .exact_joint_mass_ratio
             .unwrap_or(defaults.exact_joint_mass_ratio),
+        enable_block_solver: settings
+            .block_solver
+            .unwrap_or(defaults.enable_block_solver),
         ..defaults
     };
     let mut built = scene.build(def).map_err(|e| e.to_string())?;

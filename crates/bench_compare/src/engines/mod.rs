@@ -38,6 +38,9 @@ pub struct Settings {
     /// physics_core and bevy_physics2d: `WorldDef::exact_joint_mass_ratio` (`None`: their
     /// default, 10).
     pub exact_joint_mass_ratio: Option<f32>,
+    /// physics_core and bevy_physics2d: solve two-point manifolds with the 2x2 block solver
+    /// (`WorldDef::enable_block_solver`; `None`: their default).
+    pub block_solver: Option<bool>,
 }
 
 impl Default for Settings {
@@ -48,6 +51,7 @@ impl Default for Settings {
             recycle_distance: None,
             exact_contact_island_bodies: 0,
             exact_joint_mass_ratio: None,
+            block_solver: None,
         }
     }
 }

@@ -59,6 +59,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         exact_joint_mass_ratio: settings
             .exact_joint_mass_ratio
             .unwrap_or(PhysicsSettings::default().exact_joint_mass_ratio),
+        block_solver: settings
+            .block_solver
+            .unwrap_or(PhysicsSettings::default().block_solver),
         enable_sleep: false,
         worker_threads: super::threads(),
         ..PhysicsSettings::default()
