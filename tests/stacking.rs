@@ -227,7 +227,7 @@ fn awake_towers_of_15_20_and_30_boxes_stand_for_thirty_seconds() {
     }
 }
 
-/// Issue 60: with the block solver (now solved in the SIMD lanes with the rest of the
+/// With the block solver (solved in the SIMD lanes with the rest of the
 /// contacts, not sent to the scalar path) awake towers stand as still as rapier's. Solving a
 /// box's two contact points one after the other lets the first take more than its share
 /// each substep, a small turn that recycled anchors keep; Box2D's towers lean 1.2 to 2.5 cm

@@ -283,8 +283,10 @@ pub const EXACT_ISLAND_BODIES: u32 = 64;
 /// The table's columns: every engine with its defaults, then physics_core with exact contact
 /// islands, then physics_core with the block solver.
 fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
+    // The floor steps physics_core itself: its column would repeat physics_core's.
     let mut out: Vec<_> = ENGINES
         .iter()
+        .filter(|(name, _)| *name != crate::engines::floor::NAME)
         .map(|(name, build)| (name.to_string(), *build, Settings::default()))
         .collect();
     let core = ENGINES
