@@ -17,7 +17,9 @@
 //! diagonal becomes K_ii (whose inverse is the point's normal mass) and the right side
 //! s_i vn_i + bias_i - s_i (K a)_i, the point update's own terms. Positive row scales keep
 //! the complementarity conditions, and the enumeration needs one division instead of three.
-//! A single active point then gets exactly the one-point soft update.
+//! A single active point then gets the one-point soft update (once the other point's old
+//! impulse is taken off), up to rounding: the diagonal is K_ii, where the point update
+//! multiplies by 1 - impulse_scale.
 //!
 //! Total enumeration tries: both points active (w = 0), only point 1, only point 2, neither;
 //! the first that satisfies the inequalities is the answer.

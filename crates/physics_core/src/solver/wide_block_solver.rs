@@ -22,7 +22,8 @@
 //! (by the determinant) instead of three times, which keeps the block solve about as fast
 //! as the point-by-point one. The equations are the scalar block solver's; the test
 //! `block_lanes_give_what_the_scalar_block_gives` holds the two together. Like the rest of
-//! the lanes' solver it uses no fused multiply-add, so both lane widths give the same bits.
+//! the lanes' solver it uses no fused multiply-add, and the lanes it leaves keep their
+//! velocities by selection, so both lane widths give the same bits.
 
 use super::{Lanes, WideBody, WideConstraint, apply, relative_velocity};
 use crate::solver::block_solver::MAX_CONDITION_NUMBER;
@@ -113,6 +114,7 @@ pub(super) fn solve_normal_pair<const USE_BIAS: bool>(
         only_first.select(zero, only_second.select(second, zero)),
     );
 
+    let before = (a.velocities(), b.velocities());
     for (i, x) in [x1, x2].into_iter().enumerate() {
         let p = &c.points[i];
         let total = solved.select(x, p.normal_impulse);
@@ -131,5 +133,7 @@ pub(super) fn solve_normal_pair<const USE_BIAS: bool>(
         q.max_normal_impulse = max_normal_impulse;
         q.relative_velocity = relative_velocity;
     }
+    a.keep_velocities_outside(solved, before.0);
+    b.keep_velocities_outside(solved, before.1);
     solved
 }

@@ -18,9 +18,12 @@
 //!
 //! and friction with t = right_perp(n) in place of n, clamped to |lambda_t| <= mu lambda_n.
 //!
-//! Only portable arithmetic (add, sub, mul, min, max, compare) is used, never a fused
-//! multiply-add, so every lane computes exactly what the scalar path would compute in the
-//! same operation order, on every platform.
+//! Only portable arithmetic (add, sub, mul, div, min, max, compare, select) is used, never a
+//! fused multiply-add, so every lane computes exactly what the scalar path would compute in
+//! the same operation order, on every platform. Where a lane's work depends on the other
+//! lanes of its group (the block solver's fallback), the lanes left out keep their
+//! velocities by selection, not by adding a zero impulse (which can turn -0.0 into +0.0), so
+//! both lane widths still give the same bits.
 
 #[cfg(test)]
 use super::body_state::BodyState;
@@ -127,6 +130,24 @@ impl WideBody {
             qc,
             qs,
         }
+    }
+}
+
+impl WideBody {
+    /// The lanes' velocities (vx, vy, w).
+    #[inline(always)]
+    fn velocities(&self) -> [Lanes; 3] {
+        [self.vx, self.vy, self.w]
+    }
+
+    /// Puts `before` back in the lanes outside `lanes`: a lane left out of a masked solve
+    /// keeps its velocities bit for bit (adding it a zero impulse could turn -0.0 into +0.0,
+    /// and whether that happens would depend on the other lanes of its group).
+    #[inline(always)]
+    fn keep_velocities_outside(&mut self, lanes: Lanes, before: [Lanes; 3]) {
+        self.vx = lanes.select(self.vx, before[0]);
+        self.vy = lanes.select(self.vy, before[1]);
+        self.w = lanes.select(self.w, before[2]);
     }
 }
 
@@ -402,7 +423,7 @@ pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactCons
 /// lane [`pack_lane`] would write from [`prepare_contact`](super::contact_solver::prepare_contact)'s
 /// constraint, bit for bit, without building that constraint first (preparing is one of the
 /// step's longer stages, and the copy through it was a good part of its work). The block
-/// solver's matrix is not built: the lanes have none.
+/// solver's matrix is not stored: the lanes rebuild K from the anchors when they solve.
 #[inline(always)]
 pub(crate) fn prepare_lane(
     group: &mut WideConstraint,
@@ -723,7 +744,15 @@ fn solve_normal_point<const USE_BIAS: bool>(
     } else {
         p.relative_velocity
     };
-    apply(c, a, b, p, applied * nx, applied * ny);
+    match only {
+        Some(lanes) => {
+            let before = (a.velocities(), b.velocities());
+            apply(c, a, b, p, applied * nx, applied * ny);
+            a.keep_velocities_outside(lanes, before.0);
+            b.keep_velocities_outside(lanes, before.1);
+        }
+        None => apply(c, a, b, p, applied * nx, applied * ny),
+    }
     let q = &mut c.points[i];
     q.normal_impulse = total;
     q.max_normal_impulse = max_normal_impulse;

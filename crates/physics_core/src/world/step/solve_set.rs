@@ -9,7 +9,6 @@
 //! - the solver's bodies, as (slot, generation) in solver order (they give the solver
 //!   indices, and which contacts have a moving body);
 //! - each contact's touching, sensor and enabled flags, and the set of live contacts;
-//! - whether the block solver is on (it sends every constraint to the scalar overflow);
 //! - the contacts' restitution (whether the restitution stages run at all).
 //!
 //! Joints get the same treatment: their colour order and exact islands depend only on the
