@@ -131,9 +131,7 @@ impl WideBody {
             qs,
         }
     }
-}
 
-impl WideBody {
     /// The lanes' velocities (vx, vy, w).
     #[inline(always)]
     fn velocities(&self) -> [Lanes; 3] {
@@ -675,19 +673,20 @@ fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
         }
     });
 
-    // Lanes the block solved are left out of the point-by-point solve.
-    let mut point_lanes = None;
+    // Lanes the block solved are left out of the point-by-point solve; it does not run when
+    // the block solved them all.
+    let mut points_left = true;
+    let mut only = None;
     if BLOCK {
         let solved = solve_normal_pair::<USE_BIAS>(c, &mut a, &mut b, &terms);
-        if solved.all() {
-            point_lanes = Some(zero);
-        } else if solved.any() {
-            point_lanes = Some(!solved);
+        points_left = !solved.all();
+        if solved.any() {
+            only = Some(!solved);
         }
     }
-    if point_lanes.is_none_or(|lanes| lanes.any()) {
+    if points_left {
         for (i, t) in terms.iter().enumerate() {
-            solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, point_lanes);
+            solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, only);
         }
     }
 
