@@ -1,4 +1,4 @@
-//! Chains with heavy ends (issue 28): 20 light links pinned at one end to a static pivot,
+//! Chains with heavy ends: 20 light links pinned at one end to a static pivot,
 //! ending in a disk 100 to 10,000 times a link's mass, released horizontally to swing. Joint
 //! trees are solved exactly (`joint/exact_islands.rs`); these are the cases that break that
 //! solve: at the bottom of the swing the straight chain carries the disk's whole weight and

@@ -1,4 +1,4 @@
-//! Exact contact islands (`WorldDef::exact_contact_island_bodies`, issue 28): heavy bodies on
+//! Exact contact islands (`WorldDef::exact_contact_island_bodies`): heavy bodies on
 //! light ones rest on their contacts instead of sinking into them, and every scene of the
 //! library steps sanely with the setting on.
 

@@ -1,4 +1,4 @@
-//! A ball pile (issue 28): 400 balls poured into a box 10 m wide must not sink into each other
+//! A ball pile: 400 balls poured into a box 10 m wide must not sink into each other
 //! further than Box2D v3's balls do.
 
 use physics2d_demos::physics_core::prelude::*;

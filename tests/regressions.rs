@@ -405,7 +405,7 @@ fn widest_chain_gap(name: &str) -> f32 {
     widest
 }
 
-/// Bug (issue 28): the exact joint-tree solve took each pin's tension direction at the start
+/// Bug: the exact joint-tree solve took each pin's tension direction at the start
 /// of the substep, so the rotation of a light link pulled hard at its ends (the geometric
 /// stiffness |T . r|) was integrated explicitly. Holding a heavy end, that stiffness rings
 /// faster than the substep: a 20-link chain with a 2500:1 disk whipped apart at the bottom of
@@ -417,7 +417,7 @@ fn regression_explicit_geometric_stiffness_whipped_a_heavy_chain_apart() {
     assert!(widest < 1e-3, "a pin opened {widest} m");
 }
 
-/// Bug (issue 28): the exact joint-tree solve factored A = J M^-1 J^T in f32. Along a straight
+/// Bug: the exact joint-tree solve factored A = J M^-1 J^T in f32. Along a straight
 /// chain the heavy end's pivot is its tiny inverse mass left after subtracting terms thousands
 /// of times larger, and at 10,000:1 rounding ate it: the solve blew the chain up to 1e11 m
 /// even with stiffened links. In f64 every pin holds within 0.1 mm.

@@ -202,7 +202,7 @@ fn overlapping_boxes_separate_gently_and_come_to_rest() {
     }
 }
 
-/// Issue 28: towers of unit boxes kept awake (sleeping off) for half a minute. Box2D v3 holds
+/// Towers of unit boxes kept awake (sleeping off) for half a minute. Box2D v3 holds
 /// these very towers within 1.2, 1.6 and 2.5 cm (`bench_compare --fidelity`); before recycled
 /// manifolds kept their anchors, ours leaned more every second and toppled at 15 to 20 s.
 /// The top box must stay within 10 cm of the bottom one's column, with either contact solver.

@@ -1,4 +1,4 @@
-//! Solver fidelity through the plugin (issue 28): awake towers stand and a heavy box rests on
+//! Solver fidelity through the plugin: awake towers stand and a heavy box rests on
 //! light ones, as the core does.
 
 mod support;

@@ -10,9 +10,15 @@ use bevy_app::prelude::*;
 use bevy_ecs::message::MessageCursor;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
+use bevy_physics2d::PhysicsSettings;
+use bevy_physics2d::PhysicsWarning;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{PhysicsSettings, PhysicsWarning};
-use support::{app, read, step};
+use support::app;
+use support::core_pose;
+use support::read;
+use support::spawn_box;
+use support::spawn_ground;
+use support::step;
 
 /// A ground and a stack of five boxes: the bodies that must not notice the bad input.
 fn spawn_stack(app: &mut App) -> Vec<Entity> {
@@ -257,4 +263,79 @@ fn joints_to_despawned_entities_and_bad_values_are_skipped_by_name() {
             "no warning naming the value {what} of {victim}: {warnings:?}"
         );
     }
+}
+
+#[test]
+fn bad_components_are_skipped_with_a_warning_and_the_rest_steps_unchanged() {
+    let run = |with_bad: bool| {
+        let mut app = app();
+        spawn_ground(&mut app);
+        let good = spawn_box(&mut app, 0.0, 3.0);
+        let mut bad = Vec::new();
+        if with_bad {
+            let w = app.world_mut();
+            bad.push(
+                w.spawn((
+                    RigidBody::Dynamic,
+                    Collider::convex_hull(vec![
+                        bevy_math::Vec2::ZERO,
+                        bevy_math::Vec2::X,
+                        2.0 * bevy_math::Vec2::X,
+                    ]),
+                    Transform::from_xyz(5.0, 3.0, 0.0),
+                ))
+                .id(),
+            );
+            bad.push(
+                w.spawn((
+                    RigidBody::Dynamic,
+                    Collider::circle(0.5),
+                    Transform::from_xyz(f32::NAN, 1.0, 0.0),
+                ))
+                .id(),
+            );
+            bad.push(
+                w.spawn((
+                    RigidBody::Dynamic,
+                    Collider::circle(-1.0),
+                    Transform::from_xyz(-5.0, 2.0, 0.0),
+                ))
+                .id(),
+            );
+            bad.push(w.spawn(Joint::revolute(good, good)).id());
+            // Static level geometry (no body) placed at a non-finite position.
+            bad.push(
+                w.spawn((
+                    Collider::circle(1.0),
+                    Transform::from_xyz(9.0, f32::NAN, 0.0),
+                ))
+                .id(),
+            );
+        }
+        let mut warnings = MessageCursor::<PhysicsWarning>::default();
+        let mut seen = Vec::new();
+        let mut poses = Vec::new();
+        for _ in 0..90 {
+            step(&mut app, 1);
+            seen.extend(read(&mut app, &mut warnings));
+            poses.push(core_pose(&app, good));
+        }
+        (poses, bad, seen)
+    };
+    let (clean, _, none) = run(false);
+    assert!(none.is_empty(), "{none:?}");
+    let (dirty, bad, warnings) = run(true);
+    assert_eq!(
+        clean, dirty,
+        "the good box moves exactly as without the bad entities"
+    );
+    // One warning per bad entity, naming it; the degenerate polygon's says why.
+    for entity in &bad {
+        let n = warnings.iter().filter(|w| w.entity == *entity).count();
+        assert_eq!(n, 1, "entity {entity}: {warnings:?}");
+    }
+    assert!(
+        warnings.iter().any(|w| w.message.contains("collinear")),
+        "{warnings:?}"
+    );
 }

@@ -7,9 +7,14 @@ mod support;
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemState;
-use bevy_math::{Quat, Vec2};
+use bevy_math::Quat;
+use bevy_math::Vec2;
 use bevy_physics2d::prelude::*;
-use support::{app, ground, step};
+use support::app;
+use support::ground;
+use support::spawn_box;
+use support::spawn_ground;
+use support::step;
 
 #[derive(PhysicsLayer, Clone, Copy, Debug)]
 enum Layer {
@@ -273,4 +278,61 @@ fn per_material_combine_rules_set_the_sliding_distance() {
             stop(mu)
         );
     }
+}
+
+#[test]
+fn spatial_queries_find_colliders_by_ray_point_and_box() {
+    let mut app = app();
+    let ground = spawn_ground(&mut app);
+    let body = spawn_box(&mut app, 3.0, 0.5);
+    step(&mut app, 1);
+    let mut state = bevy_ecs::system::SystemState::<SpatialQuery>::new(app.world_mut());
+    let query = state.get(app.world()).unwrap();
+    let hit = query
+        .cast_ray(
+            bevy_math::Vec2::new(3.0, 10.0),
+            bevy_math::Vec2::NEG_Y,
+            100.0,
+            &Default::default(),
+        )
+        .expect("the box is below");
+    assert_eq!(hit.entity, body);
+    assert!((hit.distance - 9.0).abs() < 0.02, "{hit:?}");
+    let filter = SpatialQueryFilter::default().with_excluded([body]);
+    let hit = query
+        .cast_ray(
+            bevy_math::Vec2::new(3.0, 10.0),
+            bevy_math::Vec2::NEG_Y,
+            100.0,
+            &filter,
+        )
+        .unwrap();
+    assert_eq!(hit.entity, ground);
+    assert_eq!(
+        query.point_intersections(bevy_math::Vec2::new(3.0, 0.5), &Default::default()),
+        vec![body]
+    );
+    let mut both = query.aabb_intersections(
+        bevy_math::Vec2::new(2.0, -1.0),
+        bevy_math::Vec2::new(4.0, 1.0),
+        &Default::default(),
+    );
+    both.sort();
+    let mut expected = vec![ground, body];
+    expected.sort();
+    assert_eq!(both, expected);
+    let cast = query
+        .cast_shape(
+            &Collider::circle(0.25),
+            bevy_math::Vec2::new(-3.0, 0.5),
+            bevy_math::Quat::IDENTITY,
+            bevy_math::Vec2::X,
+            10.0,
+            &Default::default(),
+        )
+        .unwrap()
+        .expect("the disk slides into the box");
+    assert_eq!(cast.entity, body);
+    // The box's left face is at x = 2.5; the disk's centre stops 0.25 before it.
+    assert!((cast.distance - 5.25).abs() < 0.02, "{cast:?}");
 }

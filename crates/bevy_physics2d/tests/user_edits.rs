@@ -5,11 +5,20 @@ mod support;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
-use bevy_math::{Quat, Vec2};
+use bevy_math::Quat;
+use bevy_math::Vec2;
+use bevy_physics2d::InterpolationPoses;
+use bevy_physics2d::PhysicsBody;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{InterpolationPoses, PhysicsBody, quat_from_rot, rot_from_quat};
+use bevy_physics2d::quat_from_rot;
+use bevy_physics2d::rot_from_quat;
 use std::time::Duration;
-use support::{HZ, app, step};
+use support::HZ;
+use support::app;
+use support::core_pose;
+use support::dt;
+use support::spawn_box;
+use support::step;
 
 fn spawn_ground_and_box(app: &mut App) -> Entity {
     let world = app.world_mut();
@@ -307,4 +316,96 @@ fn a_sleeping_kinematic_platform_made_dynamic_falls() {
     // Ten steps of free fall: about g (10 / 60 s)^2 / 2 = 0.14 m.
     let y = core_position(&app, platform).y;
     assert!(y < 4.9, "it fell: y = {y}");
+}
+
+#[test]
+fn setting_transform_teleports_and_setting_velocity_moves() {
+    let mut app = app();
+    let body = spawn_box(&mut app, 0.0, 5.0);
+    app.world_mut().resource_mut::<PhysicsSettings>().gravity = bevy_math::Vec2::ZERO;
+    step(&mut app, 3);
+    app.world_mut()
+        .get_mut::<Transform>(body)
+        .unwrap()
+        .translation = bevy_math::Vec3::new(7.0, -2.0, 0.0);
+    step(&mut app, 1);
+    let p = core_pose(&app, body).p;
+    assert_eq!(
+        p,
+        bevy_math::Vec2::new(7.0, -2.0),
+        "teleported exactly (no gravity, at rest)"
+    );
+    app.world_mut().get_mut::<LinearVelocity>(body).unwrap().0 = bevy_math::Vec2::new(3.0, 0.0);
+    step(&mut app, 60);
+    let p = core_pose(&app, body).p;
+    // One second at 3 units/s, no gravity, no damping.
+    assert!((p.x - 10.0).abs() < 1e-3 && (p.y + 2.0).abs() < 1e-6, "{p}");
+    assert_eq!(app.world().get::<LinearVelocity>(body).unwrap().0.x, 3.0);
+}
+
+/// A change the game makes after a step, in `Update`, to a body in flight.
+#[derive(Resource, Default)]
+struct GameEdit {
+    velocity: Option<bevy_math::Vec2>,
+    x: Option<f32>,
+}
+
+fn apply_game_edit(
+    mut edit: ResMut<GameEdit>,
+    mut bodies: Query<(&mut Transform, &mut LinearVelocity)>,
+) {
+    for (mut transform, mut velocity) in &mut bodies {
+        if let Some(v) = edit.velocity {
+            velocity.0 = v;
+        }
+        if let Some(x) = edit.x {
+            transform.translation.x = x;
+        }
+    }
+    *edit = GameEdit::default();
+}
+
+/// The writeback marks the transform and velocities of every moving body changed, and the
+/// next prepare skips those of its own by their change tick. A game's edit after the step
+/// (here in `Update`, on a falling body whose components the writeback has just written) has
+/// a later tick and must still reach the core, with and without interpolation.
+#[test]
+fn game_edits_after_a_step_reach_the_core_of_a_moving_body() {
+    for interpolated in [false, true] {
+        let mut app = app();
+        app.init_resource::<GameEdit>()
+            .add_systems(Update, apply_game_edit);
+        let body = spawn_box(&mut app, 0.0, 50.0);
+        if !interpolated {
+            app.world_mut().entity_mut(body).insert(NoInterpolation);
+        }
+        step(&mut app, 5);
+        let falling = |app: &App| {
+            let physics = app.world().resource::<PhysicsWorld>();
+            let id = physics.body(body).unwrap();
+            physics.core().body_motion(id).unwrap()
+        };
+        assert!(falling(&app).linear_velocity.y < -0.5, "in free fall");
+
+        app.world_mut().resource_mut::<GameEdit>().velocity = Some(bevy_math::Vec2::new(4.0, -1.0));
+        // The step of this update runs before `Update`; the next one takes the edit.
+        step(&mut app, 2);
+        let v = falling(&app).linear_velocity;
+        // In the air nothing but gravity acts: x keeps the 4 m/s set, y gained g dt once.
+        assert_eq!(v.x, 4.0, "interpolated {interpolated}");
+        let g_dt = -app.world().resource::<PhysicsSettings>().gravity.y * dt(&app);
+        assert!(
+            (v.y - (-1.0 - g_dt)).abs() < 1e-4,
+            "{v} interpolated {interpolated}"
+        );
+
+        app.world_mut().resource_mut::<GameEdit>().x = Some(-30.0);
+        step(&mut app, 2);
+        let x = falling(&app).transform.p.x;
+        // Teleported to -30 and then one step at 4 m/s.
+        assert!(
+            (x - (-30.0 + 4.0 * dt(&app))).abs() < 1e-4,
+            "{x} interpolated {interpolated}"
+        );
+    }
 }

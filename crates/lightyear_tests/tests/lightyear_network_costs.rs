@@ -33,7 +33,7 @@ struct Resimulation {
     ticks: u32,
 }
 
-/// Measures what the issue asks to report: bytes per tick for 100 moving bodies, and the
+/// Measures what networking costs: bytes per tick for 100 moving bodies, and the
 /// cost of a resimulation on a 500-body scene. By hand:
 /// `cargo test --release -p lightyear_tests --test lightyear_network_costs -- --ignored --nocapture`.
 #[test]

@@ -164,7 +164,7 @@ fn a_recycled_manifold_keeps_its_normal_and_anchors_while_the_pair_turns() {
     );
 }
 
-/// Regression (issue 28): recycling used to turn a reused manifold's anchors (and normal) with
+/// Regression: recycling used to turn a reused manifold's anchors (and normal) with
 /// the bodies. In an awake tower that feeds a lean back into itself: the tilt doubled about
 /// every 3 s and a 20-box tower toppled within 20 s (Box2D v3 holds it within 2 cm; with
 /// recycling off both engines topple alike). Kept anchors, as Box2D keeps them, hold it.

@@ -255,3 +255,72 @@ fn queries_match_brute_force_after_the_bodies_moved() {
     }
     assert!(hits > 300, "the boxes met only {hits} shapes");
 }
+
+fn world() -> World {
+    World::new(WorldDef::default()).unwrap()
+}
+
+fn ground(world: &mut World) -> BodyId {
+    let g = world
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    world
+        .create_shape(
+            g,
+            &ShapeDef::default(),
+            Polygon::new_box(50.0, 1.0).unwrap().into(),
+        )
+        .unwrap();
+    g
+}
+
+fn unit_box(world: &mut World, position: Vec2) -> BodyId {
+    unit_box_of(world, position, &ShapeDef::default())
+}
+
+/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
+fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
+    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
+    world
+        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
+        .unwrap();
+    b
+}
+
+#[test]
+fn aabb_and_ray_queries_find_shapes_through_the_trees() {
+    let mut w = world();
+    let g = ground(&mut w);
+    let boxes: Vec<BodyId> = (0..5)
+        .map(|i| unit_box(&mut w, Vec2::new(3.0 * i as f32, 5.0)))
+        .collect();
+    let found = w.query_aabb(
+        &Aabb::new(Vec2::new(2.0, 4.0), Vec2::new(7.0, 6.0)),
+        &QueryFilter::default(),
+    );
+    let expected: Vec<ShapeId> = [boxes[1], boxes[2]]
+        .iter()
+        .map(|b| w.body_shapes(*b).unwrap()[0])
+        .collect();
+    assert_eq!(found, expected);
+    // A ray down through box 2 stops at its top face, not at the ground below.
+    let (shape, hit) = w
+        .ray_cast_closest(
+            Vec2::new(6.0, 10.0),
+            Vec2::new(0.0, -20.0),
+            &QueryFilter::default(),
+        )
+        .unwrap();
+    assert_eq!(shape, expected[1]);
+    assert!((hit.point.y - 5.5).abs() < 1e-5);
+    // Between boxes it reaches the ground's top at y = 0.
+    let (shape, hit) = w
+        .ray_cast_closest(
+            Vec2::new(1.5, 10.0),
+            Vec2::new(0.0, -20.0),
+            &QueryFilter::default(),
+        )
+        .unwrap();
+    assert_eq!(shape, w.body_shapes(g).unwrap()[0]);
+    assert!(hit.point.y.abs() < 1e-5);
+}

@@ -192,3 +192,44 @@ fn an_explosion_pushes_bodies_away_falling_off_with_distance() {
             .is_err()
     );
 }
+
+#[test]
+fn mixing_rules_decide_whether_a_box_slides() {
+    // A box of friction 0.1 on a 30 degree ramp of friction 1.0: the geometric mean 0.32 is
+    // below tan 30 = 0.58 so it slides; with the max rule (1.0) it holds.
+    let slides = |rule: MixRule| {
+        let mut w = World::new(WorldDef {
+            friction_mixing: rule,
+            ..Default::default()
+        })
+        .unwrap();
+        let angle = std::f32::consts::PI / 6.0;
+        let ramp = w
+            .create_body(&BodyDef::fixed(Vec2::ZERO).with_angle(angle))
+            .unwrap();
+        let grippy = ShapeDef {
+            friction: 1.0,
+            ..Default::default()
+        };
+        w.create_shape(ramp, &grippy, Polygon::new_box(10.0, 0.25).unwrap().into())
+            .unwrap();
+        let normal = Rot::from_angle(angle).rotate(Vec2::Y);
+        let b = w
+            .create_body(&BodyDef::dynamic(0.75 * normal).with_angle(angle))
+            .unwrap();
+        let slippery = ShapeDef {
+            friction: 0.1,
+            ..Default::default()
+        };
+        w.create_shape(b, &slippery, Polygon::new_box(0.5, 0.5).unwrap().into())
+            .unwrap();
+        for _ in 0..60 {
+            w.step(DT).unwrap();
+        }
+        w.body_position(b).unwrap().distance(0.75 * normal) > 0.5
+    };
+    assert!(slides(MixRule::GeometricMean));
+    assert!(!slides(MixRule::Max));
+    assert_eq!(MixRule::Average.mix(0.2, 0.6), 0.4);
+    assert_eq!(MixRule::Min.mix(0.2, 0.6), 0.2);
+}

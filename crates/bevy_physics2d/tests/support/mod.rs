@@ -96,3 +96,37 @@ pub fn ground(app: &mut App) -> Entity {
         ))
         .id()
 }
+
+/// The plugin tests' ground: a static box 20 m by 1 m whose top is at y = 0 ([`GROUND`]).
+pub fn spawn_ground(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(GROUND.0, GROUND.1),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+        ))
+        .id()
+}
+
+/// The width and height of [`spawn_ground`]'s box.
+pub const GROUND: (f32, f32) = (20.0, 1.0);
+
+/// A dynamic unit box at (`x`, `y`).
+pub fn spawn_box(app: &mut App, x: f32, y: f32) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(x, y, 0.0),
+        ))
+        .id()
+}
+
+/// The core body's transform of `entity`.
+pub fn core_pose(app: &App, entity: Entity) -> bevy_physics2d::physics_core::math::Transform {
+    let physics = app.world().resource::<PhysicsWorld>();
+    physics
+        .core()
+        .body_transform(physics.body(entity).expect("body exists"))
+        .unwrap()
+}

@@ -1,6 +1,7 @@
 //! Who hears about which pairs: `CollisionEventsEnabled` gates collision messages as well as
 //! observers (as in Avian), kinematic bodies meet static sensors, and a kinematic collider
-//! that asks for collision events meets static and kinematic colliders.
+//! that asks for collision events meets static and kinematic colliders; each touch gives
+//! exactly one start and one end, and sensors report what enters and leaves.
 
 mod support;
 
@@ -10,7 +11,11 @@ use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_physics2d::PhysicsBody;
 use bevy_physics2d::prelude::*;
-use support::{app, read, step};
+use support::app;
+use support::read;
+use support::spawn_box;
+use support::spawn_ground;
+use support::step;
 
 /// Reads collision messages across calls (a fresh cursor would read again what the last
 /// two updates sent).
@@ -288,4 +293,131 @@ fn a_real_change_keeps_the_contacts_that_still_touch() {
     let (starts, ends) = listener.during(&mut app, 5);
     assert!(starts.is_empty());
     assert_eq!(ends.len(), 1);
+}
+
+#[derive(Resource, Default)]
+struct Observed(Vec<(bool, Entity, Entity)>);
+
+#[test]
+fn each_touch_gives_exactly_one_start_and_one_end() {
+    let mut app = app();
+    app.init_resource::<Observed>();
+    let ground = spawn_ground(&mut app);
+    let body = spawn_box(&mut app, 0.0, 2.0);
+    app.world_mut()
+        .entity_mut(body)
+        .insert(CollisionEventsEnabled);
+    app.world_mut().entity_mut(body).observe(
+        |on: On<CollisionStart>, mut seen: ResMut<Observed>| {
+            seen.0.push((true, on.collider1, on.collider2));
+        },
+    );
+    app.world_mut()
+        .entity_mut(body)
+        .observe(|on: On<CollisionEnd>, mut seen: ResMut<Observed>| {
+            seen.0.push((false, on.collider1, on.collider2));
+        });
+    let (mut starts, mut ends) = (
+        MessageCursor::<CollisionStart>::default(),
+        MessageCursor::<CollisionEnd>::default(),
+    );
+    let (mut n_start, mut n_end) = (0, 0);
+    let mut count = |app: &mut App, n: u64, ns: &mut usize, ne: &mut usize| {
+        for _ in 0..n {
+            step(app, 1);
+            *ns += read(app, &mut starts).len();
+            *ne += read(app, &mut ends).len();
+        }
+    };
+    // Fall and rest for two seconds: one start, no end (resting contacts do not flicker).
+    count(&mut app, 120, &mut n_start, &mut n_end);
+    assert_eq!((n_start, n_end), (1, 0));
+    // Throw it up: one end.
+    app.world_mut().get_mut::<LinearVelocity>(body).unwrap().0 = bevy_math::Vec2::new(0.0, 8.0);
+    count(&mut app, 20, &mut n_start, &mut n_end);
+    assert_eq!((n_start, n_end), (1, 1));
+    // It falls back: a second start.
+    count(&mut app, 120, &mut n_start, &mut n_end);
+    assert_eq!((n_start, n_end), (2, 1));
+    let seen = &app.world().resource::<Observed>().0;
+    assert_eq!(
+        seen,
+        &vec![
+            (true, body, ground),
+            (false, body, ground),
+            (true, body, ground)
+        ],
+        "observers on the body see it as collider1"
+    );
+}
+
+#[test]
+fn sensors_report_entering_and_leaving() {
+    let mut app = app();
+    app.world_mut().resource_mut::<PhysicsSettings>().gravity = bevy_math::Vec2::ZERO;
+    let sensor = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(2.0, 2.0),
+            Sensor,
+            Transform::default(),
+        ))
+        .id();
+    let body = spawn_box(&mut app, -4.0, 0.0);
+    app.world_mut().get_mut::<LinearVelocity>(body).unwrap().0 = bevy_math::Vec2::new(4.0, 0.0);
+    let (mut entered, mut exited) = (
+        MessageCursor::<SensorEntered>::default(),
+        MessageCursor::<SensorExited>::default(),
+    );
+    let (mut e, mut x) = (Vec::new(), Vec::new());
+    for _ in 0..120 {
+        step(&mut app, 1);
+        e.extend(read(&mut app, &mut entered));
+        x.extend(read(&mut app, &mut exited));
+    }
+    assert_eq!(
+        e,
+        vec![SensorEntered {
+            sensor,
+            visitor: body
+        }]
+    );
+    assert_eq!(
+        x,
+        vec![SensorExited {
+            sensor,
+            visitor: body
+        }]
+    );
+    // The sensor pushed nothing: the box kept its speed.
+    assert_eq!(app.world().get::<LinearVelocity>(body).unwrap().0.x, 4.0);
+}
+
+#[test]
+fn a_fast_impact_is_a_collision_hit() {
+    let mut app = app();
+    let floor = ground(&mut app);
+    let ball = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.25),
+            CollisionEventsEnabled,
+            Transform::from_xyz(0.0, 5.25, 0.0),
+        ))
+        .id();
+    let mut cursor = MessageCursor::<CollisionHit>::default();
+    let mut hits = Vec::new();
+    for _ in 0..90 {
+        step(&mut app, 1);
+        hits.extend(read(&mut app, &mut cursor));
+    }
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    let hit = hits[0];
+    let pair = [hit.collider1, hit.collider2];
+    assert!(pair.contains(&ball) && pair.contains(&floor));
+    // Falling 5 m: sqrt(2 g h) = 10 m/s, within a step's gravity (1/6 m/s).
+    assert!((hit.speed - 10.0).abs() < 0.3, "speed {}", hit.speed);
+    assert!(hit.point.y.abs() < 0.05);
 }

@@ -1,8 +1,9 @@
-//! Events and hooks: sensors, touches, contact data, hits, one-way platforms; and the edge cases
-//! of issue 5, each showing nothing else in the world is disturbed.
+//! Events and hooks: sensors, touches, contact data, hits, one-way platforms and collision
+//! groups, and a body destroyed inside a sleeping island, each showing nothing else in the
+//! world is disturbed.
 
-use physics2d_demos::physics_core::prelude::*;
-use physics2d_demos::physics_core::world::one_way_platforms;
+use physics_core::prelude::*;
+use physics_core::world::one_way_platforms;
 
 const DT: f32 = 1.0 / 60.0;
 

@@ -4,9 +4,7 @@
 //! substeps of length h from rest with acceleration g:
 //!   v_n = v0 + n h g,   x_n = x0 + n h v0 + h^2 g n (n + 1) / 2.
 
-mod common;
-
-use physics2d_demos::physics_core::prelude::*;
+use physics_core::prelude::*;
 
 fn closed_form(x0: Vec2, v0: Vec2, g: Vec2, h: f32, n: usize) -> (Vec2, Vec2) {
     let n_f = n as f32;

@@ -1,13 +1,21 @@
 //! The joints a Bevy user builds with `Joint::pulley`, `gear`, `mouse` and `motor`, each
-//! checked against the constraint it promises, through the plugin.
+//! checked against the constraint it promises, through the plugin; and a revolute pendulum
+//! built from components swings with the small-angle period.
 
 mod support;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
+use bevy_physics2d::physics_core;
 use bevy_physics2d::prelude::*;
-use support::{app, step};
+use bevy_reflect::GetPath;
+use bevy_reflect::PartialReflect;
+use bevy_reflect::ReflectRef;
+use support::app;
+use support::core_pose;
+use support::dt;
+use support::step;
 
 fn pos(app: &App, e: Entity) -> Vec2 {
     app.world()
@@ -158,4 +166,95 @@ fn a_motor_joint_drives_b_to_its_offset_from_a() {
     let at = pos(&app, b);
     assert!((at - Vec2::new(2.0, 1.0)).length() < 0.01, "{at}");
     assert!((angle(&app, b) - 0.5).abs() < 0.01, "{}", angle(&app, b));
+}
+
+#[test]
+fn a_revolute_pendulum_from_components_swings_with_the_small_angle_period() {
+    let mut app = app();
+    let length = 1.0f32;
+    let pivot = app
+        .world_mut()
+        .spawn((RigidBody::Static, Transform::from_xyz(0.0, 5.0, 0.0)))
+        .id();
+    // A small heavy bob released 0.1 rad from the vertical.
+    let angle = 0.1f32;
+    let bob_at = bevy_math::Vec2::new(length * angle.sin(), 5.0 - length * angle.cos());
+    let bob = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.05),
+            Transform::from_xyz(bob_at.x, bob_at.y, 0.0),
+        ))
+        .id();
+    app.world_mut()
+        .spawn(Joint::revolute(pivot, bob).with_anchor(bevy_math::Vec2::new(0.0, 5.0)));
+    // Time between the first and third crossings of the vertical is one period.
+    let mut crossings = Vec::new();
+    let mut last_x = bob_at.x;
+    let h = dt(&app);
+    let mut max_stretch = 0.0f32;
+    for i in 1..=400 {
+        step(&mut app, 1);
+        let p = core_pose(&app, bob).p;
+        max_stretch =
+            max_stretch.max(((p - bevy_math::Vec2::new(0.0, 5.0)).length() - length).abs());
+        if last_x.signum() != p.x.signum() {
+            // Linear interpolation of the crossing time within the step.
+            crossings.push((i as f32 - p.x / (p.x - last_x)) * h);
+        }
+        last_x = p.x;
+    }
+    assert!(crossings.len() >= 3, "{crossings:?}");
+    let period = crossings[2] - crossings[0];
+    // A small disk bob: T = 2 pi sqrt(L/g) (the disk's own inertia adds under 0.2 %).
+    let expected = std::f32::consts::TAU * (length / 9.81f32).sqrt();
+    assert!(
+        (period / expected - 1.0).abs() < 0.01,
+        "period {period} vs {expected}"
+    );
+    assert!(
+        max_stretch < 0.005,
+        "the pin held within linear slop: {max_stretch}"
+    );
+}
+
+#[test]
+fn a_joint_shows_its_fields_to_reflection() {
+    let mut app = app();
+    let a = app.world_mut().spawn(RigidBody::Static).id();
+    let b = app
+        .world_mut()
+        .spawn((RigidBody::Dynamic, Collider::circle(0.5)))
+        .id();
+    let joint: Joint = Joint::revolute(a, b)
+        .with_motor(2.0, 5.0)
+        .with_break_force(100.0)
+        .into();
+    let ReflectRef::Struct(fields) = joint.reflect_ref() else {
+        panic!("a Joint should reflect as a struct");
+    };
+    assert!(fields.field("collide_connected").is_some());
+    assert_eq!(*joint.path::<f32>("break_force").unwrap(), 100.0);
+    assert_eq!(*joint.path::<f32>("kind.0.motor_speed").unwrap(), 2.0);
+    // Registered for inspectors, with its component data.
+    let registry = app.world().resource::<AppTypeRegistry>().read();
+    let registration = registry.get(std::any::TypeId::of::<Joint>()).unwrap();
+    assert!(registration.data::<ReflectComponent>().is_some());
+    // Editing a field through reflection reaches the core like any change.
+    drop(registry);
+    let entity = app.world_mut().spawn(joint).id();
+    step(&mut app, 1);
+    let mut component = app.world_mut().get_mut::<Joint>(entity).unwrap();
+    *component.path_mut::<f32>("kind.0.motor_speed").unwrap() = -3.0;
+    step(&mut app, 1);
+    let physics = app.world().resource::<PhysicsWorld>();
+    let def = physics
+        .core()
+        .joint_def(physics.joint(entity).unwrap())
+        .unwrap();
+    let physics_core::joint::JointKind::Revolute(r) = def.kind else {
+        panic!("{def:?}");
+    };
+    assert_eq!(r.motor_speed, -3.0);
 }

@@ -1,6 +1,6 @@
 //! Fast bodies never pass through thin walls; bullets never pass through thin dynamic boxes.
 
-use physics2d_demos::physics_core::prelude::*;
+use physics_core::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
 

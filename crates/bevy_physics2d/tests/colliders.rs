@@ -1,16 +1,20 @@
-//! What Bevy game developers reach for first: scaled colliders, colliders without a body as
-//! static geometry, chain terrain, conveyor belts, rolling resistance, impact events and
-//! explosions, each through the plugin.
+//! Colliders through the plugin: scale applied to shapes and mass, colliders without a body as
+//! static geometry, chain terrain walked from the left, and regular polygons of any side count.
 
 mod support;
 
 use bevy_app::prelude::*;
 use bevy_ecs::message::MessageCursor;
 use bevy_ecs::prelude::*;
-use bevy_math::{Vec2, Vec3};
+use bevy_math::Vec2;
+use bevy_math::Vec3;
+use bevy_physics2d::PhysicsBody;
+use bevy_physics2d::PhysicsWarning;
+use bevy_physics2d::physics_core;
 use bevy_physics2d::prelude::*;
-use bevy_physics2d::{PhysicsBody, PhysicsWarning};
-use support::{app, read, step};
+use support::app;
+use support::read;
+use support::step;
 
 fn ground(app: &mut App) -> Entity {
     app.world_mut()
@@ -34,6 +38,16 @@ fn core_of(app: &App, e: Entity) -> (Vec2, Vec2, f32) {
 
 fn warnings_about(app: &mut App, cursor: &mut MessageCursor<PhysicsWarning>, e: Entity) -> usize {
     read(app, cursor).iter().filter(|w| w.entity == e).count()
+}
+
+/// The core's mass data of `body`.
+fn mass_data(app: &App, body: Entity) -> physics_core::shape::MassData {
+    let id = app.world().get::<PhysicsBody>(body).unwrap().id();
+    app.world()
+        .resource::<PhysicsWorld>()
+        .core()
+        .body_mass_data(id)
+        .unwrap()
 }
 
 #[test]
@@ -193,99 +207,44 @@ fn polyline_ground_is_walked_from_the_left_and_slid_over_without_bumps() {
 }
 
 #[test]
-fn a_belt_carries_and_rolling_resistance_stops() {
+fn regular_polygons_of_many_sides_become_compounds_and_roll() {
     let mut app = app();
-    app.world_mut()
-        .resource_mut::<PhysicsSettings>()
-        .enable_sleep = false;
     app.world_mut().spawn((
         RigidBody::Static,
         Collider::rectangle(40.0, 1.0),
-        TangentSpeed(-2.0),
         Transform::from_xyz(0.0, -0.5, 0.0),
     ));
-    let crate_ = support::spawn_dynamic(&mut app, Collider::rectangle(1.0, 1.0), 5.0, 0.5);
-    step(&mut app, 120);
-    assert!(
-        (core_of(&app, crate_).1.x + 2.0).abs() < 0.02,
-        "{}",
-        core_of(&app, crate_).1
-    );
-
-    // A ball on a plain floor with rolling resistance: 3 v^2 / (4 c g) = 6.75 m from 3 m/s
-    // with c = 0.1 (a rolling disk carries 3/4 m v^2; the torque c r m g takes c m g per
-    // metre).
-    let mut app = support::app();
-    ground(&mut app);
-    let ball = app
+    let wheel = app
         .world_mut()
         .spawn((
             RigidBody::Dynamic,
-            Collider::circle(0.5),
-            RollingResistance(0.1),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-            LinearVelocity(Vec2::new(3.0, 0.0)),
-            AngularVelocity(-6.0),
+            Collider::regular_polygon(1.0, 24),
+            Transform::from_xyz(0.0, 1.0, 0.0),
+            LinearVelocity(Vec2::new(4.0, 0.0)),
         ))
         .id();
-    step(&mut app, 300);
-    let (p, v, _) = core_of(&app, ball);
-    assert!(v.length() < 1e-3, "still moving at {v}");
-    assert!((p.x - 6.75).abs() < 0.2, "stopped at {p}");
-}
-
-#[test]
-fn a_fast_impact_is_a_collision_hit() {
-    let mut app = app();
-    let floor = ground(&mut app);
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            CollisionEventsEnabled,
-            Transform::from_xyz(0.0, 5.25, 0.0),
-        ))
-        .id();
-    let mut cursor = MessageCursor::<CollisionHit>::default();
-    let mut hits = Vec::new();
-    for _ in 0..90 {
-        step(&mut app, 1);
-        hits.extend(read(&mut app, &mut cursor));
-    }
-    assert_eq!(hits.len(), 1, "{hits:?}");
-    let hit = hits[0];
-    let pair = [hit.collider1, hit.collider2];
-    assert!(pair.contains(&ball) && pair.contains(&floor));
-    // Falling 5 m: sqrt(2 g h) = 10 m/s, within a step's gravity (1/6 m/s).
-    assert!((hit.speed - 10.0).abs() < 0.3, "speed {}", hit.speed);
-    assert!(hit.point.y.abs() < 0.05);
-}
-
-#[test]
-fn an_explosion_pushes_bodies_through_the_plugin() {
-    let mut app = app();
-    app.world_mut().resource_mut::<PhysicsSettings>().gravity = Vec2::ZERO;
-    let near = support::spawn_dynamic(&mut app, Collider::circle(0.5), 1.5, 0.0);
-    step(&mut app, 1);
-    let pushed = app
-        .world_mut()
-        .resource_mut::<PhysicsWorld>()
-        .explode(Vec2::ZERO, 4.0, 8.0)
-        .unwrap();
-    // Nearest point 1 m away: 8 (1 - 1/4) = 6, along +x.
-    assert_eq!(pushed.len(), 1);
-    assert_eq!(pushed[0].0, near);
-    assert!((pushed[0].1 - Vec2::new(6.0, 0.0)).length() < 1e-4);
-    step(&mut app, 1);
-    let v = app.world().get::<LinearVelocity>(near).unwrap().0;
+    let mut warnings = bevy_ecs::message::MessageCursor::<PhysicsWarning>::default();
+    step(&mut app, 60);
+    let sent = support::read(&mut app, &mut warnings);
+    assert!(sent.is_empty(), "{sent:?}");
+    // Its mass is the 24-gon's: (n / 2) r^2 sin(2 pi / n) at density 1.
+    let n = 24.0f32;
+    let area = 0.5 * n * (std::f32::consts::TAU / n).sin();
+    let m = mass_data(&app, wheel);
     assert!(
-        (v.x * std::f32::consts::PI * 0.25 - 6.0).abs() < 1e-3,
-        "{v}"
+        (m.mass - area).abs() < 1e-3,
+        "mass {} against {area}",
+        m.mass
     );
-    let refused = app
-        .world_mut()
-        .resource_mut::<PhysicsWorld>()
-        .explode(Vec2::ZERO, f32::NAN, 1.0);
-    assert!(refused.is_err());
+    assert!(m.center.length() < 1e-5);
+    // A near-circle rolls: it has gone forward and spins as it rolls.
+    let id = app.world().get::<PhysicsBody>(wheel).unwrap().id();
+    let core = app.world().resource::<PhysicsWorld>().core();
+    let x = core.body_position(id).unwrap().x;
+    let (v, w) = (
+        core.linear_velocity(id).unwrap().x,
+        core.angular_velocity(id).unwrap(),
+    );
+    assert!(x > 2.0, "x = {x}");
+    assert!((v + w * 0.99).abs() < 0.2, "v {v}, w {w}: not rolling");
 }

@@ -1,0 +1,74 @@
+//! Surface materials through the plugin: a conveyor belt carries at its tangent speed and
+//! rolling resistance stops a ball.
+
+mod support;
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_physics2d::PhysicsBody;
+use bevy_physics2d::prelude::*;
+use support::app;
+use support::step;
+
+fn ground(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(40.0, 1.0),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+        ))
+        .id()
+}
+
+fn core_of(app: &App, e: Entity) -> (Vec2, Vec2, f32) {
+    let id = app.world().get::<PhysicsBody>(e).unwrap().id();
+    let core = app.world().resource::<PhysicsWorld>().core();
+    (
+        core.body_position(id).unwrap(),
+        core.linear_velocity(id).unwrap(),
+        core.body_mass_data(id).unwrap().mass,
+    )
+}
+
+#[test]
+fn a_belt_carries_and_rolling_resistance_stops() {
+    let mut app = app();
+    app.world_mut()
+        .resource_mut::<PhysicsSettings>()
+        .enable_sleep = false;
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider::rectangle(40.0, 1.0),
+        TangentSpeed(-2.0),
+        Transform::from_xyz(0.0, -0.5, 0.0),
+    ));
+    let crate_ = support::spawn_dynamic(&mut app, Collider::rectangle(1.0, 1.0), 5.0, 0.5);
+    step(&mut app, 120);
+    assert!(
+        (core_of(&app, crate_).1.x + 2.0).abs() < 0.02,
+        "{}",
+        core_of(&app, crate_).1
+    );
+
+    // A ball on a plain floor with rolling resistance: 3 v^2 / (4 c g) = 6.75 m from 3 m/s
+    // with c = 0.1 (a rolling disk carries 3/4 m v^2; the torque c r m g takes c m g per
+    // metre).
+    let mut app = support::app();
+    ground(&mut app);
+    let ball = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.5),
+            RollingResistance(0.1),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+            LinearVelocity(Vec2::new(3.0, 0.0)),
+            AngularVelocity(-6.0),
+        ))
+        .id();
+    step(&mut app, 300);
+    let (p, v, _) = core_of(&app, ball);
+    assert!(v.length() < 1e-3, "still moving at {v}");
+    assert!((p.x - 6.75).abs() < 0.2, "stopped at {p}");
+}
