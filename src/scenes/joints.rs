@@ -289,7 +289,7 @@ pub fn pulley() -> Scene {
     scene("pulley", 600, bodies, joints)
 }
 
-/// Hooke's springs with damping between point masses (seed 002).
+/// Hooke's springs with damping between point masses (Szauer).
 fn spring(length: f32, hertz: f32) -> JointKind {
     JointKind::Distance(DistanceJoint::spring(length, hertz, 0.5))
 }
@@ -342,7 +342,7 @@ pub fn rope() -> Scene {
 }
 
 /// A 12 x 12 cloth of beads: structural springs to the right and lower neighbours, shear
-/// springs along both diagonals, bend springs two apart (seed 002); the top row hangs from
+/// springs along both diagonals, bend springs two apart (Szauer); the top row hangs from
 /// pins.
 pub fn cloth() -> Scene {
     let (n, spacing) = (12usize, 0.3f32);

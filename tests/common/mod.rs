@@ -9,7 +9,7 @@ use physics2d_demos::{BuiltScene, Scene};
 pub enum Solver {
     /// Box2D v3's soft contacts, one point at a time (the default).
     Sequential,
-    /// Two-point manifolds as a 2x2 block (seed 001).
+    /// Two-point manifolds as a 2x2 block (cedarcantab).
     Block,
     /// Contact islands of up to `EXACT_ISLAND_BODIES` bodies solved exactly together
     /// (`WorldDef::exact_contact_island_bodies`); larger islands stay sequential.

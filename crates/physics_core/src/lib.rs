@@ -14,6 +14,10 @@
 //! positions, relax without bias; then restitution and impulse storage) and `finalize`
 //! (transforms, bounds, events).
 //!
+//! Comments cite their sources by author (Bittle, cedarcantab, Szauer, the ODE notes, Yu) and
+//! by engine (Box2D v3, Solver2D); `docs/references.md` in the repository says where each is
+//! published.
+//!
 //! ```
 //! use physics_core::prelude::*;
 //!

@@ -1,4 +1,4 @@
-//! Contact points by clipping (seed 000, "Contact Points Using Clipping").
+//! Contact points by clipping (Bittle, "Contact Points Using Clipping").
 //!
 //! The reference edge is the face the collision normal belongs to; the incident edge is the
 //! other shape's edge most anti-parallel to it. The incident edge is clipped against the two
@@ -120,7 +120,7 @@ pub fn clip_incident_edge(
 
 #[cfg(test)]
 mod tests {
-    //! The three worked examples of seed 000. The seed states depths as positive numbers; our
+    //! The three worked examples of Bittle's clipping post. The post states depths as positive numbers; our
     //! separations are their negatives.
     use super::*;
 
@@ -138,7 +138,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_example_1_two_points_same_depth() {
+    fn bittle_example_1_two_points_same_depth() {
         // Box A's bottom edge (8,4)->(14,4) is the reference, B's top edge (12,5)->(4,5) the
         // incident edge; normal (0,-1), depth 1.
         let (points, count) = clip_incident_edge(
@@ -152,8 +152,8 @@ mod tests {
     }
 
     #[test]
-    fn seed_example_2_final_clip_removes_a_point() {
-        // The reference is B's top edge (12,5)->(4,5) (the seed's "flip" case); the incident
+    fn bittle_example_2_final_clip_removes_a_point() {
+        // The reference is B's top edge (12,5)->(4,5) (the post's "flip" case); the incident
         // edge is A's (2,8)->(6,4). Only (6,4) survives, at depth 1.
         let (points, count) = clip_incident_edge(
             (Vec2::new(12.0, 5.0), Vec2::new(4.0, 5.0)),
@@ -165,13 +165,13 @@ mod tests {
     }
 
     #[test]
-    fn seed_example_3_each_point_gets_its_own_depth() {
+    fn bittle_example_3_each_point_gets_its_own_depth() {
         // Reference: A's edge (9,4)->(13,3); incident: B's top edge (12,5)->(4,5).
-        // The seed lists (12,5) at depth 1.69 and (9.28,5) at depth 1.04. It rounds the clip
+        // The post lists (12,5) at depth 1.69 and (9.28,5) at depth 1.04. It rounds the clip
         // parameter u = 2.67/7.76 = 0.344 to 0.34 before multiplying by the edge length 8, so
         // its x of 9.28 is 12 - 8 * 0.34; unrounded, 12 - 8 * 11/32 = 9.25 (u is exactly
         // 11/32 for these integer vertices), and that point's depth is 4.25/sqrt(17) = 1.031.
-        // We assert the unrounded point and both of the seed's depths to 0.01.
+        // We assert the unrounded point and both of the post's depths to 0.01.
         let (points, count) = clip_incident_edge(
             (Vec2::new(9.0, 4.0), Vec2::new(13.0, 3.0)),
             (Vec2::new(12.0, 5.0), Vec2::new(4.0, 5.0)),

@@ -9,7 +9,7 @@
 //!    which A is furthest out. Beyond the speculative distance plus both radii: no contact.
 //! 3. The face with the larger separation is the reference face (A's on a tie); the incident
 //!    edge is the other polygon's edge most anti-parallel to the reference normal.
-//! 4. The incident edge is clipped to the reference face's side planes (seed 000), each point
+//! 4. The incident edge is clipped to the reference face's side planes (Bittle), each point
 //!    with its own separation. Nothing is dropped for being far: a speculative point far
 //!    apart costs nothing, and keeping it keeps the manifold's two ids from step to step.
 //! 5. When the cores are apart (by more than a tenth of the slop) and the closest features of

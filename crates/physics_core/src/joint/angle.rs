@@ -1,4 +1,4 @@
-//! Angle joint (seed 000's angle constraint), with a ratio that makes it a gear:
+//! Angle joint (Bittle's angle constraint), with a ratio that makes it a gear:
 //!   C = thetaB - ratio * thetaA - offset,  J = [0, -ratio, 0, 1],  K = ratio^2 iA + iB.
 //! Ratio 1 keeps the relative rotation; ratio -2 turns B twice as fast the other way.
 //! Angles are unwrapped (accumulated every step), so gears may turn any number of times.

@@ -1,5 +1,5 @@
 //! Distance joint: keeps the anchors at a distance: rigid, a damped spring (Hooke's law with
-//! damping, seed 002), or a rope that only limits the maximum.
+//! damping, Szauer), or a rope that only limits the maximum.
 //!
 //! With d = pB - pA, L = |d| and n = d / L:
 //!   C = L - length,  J = [-n, -(rA x n), n, (rB x n)],

@@ -3,7 +3,7 @@
 //! Soft rows settle where their bias balances the load, leaving a joint open by K F / w^2, and
 //! solving rigid rows one at a time (Gauss-Seidel) overshoots on strongly coupled structures
 //! such as a welded cantilever. For islands of joints that form a tree (no loop, counting all
-//! static bodies as one ground node; seed 003's joint trees) with at most `MAX_EXACT_ROWS`
+//! static bodies as one ground node; Baraff's joint trees, from the ODE notes) with at most `MAX_EXACT_ROWS`
 //! equality rows, all those rows are solved together each iteration:
 //!
 //!   A lambda = -(J v + bias),   A = J M^-1 J^T (dense, symmetric positive definite),

@@ -1,5 +1,5 @@
 //! Prismatic (slider) joint: B slides along an axis fixed in A and does not rotate relative to
-//! A; optional translation limits, motor and spring (seed 000, "Prismatic Constraint").
+//! A; optional translation limits, motor and spring (Bittle, "Prismatic Constraint").
 //!
 //! With d = pB - pA, axis a and perpendicular p = perp(a) turning with A:
 //! Perpendicular and angle rows (solved together):

@@ -1,4 +1,4 @@
-//! Pulley joint (seed 000, block and tackle): each body hangs from its own ground anchor and
+//! Pulley joint (Bittle, block and tackle): each body hangs from its own ground anchor and
 //! the rope's total stays constant: length_a + ratio * length_b = constant.
 //!
 //! With uA = (pA - gA) / |pA - gA| and uB likewise:

@@ -1,4 +1,4 @@
-//! Wheel joint (seed 000's line constraint): B's anchor moves along an axis fixed in A, with a
+//! Wheel joint (Bittle's line constraint): B's anchor moves along an axis fixed in A, with a
 //! suspension spring along the axis, free rotation driven by an optional motor, and optional
 //! translation limits. A car's wheel on its chassis.
 //!

@@ -1,4 +1,4 @@
-//! The 2-point block solver (seed 001): both normal constraints of a two-point manifold solved
+//! The 2-point block solver (cedarcantab): both normal constraints of a two-point manifold solved
 //! together as a 2x2 linear complementarity problem by total enumeration.
 //!
 //! C_i = separation_i >= 0 for the two points, J_i = [-n, -(rA_i x n), n, (rB_i x n)],

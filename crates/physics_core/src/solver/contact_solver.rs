@@ -1,6 +1,6 @@
 //! Soft contact constraints: non-penetration and Coulomb friction per manifold point.
 //!
-//! Non-penetration of point i (seed 004, with the soft model of `softness.rs`):
+//! Non-penetration of point i (Yu, with the soft model of `softness.rs`):
 //!
 //!   C = separation >= 0, measured at the anchors rA, rB (relative to the centres of mass)
 //!   J = [-n, -(rA x n), n, (rB x n)] acting on (vA, wA, vB, wB)

@@ -1,7 +1,7 @@
 //! The 2-point block solver of `block_solver.rs` in SIMD lanes: the two normal points of each
 //! lane's manifold solved together as one 2x2 linear complementarity problem.
 //!
-//! Derivation (per lane; seed 001 and `block_solver.rs`):
+//! Derivation (per lane; cedarcantab and `block_solver.rs`):
 //!
 //!   C_i = separation_i >= 0 for the two points, J_i = [-n, -(rA_i x n), n, (rB_i x n)]
 //!   K_ij = mA + mB + iA (rA_i x n)(rA_j x n) + iB (rB_i x n)(rB_j x n)

@@ -55,7 +55,7 @@ pub struct WorldDef {
     pub sleep_angular_speed: f32,
     /// Seconds an island's bodies must all rest before it sleeps.
     pub time_to_sleep: f32,
-    /// Solve two-point manifolds with the 2x2 block solver (seed 001) instead of one point
+    /// Solve two-point manifolds with the 2x2 block solver (cedarcantab) instead of one point
     /// at a time, in the SIMD lanes with every other contact (`solver/wide_block_solver.rs`),
     /// at about the sequential solve's speed. Awake towers then stand still (no lean over
     /// 30 s, where Box2D v3's sequential points lean 1.2 to 2.5 cm); piles of circles
