@@ -57,6 +57,7 @@
 //! Ratios are against Box2D v3 measured in the same run; absolute times drift on a shared
 //! machine, ratios much less.
 
+mod charts;
 mod differential;
 mod engines;
 mod fidelity;
@@ -297,12 +298,22 @@ fn main() {
         print!("{report}");
         if let Some(path) = &options.markdown {
             let command = format!("--scaling --threads {threads} --repeat {pairs}");
+            let columns = ["Box2D v3, 2 threads against 1", "physics_core"];
+            let chart = draw_chart(
+                path,
+                "scaling.svg",
+                &format!("Speed-up of {threads} threads over one"),
+                "times faster",
+                &report,
+                &columns,
+                charts::Axis::Linear,
+            );
             write_section(
                 path,
                 SCALING,
                 &format!("{threads} threads"),
                 &command,
-                &report,
+                &format!("{chart}{report}"),
             );
         }
         return;
@@ -311,7 +322,29 @@ fn main() {
         let report = fidelity::run(&options.scenes);
         print!("{report}");
         if let Some(path) = &options.markdown {
-            write_section(path, FIDELITY, "Fidelity", "--fidelity", &report);
+            let columns = [
+                "Box2D v3",
+                "physics_core",
+                "rapier2d",
+                "avian2d",
+                "physics_core, block solver",
+            ];
+            let chart = draw_chart(
+                path,
+                "fidelity.svg",
+                "Fidelity on stress scenes (lower is better, each in its own unit; no bar: under 1e-4)",
+                "figure (log scale)",
+                &report,
+                &columns,
+                charts::Axis::Log { floor: 1e-4 },
+            );
+            write_section(
+                path,
+                FIDELITY,
+                "Fidelity",
+                "--fidelity",
+                &format!("{chart}{report}"),
+            );
         }
         return;
     }
@@ -494,11 +527,28 @@ fn main() {
         } else {
             "# Benchmarks".to_string()
         };
+        let chart_file = if avx2 {
+            "ms_per_step_avx2.svg".to_string()
+        } else if MULTI_THREADED_EXECUTOR {
+            format!("ms_per_step_multi_threaded_{pool}.svg")
+        } else {
+            "ms_per_step.svg".to_string()
+        };
+        // avian2d's bars (2.6x to 15x Box2D's) would flatten the others: the table has them.
+        let chart = draw_chart(
+            &path,
+            &chart_file,
+            "Milliseconds per step (avian2d in the table only)",
+            "ms per step",
+            &report,
+            &["Box2D v3", "physics_core", "bevy_physics2d", "rapier2d"],
+            charts::Axis::Linear,
+        );
         let text = format!(
             "{heading}\n\nMachine: {}, {} cores. Date: {}.\nCommand: `{command}`.\n\
              Build: {BUILD}. Bevy: {EXECUTOR}.\n\
              All engines in one process, taking turns of {} steps{}: 60 Hz, 4 substeps, \
-             sleeping off, {pool} thread(s).\n\n{report}",
+             sleeping off, {pool} thread(s).\n\n{chart}{report}",
             cpu_model(),
             std::thread::available_parallelism().map_or(0, |n| n.get()),
             today(),
@@ -540,17 +590,21 @@ fn main() {
                 }
             }
         } else {
+            // The run's own section is the file's head, up to the first section another run
+            // wrote; from there on the file is kept as it is, hand-written sections included.
             let executor_sections: Vec<(String, String)> = (1..=2).map(executor_markers).collect();
-            let kept: Vec<&str> = executor_sections
+            let rest = executor_sections
                 .iter()
-                .map(|(a, b)| (a.as_str(), b.as_str()))
-                .chain([FIDELITY, SCALING, AVX2_RUN])
-                .filter_map(|markers| block(&old, markers))
-                .collect();
-            std::iter::once(text.as_str())
-                .chain(kept)
-                .collect::<Vec<_>>()
-                .join("\n")
+                .map(|(a, _)| a.as_str())
+                .chain([FIDELITY.0, SCALING.0, AVX2_RUN.0])
+                .filter_map(|marker| old.find(marker))
+                .min()
+                .map_or("", |at| &old[at..]);
+            if rest.is_empty() {
+                text
+            } else {
+                format!("{text}\n{rest}")
+            }
         };
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("bench_compare: cannot write {path}: {e}");
@@ -580,6 +634,32 @@ fn block<'a>(text: &'a str, markers: (&str, &str)) -> Option<&'a str> {
     let start = text.find(markers.0)?;
     let end = text[start..].find(markers.1)? + start + markers.1.len();
     Some(&text[start..end])
+}
+
+/// Draws the first table of `report` (the `columns` named) as the chart `file` in the charts
+/// folder beside the markdown file at `markdown_path`, and gives the markdown line that shows
+/// it (nothing, with a message, when it cannot be drawn).
+fn draw_chart(
+    markdown_path: &str,
+    file: &str,
+    title: &str,
+    y_label: &str,
+    report: &str,
+    columns: &[&str],
+    axis: charts::Axis,
+) -> String {
+    let Some(table) = charts::Table::from_markdown(report, columns) else {
+        eprintln!("bench_compare: no table to draw {file} from");
+        return String::new();
+    };
+    let path = charts::chart_dir(markdown_path).join(file);
+    match charts::grouped_bars(&path, title, y_label, &table, axis) {
+        Ok(()) => format!("![{title}](docs/charts/{file})\n\n"),
+        Err(e) => {
+            eprintln!("bench_compare: cannot draw {file}: {e}");
+            String::new()
+        }
+    }
 }
 
 /// Writes `report` as the section between `markers` of the markdown file at `path` (replacing
