@@ -81,7 +81,7 @@ pub fn tower_layout(name: &str) -> Option<TowerLayout> {
     })
 }
 
-/// Radius of the balls of [`ball_pile`].
+/// Radius of the balls of the `ball_pile` scene.
 pub const PILE_BALL_RADIUS: f32 = 0.5;
 /// Inner width of the pile's box (m).
 pub const PILE_WIDTH: f32 = 10.0;
@@ -162,7 +162,7 @@ pub fn high_mass_ratio_1() -> Scene {
     scene("high_mass_ratio_1", 600, bodies)
 }
 
-/// Where the heavy top box of each pyramid of [`high_mass_ratio_1`] would rest on rigid
+/// Where the heavy top box of each pyramid of the `high_mass_ratio_1` scene would rest on rigid
 /// boxes: its body index and its stacked height.
 pub fn high_mass_ratio_1_heavy_boxes() -> [(usize, f32); 3] {
     // 55 boxes per pyramid after the ground; the top box is the last of each.
@@ -197,7 +197,7 @@ pub fn high_mass_ratio_big_on_small(thick_ground: bool) -> Scene {
     scene(name, 600, bodies)
 }
 
-/// Rigid rest height of the big box of [`high_mass_ratio_big_on_small`] (body index 3).
+/// Rigid rest height of the big box of the `high_mass_ratio_2` and `_3` scenes (body index 3).
 pub const BIG_BOX_REST_HEIGHT: f32 = 11.0;
 
 /// Links of the chains.

@@ -44,7 +44,7 @@ pub struct ShapeDef {
     pub enable_contact_hooks: bool,
     /// How this shape's friction combines with another's, instead of the world's
     /// [`WorldDef::friction_mixing`](crate::world::WorldDef::friction_mixing). When both
-    /// shapes have a rule, the one that ranks higher in [`MixRule::precedence`] applies
+    /// shapes have a rule, the one that ranks higher in [`MixRule::precedence`](crate::mix_rule::MixRule::precedence) applies
     /// (`Max` over `Multiply` over `Min` over `Average` over `GeometricMean`).
     pub friction_mixing: Option<crate::mix_rule::MixRule>,
     /// How this shape's restitution combines with another's (as `friction_mixing`).

@@ -1,4 +1,4 @@
-//! Character controllers: a kinematic body with a [`CharacterController`](crate::CharacterController)
+//! Character controllers: a kinematic body with a [`CharacterController`]
 //! is moved each step by its velocity with the core's move and slide (slopes, steps, snapping,
 //! moving and one-way platforms, pushing light bodies). [`CharacterControllerPlugin`]
 //! registers it.

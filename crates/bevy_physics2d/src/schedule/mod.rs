@@ -1,7 +1,7 @@
 //! Where and in which order the physics stages run: [`PhysicsSchedulePlugin`] configures the
 //! chained [`PhysicsSystems`] sets in the game's schedule (`FixedPostUpdate` by default), the
 //! [`PhysicsStageSchedule`] each set runs on one thread, and the physics clock
-//! `Time<Physics>` ([`physics_time`]), which decides whether a step runs at all.
+//! `Time<Physics>` (in `physics_time`), which decides whether a step runs at all.
 
 mod diagnostics;
 pub(crate) mod physics_time;

@@ -1,6 +1,6 @@
 //! Spatial queries: the [`SpatialQuery`](crate::SpatialQuery) system parameter (rays, shape
-//! casts, point and box queries), [`RayCaster`](crate::RayCaster) and
-//! [`ShapeCaster`](crate::ShapeCaster) components updated after every step, and (feature
+//! casts, point and box queries), [`RayCaster`] and
+//! [`ShapeCaster`] components updated after every step, and (feature
 //! `picking`) a pointer picking backend. [`SpatialQueryPlugin`] updates the casters; the
 //! `SpatialQuery` parameter needs only the physics world.
 

@@ -1,4 +1,4 @@
-//! Rigid bodies: the [`RigidBody`](crate::RigidBody) component and everything a body carries
+//! Rigid bodies: the [`RigidBody`] component and everything a body carries
 //! (velocities, forces, mass, damping, locks, sleep, disabling), bodies inside hierarchies,
 //! the writeback of simulated poses and velocities, and the switch of Bevy's static-tree
 //! marking while most bodies move. [`RigidBodyPlugin`] registers them.

@@ -32,7 +32,7 @@ pub enum JointAnchor {
 /// A joint between two rigid-body entities, on an entity of its own.
 ///
 /// Build one with a constructor for its type ([`Joint::revolute`], [`Joint::prismatic`],
-/// [`Joint::distance`], ...): each returns a [`JointBuilder`] whose methods are the ones that
+/// [`Joint::distance`], ...): each returns a [`JointBuilder`](crate::JointBuilder) whose methods are the ones that
 /// mean something for that type, so `Joint::weld(a, b).with_motor(1.0, 10.0)` is a compile
 /// error rather than a motor that silently does nothing. Spawn the builder as it is (it is a
 /// bundle holding the `Joint`).

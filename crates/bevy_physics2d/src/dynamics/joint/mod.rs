@@ -1,4 +1,4 @@
-//! Joints: the [`Joint`](crate::Joint) component with its typed builders, the core joints
+//! Joints: the [`Joint`] component with its typed builders, the core joints
 //! built from it once both bodies exist, and [`JointBroken`] events. [`JointPlugin`]
 //! registers them.
 

@@ -4,8 +4,8 @@
 //! lightyear rolls the predicted components back to the server's values (or its own history)
 //! at the rollback tick `T` and runs `FixedMain` again from `T + 1`. The components alone do
 //! not decide the next step: contacts, warm-start impulses, sleep timers and the broadphase
-//! do too. [`record_world`] keeps a [`PhysicsWorldSnapshot`] per tick, after the writeback;
-//! [`restore_world`] puts back the one of `T`. Where lightyear set a component to the
+//! do too. `record_world` keeps a [`PhysicsWorldSnapshot`] per tick, after the writeback;
+//! `restore_world` puts back the one of `T`. Where lightyear set a component to the
 //! server's value and it differs from the snapshot's, the plugin's usual edit detection moves
 //! the core body to it at the first resimulated step.
 
