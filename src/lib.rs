@@ -15,10 +15,35 @@
 //! assert_eq!(built.world.body_count(), 11);
 //! ```
 
-// The README's code blocks compile and run as doc tests.
+// The README's and the guide's code blocks compile and run as doc tests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The guide's pages (`docs/`), included so that their examples run as doc tests.
+#[cfg(doctest)]
+pub mod guide {
+    #[doc = include_str!("../docs/bodies-and-colliders.md")]
+    pub struct BodiesAndColliders;
+    #[doc = include_str!("../docs/joints.md")]
+    pub struct Joints;
+    #[doc = include_str!("../docs/events-and-contacts.md")]
+    pub struct EventsAndContacts;
+    #[doc = include_str!("../docs/queries.md")]
+    pub struct Queries;
+    #[doc = include_str!("../docs/character.md")]
+    pub struct Character;
+    #[doc = include_str!("../docs/game-features.md")]
+    pub struct GameFeatures;
+    #[doc = include_str!("../docs/performance.md")]
+    pub struct Performance;
+    #[doc = include_str!("../docs/networking.md")]
+    pub struct Networking;
+    #[doc = include_str!("../docs/testbed.md")]
+    pub struct Testbed;
+    #[doc = include_str!("../docs/from-avian.md")]
+    pub struct FromAvian;
+}
 
 mod scene;
 pub mod scenes;
