@@ -10,44 +10,16 @@ use bevy_math::Vec2;
 use bevy_math::Vec3;
 use bevy_physics2d::PhysicsBody;
 use bevy_physics2d::PhysicsWarning;
-use bevy_physics2d::physics_core;
 use bevy_physics2d::prelude::*;
 use support::app;
+use support::core_of;
+use support::ground;
+use support::mass_data;
 use support::read;
 use support::step;
 
-fn ground(app: &mut App) -> Entity {
-    app.world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(40.0, 1.0),
-            Transform::from_xyz(0.0, -0.5, 0.0),
-        ))
-        .id()
-}
-
-fn core_of(app: &App, e: Entity) -> (Vec2, Vec2, f32) {
-    let id = app.world().get::<PhysicsBody>(e).unwrap().id();
-    let core = app.world().resource::<PhysicsWorld>().core();
-    (
-        core.body_position(id).unwrap(),
-        core.linear_velocity(id).unwrap(),
-        core.body_mass_data(id).unwrap().mass,
-    )
-}
-
 fn warnings_about(app: &mut App, cursor: &mut MessageCursor<PhysicsWarning>, e: Entity) -> usize {
     read(app, cursor).iter().filter(|w| w.entity == e).count()
-}
-
-/// The core's mass data of `body`.
-fn mass_data(app: &App, body: Entity) -> physics_core::shape::MassData {
-    let id = app.world().get::<PhysicsBody>(body).unwrap().id();
-    app.world()
-        .resource::<PhysicsWorld>()
-        .core()
-        .body_mass_data(id)
-        .unwrap()
 }
 
 #[test]

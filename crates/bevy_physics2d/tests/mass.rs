@@ -3,24 +3,12 @@
 
 mod support;
 
-use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
-use bevy_physics2d::PhysicsBody;
-use bevy_physics2d::physics_core;
 use bevy_physics2d::prelude::*;
 use support::app;
+use support::mass_data;
 use support::step;
-
-/// The core's mass data of `body`.
-fn mass_data(app: &App, body: Entity) -> physics_core::shape::MassData {
-    let id = app.world().get::<PhysicsBody>(body).unwrap().id();
-    app.world()
-        .resource::<PhysicsWorld>()
-        .core()
-        .body_mass_data(id)
-        .unwrap()
-}
 
 #[test]
 fn a_mass_override_keeps_what_it_leaves_out_from_the_colliders() {

@@ -3,33 +3,12 @@
 
 mod support;
 
-use bevy_app::prelude::*;
-use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
-use bevy_physics2d::PhysicsBody;
 use bevy_physics2d::prelude::*;
 use support::app;
+use support::core_of;
+use support::ground;
 use support::step;
-
-fn ground(app: &mut App) -> Entity {
-    app.world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(40.0, 1.0),
-            Transform::from_xyz(0.0, -0.5, 0.0),
-        ))
-        .id()
-}
-
-fn core_of(app: &App, e: Entity) -> (Vec2, Vec2, f32) {
-    let id = app.world().get::<PhysicsBody>(e).unwrap().id();
-    let core = app.world().resource::<PhysicsWorld>().core();
-    (
-        core.body_position(id).unwrap(),
-        core.linear_velocity(id).unwrap(),
-        core.body_mass_data(id).unwrap().mass,
-    )
-}
 
 #[test]
 fn a_belt_carries_and_rolling_resistance_stops() {

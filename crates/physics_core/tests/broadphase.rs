@@ -1,35 +1,9 @@
 //! The broadphase: resting bodies do not touch it.
 
+mod support;
+
 use physics_core::prelude::*;
-
-const DT: f32 = 1.0 / 60.0;
-
-fn ground(world: &mut World) -> BodyId {
-    let g = world
-        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
-        .unwrap();
-    world
-        .create_shape(
-            g,
-            &ShapeDef::default(),
-            Polygon::new_box(50.0, 1.0).unwrap().into(),
-        )
-        .unwrap();
-    g
-}
-
-fn unit_box(world: &mut World, position: Vec2) -> BodyId {
-    unit_box_of(world, position, &ShapeDef::default())
-}
-
-/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
-fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
-    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
-    world
-        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
-        .unwrap();
-    b
-}
+use support::{DT, ground, unit_box};
 
 #[test]
 fn resting_bodies_do_not_touch_the_broadphase() {

@@ -1,40 +1,10 @@
 //! Collision filters and sensors: masked-out shapes pass through each other, groups override
 //! masks, sensors let bodies pass and kinematic bodies push.
 
+mod support;
+
 use physics_core::prelude::*;
-
-const DT: f32 = 1.0 / 60.0;
-
-fn world() -> World {
-    World::new(WorldDef::default()).unwrap()
-}
-
-fn ground(world: &mut World) -> BodyId {
-    let g = world
-        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
-        .unwrap();
-    world
-        .create_shape(
-            g,
-            &ShapeDef::default(),
-            Polygon::new_box(50.0, 1.0).unwrap().into(),
-        )
-        .unwrap();
-    g
-}
-
-fn unit_box(world: &mut World, position: Vec2) -> BodyId {
-    unit_box_of(world, position, &ShapeDef::default())
-}
-
-/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
-fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
-    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
-    world
-        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
-        .unwrap();
-    b
-}
+use support::{DT, ground, unit_box, unit_box_of, world};
 
 /// Two boxes dropped one above the other in `filter`, at `x`; returns (lower, upper).
 fn dropped_pair(w: &mut World, x: f32, filter: Filter) -> (BodyId, BodyId) {

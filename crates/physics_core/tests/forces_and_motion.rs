@@ -1,26 +1,10 @@
 //! Forces and motion: impulses, forces and torques change velocity by the textbook amounts;
 //! gravity scale, damping and fixed rotation; the spin limit per step.
 
+mod support;
+
 use physics_core::prelude::*;
-
-const DT: f32 = 1.0 / 60.0;
-
-fn world() -> World {
-    World::new(WorldDef::default()).unwrap()
-}
-
-fn unit_box(world: &mut World, position: Vec2) -> BodyId {
-    unit_box_of(world, position, &ShapeDef::default())
-}
-
-/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
-fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
-    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
-    world
-        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
-        .unwrap();
-    b
-}
+use support::{DT, unit_box, world};
 
 #[test]
 fn impulses_forces_and_torques_change_velocity_by_the_textbook_amounts() {

@@ -1,8 +1,9 @@
 //! The length unit: a game in pixels behaves like one in metres.
 
-use physics_core::prelude::*;
+mod support;
 
-const DT: f32 = 1.0 / 60.0;
+use physics_core::prelude::*;
+use support::DT;
 
 #[test]
 fn a_game_in_pixels_behaves_like_one_in_metres() {

@@ -7,6 +7,7 @@ use physics_core::collision::{ShapeProxy, Sweep, ToiState, shapes_overlap, time_
 use physics_core::prelude::*;
 use physics_core::shape::{RayCastInput, RayHit};
 use support::Rng;
+use support::{ground, unit_box, world};
 
 struct Scene {
     world: World,
@@ -254,37 +255,6 @@ fn queries_match_brute_force_after_the_bodies_moved() {
         }
     }
     assert!(hits > 300, "the boxes met only {hits} shapes");
-}
-
-fn world() -> World {
-    World::new(WorldDef::default()).unwrap()
-}
-
-fn ground(world: &mut World) -> BodyId {
-    let g = world
-        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
-        .unwrap();
-    world
-        .create_shape(
-            g,
-            &ShapeDef::default(),
-            Polygon::new_box(50.0, 1.0).unwrap().into(),
-        )
-        .unwrap();
-    g
-}
-
-fn unit_box(world: &mut World, position: Vec2) -> BodyId {
-    unit_box_of(world, position, &ShapeDef::default())
-}
-
-/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
-fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
-    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
-    world
-        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
-        .unwrap();
-    b
 }
 
 #[test]

@@ -1,24 +1,10 @@
 //! Refused calls change nothing: stale ids are errors everywhere, and non-finite or negative
 //! inputs are refused with the world left as it was.
 
+mod support;
+
 use physics_core::prelude::*;
-
-fn world() -> World {
-    World::new(WorldDef::default()).unwrap()
-}
-
-fn unit_box(world: &mut World, position: Vec2) -> BodyId {
-    unit_box_of(world, position, &ShapeDef::default())
-}
-
-/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
-fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
-    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
-    world
-        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
-        .unwrap();
-    b
-}
+use support::{unit_box, world};
 
 #[test]
 fn stale_ids_are_errors_everywhere() {

@@ -130,3 +130,32 @@ pub fn core_pose(app: &App, entity: Entity) -> bevy_physics2d::physics_core::mat
         .body_transform(physics.body(entity).expect("body exists"))
         .unwrap()
 }
+
+/// The core body of `e`: its position, linear velocity and mass.
+pub fn core_of(app: &App, e: Entity) -> (bevy_math::Vec2, bevy_math::Vec2, f32) {
+    let id = app
+        .world()
+        .get::<bevy_physics2d::PhysicsBody>(e)
+        .unwrap()
+        .id();
+    let core = app.world().resource::<PhysicsWorld>().core();
+    (
+        core.body_position(id).unwrap(),
+        core.linear_velocity(id).unwrap(),
+        core.body_mass_data(id).unwrap().mass,
+    )
+}
+
+/// The core's mass data of `body`.
+pub fn mass_data(app: &App, body: Entity) -> bevy_physics2d::physics_core::shape::MassData {
+    let id = app
+        .world()
+        .get::<bevy_physics2d::PhysicsBody>(body)
+        .unwrap()
+        .id();
+    app.world()
+        .resource::<PhysicsWorld>()
+        .core()
+        .body_mass_data(id)
+        .unwrap()
+}

@@ -91,3 +91,40 @@ pub fn motion_bits(w: &World, bodies: &[BodyId]) -> Vec<u32> {
         })
         .collect()
 }
+
+/// The step of the world-API tests: 60 Hz.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// A world with the default settings.
+pub fn world() -> World {
+    World::new(WorldDef::default()).unwrap()
+}
+
+/// A static 100 m ground whose top is at y = 0.
+pub fn ground(world: &mut World) -> BodyId {
+    let g = world
+        .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    world
+        .create_shape(
+            g,
+            &ShapeDef::default(),
+            Polygon::new_box(50.0, 1.0).unwrap().into(),
+        )
+        .unwrap();
+    g
+}
+
+/// A dynamic 1 m box at `position` with the default shape settings.
+pub fn unit_box(world: &mut World, position: Vec2) -> BodyId {
+    unit_box_of(world, position, &ShapeDef::default())
+}
+
+/// A dynamic 1 m box at `position` whose shape has `def`'s material, filter and sensor flag.
+pub fn unit_box_of(world: &mut World, position: Vec2, def: &ShapeDef) -> BodyId {
+    let b = world.create_body(&BodyDef::dynamic(position)).unwrap();
+    world
+        .create_shape(b, def, Polygon::new_box(0.5, 0.5).unwrap().into())
+        .unwrap();
+    b
+}
