@@ -66,7 +66,7 @@ fn first_number(cell: &str) -> Option<f64> {
     cell[..end].parse().ok()
 }
 
-/// The vertical axis of a chart.
+/// The value axis of a chart (horizontal: the bars run across).
 pub enum Axis {
     /// From zero, linear.
     Linear,

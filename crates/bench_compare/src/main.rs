@@ -534,7 +534,7 @@ fn main() {
         } else {
             "ms_per_step.svg".to_string()
         };
-        // avian2d's bars (2.6x to 15x Box2D's) would flatten the others: the table has them.
+        // avian2d's bars, several times Box2D's, would flatten the others: the table has them.
         let chart = draw_chart(
             &path,
             &chart_file,
@@ -643,7 +643,7 @@ fn draw_chart(
     markdown_path: &str,
     file: &str,
     title: &str,
-    y_label: &str,
+    value_label: &str,
     report: &str,
     columns: &[&str],
     axis: charts::Axis,
@@ -653,7 +653,7 @@ fn draw_chart(
         return String::new();
     };
     let path = charts::chart_dir(markdown_path).join(file);
-    match charts::grouped_bars(&path, title, y_label, &table, axis) {
+    match charts::grouped_bars(&path, title, value_label, &table, axis) {
         Ok(()) => format!("![{title}](docs/charts/{file})\n\n"),
         Err(e) => {
             eprintln!("bench_compare: cannot draw {file}: {e}");

@@ -13,14 +13,14 @@ use support::GROUND;
 use support::app;
 use support::core_pose;
 use support::dt;
+use support::ground_20m;
 use support::spawn_box;
-use support::spawn_ground;
 use support::step;
 
 #[test]
 fn a_falling_box_follows_the_bare_core_world_bit_for_bit() {
     let mut app = app();
-    spawn_ground(&mut app);
+    ground_20m(&mut app);
     let body = spawn_box(&mut app, 0.3, 3.0);
     // The same world built directly on the core, with the same shapes and order.
     let mut core = CoreWorld::new(WorldDef::default()).unwrap();

@@ -5,8 +5,8 @@ mod support;
 use bevy_app::prelude::*;
 use bevy_physics2d::prelude::*;
 use support::app;
+use support::ground_20m;
 use support::spawn_box;
-use support::spawn_ground;
 use support::step;
 
 #[test]
@@ -19,7 +19,7 @@ fn debug_overlay_does_no_work_while_disabled() {
         bevy_gizmos::GizmoPlugin,
         PhysicsDebugPlugin::default(),
     ));
-    spawn_ground(&mut app);
+    ground_20m(&mut app);
     spawn_box(&mut app, 0.0, 2.0);
     step(&mut app, 2);
     let drawn = app
@@ -63,7 +63,7 @@ fn a_hidden_collider_is_left_out_of_the_overlay() {
         bevy_gizmos::GizmoPlugin,
         PhysicsDebugPlugin::default(),
     ));
-    spawn_ground(&mut app);
+    ground_20m(&mut app);
     let boxed = spawn_box(&mut app, 0.0, 2.0);
     step(&mut app, 2);
     let primitives = |app: &App| {

@@ -3,8 +3,8 @@
 mod support;
 
 use support::app;
+use support::ground_20m;
 use support::spawn_box;
-use support::spawn_ground;
 use support::step;
 
 #[test]
@@ -13,7 +13,7 @@ fn step_times_and_counts_reach_bevys_diagnostics_store() {
     use bevy_physics2d::PhysicsDiagnosticsPlugin as P;
     let mut app = app();
     app.add_plugins(P);
-    spawn_ground(&mut app);
+    ground_20m(&mut app);
     spawn_box(&mut app, 0.0, 2.0);
     spawn_box(&mut app, 3.0, 2.0);
     step(&mut app, 3);

@@ -12,9 +12,9 @@ use bevy_math::Vec2;
 use bevy_physics2d::PhysicsBody;
 use bevy_physics2d::prelude::*;
 use support::app;
+use support::ground_20m;
 use support::read;
 use support::spawn_box;
-use support::spawn_ground;
 use support::step;
 
 /// Reads collision messages across calls (a fresh cursor would read again what the last
@@ -302,7 +302,7 @@ struct Observed(Vec<(bool, Entity, Entity)>);
 fn each_touch_gives_exactly_one_start_and_one_end() {
     let mut app = app();
     app.init_resource::<Observed>();
-    let ground = spawn_ground(&mut app);
+    let ground = ground_20m(&mut app);
     let body = spawn_box(&mut app, 0.0, 2.0);
     app.world_mut()
         .entity_mut(body)

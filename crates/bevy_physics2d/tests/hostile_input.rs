@@ -15,9 +15,9 @@ use bevy_physics2d::PhysicsWarning;
 use bevy_physics2d::prelude::*;
 use support::app;
 use support::core_pose;
+use support::ground_20m;
 use support::read;
 use support::spawn_box;
-use support::spawn_ground;
 use support::step;
 
 /// A ground and a stack of five boxes: the bodies that must not notice the bad input.
@@ -269,7 +269,7 @@ fn joints_to_despawned_entities_and_bad_values_are_skipped_by_name() {
 fn bad_components_are_skipped_with_a_warning_and_the_rest_steps_unchanged() {
     let run = |with_bad: bool| {
         let mut app = app();
-        spawn_ground(&mut app);
+        ground_20m(&mut app);
         let good = spawn_box(&mut app, 0.0, 3.0);
         let mut bad = Vec::new();
         if with_bad {

@@ -12,8 +12,8 @@ use bevy_math::Vec2;
 use bevy_physics2d::prelude::*;
 use support::app;
 use support::ground;
+use support::ground_20m;
 use support::spawn_box;
-use support::spawn_ground;
 use support::step;
 
 #[derive(PhysicsLayer, Clone, Copy, Debug)]
@@ -283,7 +283,7 @@ fn per_material_combine_rules_set_the_sliding_distance() {
 #[test]
 fn spatial_queries_find_colliders_by_ray_point_and_box() {
     let mut app = app();
-    let ground = spawn_ground(&mut app);
+    let ground = ground_20m(&mut app);
     let body = spawn_box(&mut app, 3.0, 0.5);
     step(&mut app, 1);
     let mut state = bevy_ecs::system::SystemState::<SpatialQuery>::new(app.world_mut());

@@ -97,8 +97,9 @@ pub fn ground(app: &mut App) -> Entity {
         .id()
 }
 
-/// The plugin tests' ground: a static box 20 m by 1 m whose top is at y = 0 ([`GROUND`]).
-pub fn spawn_ground(app: &mut App) -> Entity {
+/// A narrower ground than [`ground`]: a static box 20 m by 1 m whose top is at y = 0
+/// ([`GROUND`]), the one the core-parity test rebuilds in a bare core world.
+pub fn ground_20m(app: &mut App) -> Entity {
     app.world_mut()
         .spawn((
             RigidBody::Static,
@@ -108,7 +109,7 @@ pub fn spawn_ground(app: &mut App) -> Entity {
         .id()
 }
 
-/// The width and height of [`spawn_ground`]'s box.
+/// The width and height of [`ground_20m`]'s box.
 pub const GROUND: (f32, f32) = (20.0, 1.0);
 
 /// A dynamic unit box at (`x`, `y`).
@@ -142,7 +143,7 @@ pub fn core_of(app: &App, e: Entity) -> (bevy_math::Vec2, bevy_math::Vec2, f32) 
     (
         core.body_position(id).unwrap(),
         core.linear_velocity(id).unwrap(),
-        core.body_mass_data(id).unwrap().mass,
+        mass_data(app, e).mass,
     )
 }
 
