@@ -45,7 +45,7 @@ impl World {
         self.note_pair_filter(index);
         let id = ShapeId { index, generation };
         self.bodies.at_mut(body.index).shapes.push(id);
-        self.update_mass(body.index);
+        self.update_mass_with_new_shape(body.index, index);
         // A sleeping body stays asleep with its new shape (a level can be built asleep): the
         // shape's new contacts with awake bodies wake it once they touch.
         self.bodies.at_mut(body.index).sleep_time = 0.0;

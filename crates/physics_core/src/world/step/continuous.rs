@@ -324,6 +324,57 @@ mod tests {
         assert!((kept(&world).min - 0.1).abs() < 1e-6);
     }
 
+    /// A fixed or kinematic body takes each new shape into its kept extents without walking
+    /// its other shapes (`World::update_mass_with_new_shape`), and reaches the bits a walk
+    /// over all of them gives: after each of many shapes of different sizes and places, and
+    /// after one is destroyed.
+    #[test]
+    fn regression_a_fixed_body_of_many_shapes_was_quadratic_to_build() {
+        let mut world = World::new(WorldDef::default()).unwrap();
+        let fixed = world.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
+        let kinematic = world
+            .create_body(&BodyDef::kinematic(Vec2::new(0.0, 50.0)))
+            .unwrap();
+        let def = ShapeDef::default();
+        let walked = |world: &World, index: u32| {
+            let body = world.bodies.at(index);
+            let slop = world.tolerances.linear_slop;
+            let mut e = BodyExtents {
+                min: f32::INFINITY,
+                max: 0.0,
+            };
+            for s in &body.shapes {
+                let shape = &world.shapes.at(s.index).shape;
+                let (lo, hi) = shape.extents(body.local_center, slop);
+                (e.min, e.max) = (e.min.min(lo), e.max.max(hi));
+            }
+            e
+        };
+        let mut last = None;
+        for k in 0..200 {
+            let size = 0.05 + 0.013 * ((k * 37) % 61) as f32;
+            let at = Vec2::new((k % 17) as f32 - 8.0, (k % 5) as f32 * 0.7);
+            let shape = if k % 3 == 0 {
+                Shape::Circle(Circle::new(at, size).unwrap())
+            } else {
+                let xf =
+                    crate::math::Transform::new(at, crate::math::Rot::from_angle(0.1 * k as f32));
+                Shape::Polygon(Polygon::new_box(size, 0.5 * size).unwrap().transformed(xf))
+            };
+            for body in [fixed, kinematic] {
+                last = Some(world.create_shape(body, &def, shape).unwrap());
+                let kept = world.bodies.at(body.index).extents;
+                assert_eq!(kept, walked(&world, body.index), "shape {k}");
+                assert_eq!(world.bodies.at(body.index).only_shape.is_some(), k == 0);
+            }
+        }
+        world.destroy_shape(last.unwrap()).unwrap();
+        assert_eq!(
+            world.bodies.at(kinematic.index).extents,
+            walked(&world, kinematic.index)
+        );
+    }
+
     #[test]
     fn a_path_through_a_segment_stops_short_of_it() {
         let (p1, p2) = (Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0));
