@@ -50,6 +50,10 @@
 //! two-point manifolds (`WorldDef::enable_block_solver`) in the race and the differential
 //! mode, to time and compare it.
 //!
+//! `--lanes four|eight` forces physics_core's and bevy_physics2d's contact SIMD path
+//! (`World::set_contact_lanes`; by default the widest the processor runs), to time one
+//! against the other in one build.
+//!
 //! `--exact-islands N` turns on physics_core's exact contact islands of up to N bodies
 //! (`WorldDef::exact_contact_island_bodies`) in the race and the differential mode, to time
 //! and compare them.
@@ -234,6 +238,21 @@ fn parse() -> Result<Options, String> {
                 );
             }
             "--block-solver" => options.settings.block_solver = Some(true),
+            "--lanes" => {
+                use physics_core::world::ContactLanes;
+                let text = value()?;
+                let lanes = match text.as_str() {
+                    "four" => ContactLanes::Four,
+                    "eight" => ContactLanes::Eight,
+                    _ => return Err(format!("bad lanes {text} (four or eight)")),
+                };
+                if !lanes.is_supported() {
+                    return Err(format!(
+                        "{text} lanes need AVX2, which this processor lacks"
+                    ));
+                }
+                options.settings.contact_lanes = lanes;
+            }
             "--exact-islands" => {
                 options.settings.exact_contact_island_bodies =
                     count_in(&value()?, 0..=1_000_000, "exact island body")? as u32
@@ -546,12 +565,13 @@ fn main() {
         );
         let text = format!(
             "{heading}\n\nMachine: {}, {} cores. Date: {}.\nCommand: `{command}`.\n\
-             Build: {BUILD}. Bevy: {EXECUTOR}.\n\
+             Build: {}. Bevy: {EXECUTOR}.\n\
              All engines in one process, taking turns of {} steps{}: 60 Hz, 4 substeps, \
              sleeping off, {pool} thread(s).\n\n{chart}{report}",
             cpu_model(),
             std::thread::available_parallelism().map_or(0, |n| n.get()),
             today(),
+            build_line(options.settings.contact_lanes.resolve()),
             race::TURN_STEPS,
             if options.repeat > 1 {
                 format!(
@@ -623,7 +643,7 @@ const SCALING: (&str, &str) = (
     "<!-- scaling: written by bench_compare --scaling -->",
     "<!-- end of scaling -->",
 );
-/// Markers around the section an AVX2 build writes (see [`BUILD`]).
+/// Markers around the section an AVX2 build writes (see [`build_line`]).
 const AVX2_RUN: (&str, &str) = (
     "<!-- avx2: written by an x86-64-v3 build of bench_compare -->",
     "<!-- end of avx2 -->",
@@ -691,7 +711,6 @@ fn with_block(text: &str, new: &str, markers: (&str, &str)) -> String {
     }
 }
 
-/// How this binary was built: Box2D's SIMD path and our contact lanes.
 /// Whether this build's Bevy runs the multi-threaded executor (feature `bevy-multi-threaded`).
 const MULTI_THREADED_EXECUTOR: bool = cfg!(feature = "bevy-multi-threaded");
 
@@ -703,19 +722,25 @@ const EXECUTOR: &str = if MULTI_THREADED_EXECUTOR {
     "the single-threaded executor (bevy_ecs and bevy_transform without `multi_threaded`)"
 };
 
-const BUILD: &str = if cfg!(target_feature = "avx2") {
-    if cfg!(feature = "box2d-avx2") {
-        "x86-64-v3: Box2D v3 with its AVX2 path (`simd-avx2`), physics_core's contact solver in \
-         eight AVX lanes"
+/// How this binary was built and which contact path physics_core takes (`lanes`, already
+/// resolved): Box2D's SIMD path is fixed when it is compiled, ours is chosen at run time.
+fn build_line(lanes: physics_core::world::ContactLanes) -> String {
+    let build = if cfg!(target_feature = "avx2") {
+        "x86-64-v3"
     } else {
-        "x86-64-v3, Box2D v3 without its AVX2 path: physics_core's contact solver in eight AVX \
-         lanes"
-    }
-} else if cfg!(feature = "box2d-avx2") {
-    "default: physics_core's contact solver in four SSE2 lanes, Box2D v3 with its AVX2 path"
-} else {
-    "default: Box2D v3 and physics_core's contact solver in four SSE2 lanes"
-};
+        "default"
+    };
+    let box2d = if cfg!(feature = "box2d-avx2") {
+        "Box2D v3 with its AVX2 path (`simd-avx2`, compiled in)"
+    } else {
+        "Box2D v3 in four SSE2 lanes (compiled in)"
+    };
+    let ours = match lanes {
+        physics_core::world::ContactLanes::Eight => "eight AVX2 lanes",
+        _ => "four SSE2 lanes",
+    };
+    format!("{build}: {box2d}; physics_core's contact solver in {ours} (chosen at run time)")
+}
 
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")

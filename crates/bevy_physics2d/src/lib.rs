@@ -146,5 +146,5 @@ pub mod prelude {
     };
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;
-    pub use physics_core::world::MixRule;
+    pub use physics_core::world::{ContactLanes, MixRule};
 }

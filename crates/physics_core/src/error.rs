@@ -44,6 +44,8 @@ pub enum WorldError {
     /// Bytes given to [`WorldSnapshot::from_bytes`](crate::world::WorldSnapshot::from_bytes)
     /// are not a snapshot of this engine version.
     InvalidSnapshot(&'static str),
+    /// This processor cannot run what was asked (says what it lacks).
+    Unsupported(&'static str),
 }
 
 impl fmt::Display for WorldError {
@@ -67,6 +69,7 @@ impl fmt::Display for WorldError {
             WorldError::InvalidShape(e) => write!(f, "invalid shape: {e}"),
             WorldError::InvalidSetting(what) => write!(f, "invalid setting: {what}"),
             WorldError::InvalidSnapshot(why) => write!(f, "not a world snapshot: {why}"),
+            WorldError::Unsupported(why) => write!(f, "not on this processor: {why}"),
             WorldError::InvalidTimeStep(dt) => {
                 write!(f, "time step {dt} must be finite and not negative")
             }

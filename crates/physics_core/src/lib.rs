@@ -75,7 +75,7 @@ pub mod prelude {
     pub use crate::shape::{Aabb, Capsule, Circle, MassData, Polygon, Segment, Shape, ShapeError};
     pub use crate::shape_def::ShapeDef;
     pub use crate::world::{
-        BodyMotion, ContactData, ContactEvent, HitEvent, MixRule, QueryFilter, SensorEvent,
-        ShapeCastHit, World, WorldDef, WorldError, WorldSnapshot,
+        BodyMotion, ContactData, ContactEvent, ContactLanes, HitEvent, MixRule, QueryFilter,
+        SensorEvent, ShapeCastHit, World, WorldDef, WorldError, WorldSnapshot,
     };
 }

@@ -1,6 +1,7 @@
 //! The bits a world reaches do not depend on how the engine was built or run: the contact
-//! solver's lane count (four, or eight in a build with AVX2) and the worker count change the
-//! speed only. The hash below is the same in the default build and in one with
+//! solver's lane count (four, or eight on a processor with AVX2, chosen at run time or
+//! forced with `World::set_contact_lanes`) and the worker count change the speed only. The
+//! hash below is the same in the default build and in one with
 //! `RUSTFLAGS="-C target-cpu=x86-64-v3"` (run this test in both after a change to the solver;
 //! a mismatch names the hash the build reached).
 
@@ -22,7 +23,7 @@ const STEPS: usize = 180;
 /// A 12-row pyramid of boxes with balls and capsules dropped on it: colours full enough to
 /// fill groups of eight lanes, one- and two-point manifolds, and sliding, rolling and resting
 /// contacts.
-fn pile(workers: usize, block_solver: bool) -> World {
+fn pile(workers: usize, block_solver: bool, lanes: ContactLanes) -> World {
     let mut w = World::new(WorldDef {
         enable_sleep: false,
         enable_block_solver: block_solver,
@@ -30,6 +31,7 @@ fn pile(workers: usize, block_solver: bool) -> World {
     })
     .unwrap();
     w.set_task_runner(Arc::new(WorkerThreads::new(workers)));
+    w.set_contact_lanes(lanes).unwrap();
     let ground = w
         .create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0)))
         .unwrap();
@@ -60,11 +62,21 @@ fn pile(workers: usize, block_solver: bool) -> World {
     w
 }
 
+/// The lane widths this processor runs: four always, eight with AVX2.
+fn lane_widths() -> Vec<ContactLanes> {
+    let all = [ContactLanes::Four, ContactLanes::Eight];
+    let widths: Vec<ContactLanes> = all.into_iter().filter(|l| l.is_supported()).collect();
+    if widths.len() < all.len() {
+        eprintln!("this processor has no AVX2: the eight-lane path is not tested here");
+    }
+    widths
+}
+
 #[test]
 fn a_pile_reaches_the_same_bits_in_every_build_and_on_any_worker_count() {
     for (block_solver, golden) in [(false, GOLDEN), (true, GOLDEN_BLOCK)] {
         for workers in [1, 2] {
-            let mut w = pile(workers, block_solver);
+            let mut w = pile(workers, block_solver, ContactLanes::Detect);
             for _ in 0..STEPS {
                 w.step(1.0 / 60.0).unwrap();
             }
@@ -75,5 +87,62 @@ fn a_pile_reaches_the_same_bits_in_every_build_and_on_any_worker_count() {
                  golden hash"
             );
         }
+    }
+}
+
+/// Each lane width, forced, reaches the golden hashes: the four-lane path on a processor
+/// that would pick eight, and the eight-lane path (AVX2 found at run time) in a build for
+/// plain x86-64. Switching width halfway through the run changes nothing either.
+#[test]
+fn each_contact_lane_width_reaches_the_golden_hashes() {
+    for (block_solver, golden) in [(false, GOLDEN), (true, GOLDEN_BLOCK)] {
+        for lanes in lane_widths() {
+            let mut w = pile(1, block_solver, lanes);
+            assert_eq!(w.contact_lanes(), lanes);
+            for _ in 0..STEPS {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            let hash = w.state_hash();
+            assert_eq!(
+                hash, golden,
+                "{lanes:?} lanes, block solver {block_solver}: reached {hash:#018x}, not the \
+                 golden hash"
+            );
+        }
+        let widths = lane_widths();
+        let mut w = pile(2, block_solver, widths[0]);
+        for step in 0..STEPS {
+            if step % 30 == 0 {
+                w.set_contact_lanes(widths[(step / 30) % widths.len()])
+                    .unwrap();
+            }
+            w.step(1.0 / 60.0).unwrap();
+        }
+        assert_eq!(
+            w.state_hash(),
+            golden,
+            "switching widths, block solver {block_solver}"
+        );
+    }
+}
+
+/// Asking for a path the processor lacks is refused with an error, and the world keeps the
+/// path it had.
+#[test]
+fn eight_lanes_are_refused_without_avx2_and_the_path_is_kept() {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    w.set_contact_lanes(ContactLanes::Four).unwrap();
+    let result = w.set_contact_lanes(ContactLanes::Eight);
+    if ContactLanes::Eight.is_supported() {
+        assert_eq!(result, Ok(()));
+        assert_eq!(w.contact_lanes(), ContactLanes::Eight);
+        assert_eq!(ContactLanes::Detect.resolve(), ContactLanes::Eight);
+    } else {
+        assert!(
+            matches!(result, Err(WorldError::Unsupported(_))),
+            "{result:?}"
+        );
+        assert_eq!(w.contact_lanes(), ContactLanes::Four);
+        assert_eq!(ContactLanes::Detect.resolve(), ContactLanes::Four);
     }
 }

@@ -35,6 +35,10 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         ..defaults
     };
     let mut built = scene.build(def).map_err(|e| e.to_string())?;
+    built
+        .world
+        .set_contact_lanes(settings.contact_lanes)
+        .map_err(|e| e.to_string())?;
     // physics_core's own long-lived threads, as a program without a host pool would use
     // (the bevy_physics2d row lends the world Bevy's `ComputeTaskPool` instead).
     let runner = WorkerThreads::new(super::threads());

@@ -41,6 +41,9 @@ pub struct Settings {
     /// physics_core and bevy_physics2d: solve two-point manifolds with the 2x2 block solver
     /// (`WorldDef::enable_block_solver`; `None`: their default).
     pub block_solver: Option<bool>,
+    /// physics_core and bevy_physics2d: the contact solve's SIMD path (`World::set_contact_lanes`;
+    /// detected by default).
+    pub contact_lanes: physics_core::world::ContactLanes,
 }
 
 impl Default for Settings {
@@ -52,6 +55,7 @@ impl Default for Settings {
             exact_contact_island_bodies: 0,
             exact_joint_mass_ratio: None,
             block_solver: None,
+            contact_lanes: physics_core::world::ContactLanes::Detect,
         }
     }
 }

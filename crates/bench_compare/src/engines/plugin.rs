@@ -64,6 +64,7 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             .unwrap_or(PhysicsSettings::default().block_solver),
         enable_sleep: false,
         worker_threads: super::threads(),
+        contact_lanes: settings.contact_lanes,
         ..PhysicsSettings::default()
     });
     let mut spawned = spawn_scene(&mut app.world_mut().commands(), scene);

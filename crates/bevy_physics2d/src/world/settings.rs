@@ -6,7 +6,7 @@ use crate::world::threads::ComputeTaskPoolRunner;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
-use physics_core::world::WorldDef;
+use physics_core::world::{ContactLanes, WorldDef};
 use std::sync::Arc;
 
 /// World-wide physics settings. Changing the resource takes effect at the next step.
@@ -66,6 +66,12 @@ pub struct PhysicsSettings {
     /// `ComputeTaskPool`, 1 only the thread running the physics systems. The results are
     /// bit-identical for any value.
     pub worker_threads: usize,
+    /// Which SIMD path solves the contacts: by default the widest this processor runs (eight
+    /// lanes with AVX2 on x86-64, four elsewhere), chosen at run time with no build flag.
+    /// Every path gives the same bits; force `Four` to compare. Asking for `Eight` on a
+    /// processor without AVX2 logs a warning and keeps the current path.
+    #[reflect(ignore)]
+    pub contact_lanes: ContactLanes,
     /// Most rigid bodies the world holds; entities beyond it are skipped with a warning
     /// (about 0.7 KB of memory per body, so the default of 1,048,576 bounds the world near
     /// 700 MB).
@@ -110,6 +116,7 @@ impl PhysicsSettings {
             max_linear_speed: def.max_linear_speed,
             contact_recycle_distance: def.contact_recycle_distance,
             worker_threads: 0,
+            contact_lanes: ContactLanes::Detect,
             max_bodies: def.max_bodies,
         }
     }
@@ -144,19 +151,27 @@ pub(crate) fn apply_settings(
     settings: Res<PhysicsSettings>,
     mut physics: ResMut<PhysicsWorld>,
     mut last_error: Local<Option<String>>,
-    mut applied: Local<Option<(physics_core::world::WorldDef, usize)>>,
+    mut applied: Local<Option<(WorldDef, usize, ContactLanes)>>,
 ) {
     if !settings.is_changed() {
         return;
     }
-    // Only the world's settings and the thread count concern the core.
-    let wanted = (settings.to_world_def(), settings.worker_threads);
+    // Only the world's settings, the thread count and the lanes concern the core.
+    let wanted = (
+        settings.to_world_def(),
+        settings.worker_threads,
+        settings.contact_lanes,
+    );
     if applied.as_ref() == Some(&wanted) {
         return;
     }
     *applied = Some(wanted);
     let runner = ComputeTaskPoolRunner::new(settings.worker_threads);
     physics.world.set_task_runner(Arc::new(runner));
+    if let Err(error) = physics.world.set_contact_lanes(settings.contact_lanes) {
+        let kept = physics.world.contact_lanes();
+        bevy_log::warn!("physics: contact lanes {kept:?} kept: {error}");
+    }
     match physics.world.set_def(settings.to_world_def()) {
         Ok(()) => *last_error = None,
         Err(error) => {

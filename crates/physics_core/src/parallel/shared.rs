@@ -9,11 +9,11 @@
 #![allow(unsafe_code)]
 
 use crate::solver::body_state::{BodyState, STATIC_BODY};
+#[cfg(target_arch = "x86_64")]
+use crate::solver::wide_contacts::avx8::F32x8;
 use std::marker::PhantomData;
 use std::ops::Range;
 use wide::f32x4;
-#[cfg(target_feature = "avx2")]
-use wide::f32x8;
 
 // `StatesView` relies on the static index never being a valid one, and reads a state as two
 // aligned rows of four floats: velocity, angular velocity, padding; then delta position and
@@ -200,9 +200,8 @@ impl<'a> StatesView<'a> {
 
     /// The state of body `index` as its two rows of four floats, the velocity half
     /// (vx, vy, w, padding) and the motion half (dpx, dpy, qc, qs): two aligned loads. The
-    /// static index reads as a body at rest. (The four-lane contact path's; an AVX2 build
+    /// static index reads as a body at rest. (The four-lane contact path's; the eight-lane path
     /// reads whole rows of eight.)
-    #[cfg(any(test, not(target_feature = "avx2")))]
     #[inline(always)]
     pub fn read_rows(&self, index: u32) -> [f32x4; 2] {
         // SAFETY: `source` is in bounds or the constant, and `BodyState` is exactly two
@@ -213,23 +212,13 @@ impl<'a> StatesView<'a> {
     }
 
     /// The state of body `index` as one row of eight floats, the velocity half then the
-    /// motion half (the eight-lane contact path of an AVX2 build): one load.
-    #[cfg(target_feature = "avx2")]
+    /// motion half (the eight-lane contact path's): one load.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub fn read_row8(&self, index: u32) -> f32x8 {
+    pub fn read_row8(&self, index: u32) -> F32x8 {
         // SAFETY: as in `read_rows`; `BodyState` is one 32-byte aligned row of eight floats
-        // (asserted above), as is the at-rest constant.
-        unsafe { self.source(index).cast::<f32x8>().read() }
-    }
-
-    /// Sets the velocity half of body `index` from the first four lanes of `row` (the
-    /// eight-lane path's counterpart of [`StatesView::write_velocity_row`]).
-    #[cfg(target_feature = "avx2")]
-    #[inline(always)]
-    pub fn write_velocity_half(&mut self, index: u32, row: f32x8) {
-        // SAFETY: an f32x8 is 32-byte aligned and holds two f32x4; the first is read.
-        let low = unsafe { (&row as *const f32x8).cast::<f32x4>().read() };
-        self.write_velocity_row(index, low);
+        // (asserted above), as is the at-rest constant, and so is an `F32x8`.
+        unsafe { self.source(index).cast::<F32x8>().read() }
     }
 
     /// Sets the velocity half (vx, vy, w, padding) of body `index` with one aligned store;

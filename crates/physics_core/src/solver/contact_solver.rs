@@ -255,7 +255,7 @@ pub(crate) fn prepare_point(
 
 /// Builds the constraint of a touching manifold in `out` (in place: the constraint array is
 /// large and written once per step). Points past the manifold's count are left as they were.
-/// The SIMD lanes build theirs with `wide_contact_solver::prepare_lane`, from the same
+/// The SIMD lanes build theirs with `wide_contacts/kernel.rs`'s `prepare_lane`, from the same
 /// parts.
 ///
 /// Dominance: the contact's rows see the more dominant body's inverse mass and inertia as

@@ -49,7 +49,7 @@ pub(crate) mod joint_order;
 mod profile;
 pub mod softness;
 mod step_stages;
-pub(crate) mod wide_contact_solver;
+pub(crate) mod wide_contacts;
 
 use crate::joint::{ExactIsland, IslandScratch, JointConstraint};
 use bevy_math::Vec2;
@@ -61,7 +61,8 @@ use exact_contacts::ExactContacts;
 use graph_coloring::GraphColoring;
 pub use profile::SolverProfile;
 pub(crate) use step_stages::{ContactLink, run_substeps};
-use wide_contact_solver::{LANES, WideContacts};
+use wide_contacts::ContactGroups;
+pub use wide_contacts::ContactLanes;
 
 /// The most a body may turn in one substep; faster spin is clamped so the first-order
 /// rotation update stays accurate.
@@ -87,7 +88,7 @@ pub(crate) struct SolverArrays {
     /// The surface part (moving surface, rolling resistance) of each overflow constraint,
     /// index-aligned with `contacts`.
     pub surfaces: Vec<SurfaceConstraint>,
-    /// Position of each constraint index: lane `l` of SIMD group `g` at `LANES * g + l`
+    /// Position of each constraint index: lane `l` of SIMD group `g` at `lanes * g + l`
     /// (empty lanes leave holes), then the overflow in overflow order.
     pub positions: Vec<u32>,
     /// Results of each constraint in lanes, by constraint index: the lanes are stored here
@@ -114,8 +115,8 @@ pub(crate) struct SolverArrays {
     pub island_scratch: IslandScratch,
     /// Contact constraints by colour; its overflow list is solved by the scalar path.
     pub coloring: GraphColoring,
-    /// The coloured contact constraints in SIMD groups.
-    pub wide_contacts: WideContacts,
+    /// The coloured contact constraints in SIMD groups of the world's width.
+    pub wide_contacts: ContactGroups,
     /// Exact contact islands (`exact_contacts.rs`): their constraints come last in the
     /// overflow, in island order, from `contacts[exact_start]` on (the islands' ranges are
     /// indices into `contacts` too).
@@ -192,7 +193,7 @@ impl SolverArrays {
 
     /// Position of the first overflow constraint in `contacts`.
     pub fn overflow_start(&self) -> usize {
-        LANES * self.wide_contacts.lanes.len()
+        self.wide_contacts.lane_count()
     }
 }
 

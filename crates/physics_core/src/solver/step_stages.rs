@@ -21,10 +21,7 @@ use super::contact_solver::{
     apply_restitution, prepare_contact, solve_contacts, warm_start,
 };
 use super::profile::{SolverProfile, SolverStage};
-use super::wide_contact_solver::{
-    EMPTY_LANE, LANES, WideConstraint, clear_group, lane_results, prepare_lane, restitution_groups,
-    solve_groups, warm_start_groups,
-};
+use super::wide_contacts::{ContactGroups, EMPTY_LANE, LaneGroup, WideContacts};
 use super::{SolverArrays, StepSettings, integrate_positions, integrate_velocities};
 use crate::contact::Contact;
 use crate::id::Slot;
@@ -137,16 +134,16 @@ where
 
     /// Builds the constraint of contact `c` straight into lane `lane` of `group`.
     #[inline(always)]
-    fn prepare_lane(
+    fn prepare_lane<const N: usize, G: LaneGroup<N>>(
         &self,
         c: &Contact,
         settings: &ContactSolveSettings,
-        group: &mut WideConstraint,
+        group: &mut G,
         lane: usize,
     ) {
         let (a, b) = ((self.body)(c.body_a), (self.body)(c.body_b));
         let surface = Self::surface(c);
-        prepare_lane(group, lane, &c.manifold, &surface, &a, &b, settings);
+        group.prepare_lane(lane, &c.manifold, &surface, &a, &b, settings);
     }
 
     /// Contact of constraint `k`, read-only.
@@ -302,16 +299,17 @@ struct PlannedStage {
 }
 
 /// The stages of one step, in order.
-fn plan(
+fn plan<const N: usize, G>(
     arrays: &SolverArrays,
+    wide: &WideContacts<N, G>,
     substeps: u32,
     any_restitution: bool,
     workers: usize,
 ) -> Vec<PlannedStage> {
     let bodies = arrays.states.len();
     let contacts = arrays.positions.len();
-    let colors = &arrays.wide_contacts.colors;
-    let group_count = arrays.wide_contacts.groups.len();
+    let colors = &wide.colors;
+    let group_count = wide.groups.len();
     let mut list = Vec::new();
     let over = |list: &mut Vec<PlannedStage>, stage: Stage, items: usize, min: usize| {
         let (blocks, block_size) = blocks(items, min, workers);
@@ -383,8 +381,38 @@ pub(crate) fn run_substeps<B>(
 where
     B: Fn(u32) -> ConstraintBody + Sync,
 {
+    // The lane width was chosen when the world was created (or told to change): one
+    // dispatch a step, and every stage below runs the width's own code.
+    let placeholder = ContactGroups::Four(WideContacts::default());
+    let mut groups = std::mem::replace(&mut arrays.wide_contacts, placeholder);
+    let profile = match &mut groups {
+        ContactGroups::Four(wide) => run_substeps_in(arrays, wide, settings, link, runner),
+        #[cfg(target_arch = "x86_64")]
+        ContactGroups::Eight(wide) => run_substeps_in(arrays, wide, settings, link, runner),
+    };
+    arrays.wide_contacts = groups;
+    profile
+}
+
+/// [`run_substeps`] with the coloured contacts in `wide`, groups of `N` lanes.
+fn run_substeps_in<const N: usize, G: LaneGroup<N>, B>(
+    arrays: &mut SolverArrays,
+    wide: &mut WideContacts<N, G>,
+    settings: &StepSettings,
+    link: &ContactLink<B>,
+    runner: &dyn TaskRunner,
+) -> SolverProfile
+where
+    B: Fn(u32) -> ConstraintBody + Sync,
+{
     let workers = runner.worker_count();
-    let stages = plan(arrays, settings.substeps, link.any_restitution, workers);
+    let stages = plan(
+        arrays,
+        wide,
+        settings.substeps,
+        link.any_restitution,
+        workers,
+    );
     let counts: Vec<u32> = stages.iter().map(|s| s.blocks).collect();
     // The clock is read where a run of stages of one profile stage ends (the colours of a
     // warm start, say), about ten times a substep.
@@ -409,7 +437,8 @@ where
     let max_push = contact.max_push_speed;
     let block = contact.use_block_solver;
 
-    let overflow_start = arrays.overflow_start();
+    // `arrays.overflow_start()` would read the placeholder: the lanes are in `wide`.
+    let overflow_start = N * wide.lanes.len();
     let exact_start = arrays.exact_start;
     arrays.exact_contacts.begin_step();
     arrays.island_scratch.begin_step(arrays.exact_islands.len());
@@ -424,7 +453,6 @@ where
         joints,
         exact_islands,
         island_scratch,
-        wide_contacts,
         exact_contacts,
         coloring,
         ..
@@ -432,12 +460,12 @@ where
     // Constraint index of each overflow constraint, in overflow (position) order.
     let overflow_order = &coloring.overflow;
     let (params, exact_islands, positions) = (&*params, &*exact_islands, &*positions);
-    let (lanes, colors) = (&wide_contacts.lanes, &wide_contacts.colors);
+    let (lanes, colors) = (&wide.lanes, &wide.colors);
     let states = SharedMut::new(states);
     let constraints = SharedMut::new(constraints);
     let surfaces = SharedMut::new(surfaces);
     let joints = SharedMut::new(joints);
-    let groups = SharedMut::new(&mut wide_contacts.groups);
+    let groups = SharedMut::new(&mut wide.groups);
     let results = SharedMut::new(results);
     let point_counts = SharedMut::new(point_counts);
     let scratch = SharedMut::new(std::slice::from_mut(island_scratch));
@@ -498,14 +526,14 @@ where
                 let g = unsafe { groups.range(r.clone()) };
                 for (group, i) in g.iter_mut().zip(r) {
                     let filled = lanes[i].iter().take_while(|&&k| k != EMPTY_LANE).count();
-                    if filled < LANES {
-                        clear_group(group);
+                    if filled < N {
+                        group.clear();
                     }
                     for (lane, &k) in lanes[i][..filled].iter().enumerate() {
                         // The lanes' constraints skip those of other colours: no run of
                         // records for the hardware to follow.
-                        let ahead = LANES * i + lane + PREFETCH_DISTANCE;
-                        if let Some(&next) = lanes.get(ahead / LANES).map(|l| &l[ahead % LANES]) {
+                        let ahead = N * i + lane + PREFETCH_DISTANCE;
+                        if let Some(&next) = lanes.get(ahead / N).map(|l| &l[ahead % N]) {
                             link.prefetch_record(next as usize);
                         }
                         let record = unsafe { link.read(k) };
@@ -527,7 +555,7 @@ where
             }
             Stage::WarmStartColor(c) => {
                 let mut view = unsafe { StatesView::shared(&states) };
-                warm_start_groups(unsafe { groups.range(color_range(c)) }, &mut view);
+                G::warm_start(unsafe { groups.range(color_range(c)) }, &mut view);
             }
             Stage::SolveScalar => {
                 let (s, j) = unsafe { (states.all(), joints.all()) };
@@ -542,7 +570,7 @@ where
                 let use_bias = matches!(stage, Stage::SolveColor(_));
                 let mut view = unsafe { StatesView::shared(&states) };
                 let g = unsafe { groups.range(color_range(c)) };
-                solve_groups(g, &mut view, inv_h, use_bias, max_push, block);
+                G::solve(g, &mut view, inv_h, use_bias, max_push, block);
             }
             Stage::IntegratePositions => {
                 let r = range(states.len());
@@ -573,7 +601,7 @@ where
             Stage::RestitutionColor(c) => {
                 let mut view = unsafe { StatesView::shared(&states) };
                 let g = unsafe { groups.range(color_range(c)) };
-                restitution_groups(g, &mut view, contact.restitution_threshold);
+                G::restitution(g, &mut view, contact.restitution_threshold);
             }
             Stage::StoreGroups => {
                 let r = range(lanes.len());
@@ -581,7 +609,7 @@ where
                 for i in r {
                     for (lane, &k) in lanes[i].iter().enumerate() {
                         if k != EMPTY_LANE {
-                            *unsafe { results.get(k as usize) } = lane_results(&g[i], lane);
+                            *unsafe { results.get(k as usize) } = g[i].lane_results(lane);
                         }
                     }
                 }

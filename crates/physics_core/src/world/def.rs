@@ -56,7 +56,7 @@ pub struct WorldDef {
     /// Seconds an island's bodies must all rest before it sleeps.
     pub time_to_sleep: f32,
     /// Solve two-point manifolds with the 2x2 block solver (cedarcantab) instead of one point
-    /// at a time, in the SIMD lanes with every other contact (`solver/wide_block_solver.rs`),
+    /// at a time, in the SIMD lanes with every other contact (`solver/wide_contacts/block.rs`),
     /// at about the sequential solve's speed. Awake towers then stand still (no lean over
     /// 30 s, where Box2D v3's sequential points lean 1.2 to 2.5 cm); piles of circles
     /// (one-point manifolds) do not change. Off by default: it leaves the pyramid, Solver2D's

@@ -28,6 +28,7 @@ mod step;
 
 pub use crate::error::WorldError;
 pub use crate::mix_rule::MixRule;
+pub use crate::solver::ContactLanes;
 pub use bodies::BodyMotion;
 pub use character::mover::{MoverFilter, MoverHit, MoverPlane, clip_velocity, solve_planes};
 pub use character::{CharacterExceptions, CharacterGround, CharacterMove, CharacterSettings};
@@ -51,6 +52,7 @@ use crate::parallel::{SingleThreaded, TaskRunner};
 use crate::shape::Aabb;
 use crate::shape_def::ShapeRecord;
 use crate::solver::SolverArrays;
+use crate::solver::wide_contacts::ContactGroups;
 use def::Tolerances;
 use std::sync::Arc;
 
@@ -165,6 +167,34 @@ impl World {
     /// The task runner the step uses ([`SingleThreaded`] unless set).
     pub fn task_runner(&self) -> &Arc<dyn TaskRunner> {
         &self.runner
+    }
+
+    /// Chooses the SIMD path of the contact solve. A new world takes
+    /// [`ContactLanes::Detect`]: eight lanes on an x86-64 processor with AVX2, four
+    /// elsewhere, with no build flag. Every path gives the same bits, so this changes the
+    /// speed only; force [`ContactLanes::Four`] to measure or test the narrow path on a
+    /// processor that has the wide one. Takes effect next step.
+    ///
+    /// # Errors
+    /// [`WorldError::Unsupported`] for [`ContactLanes::Eight`] on a processor without AVX2;
+    /// the world keeps its path.
+    pub fn set_contact_lanes(&mut self, lanes: ContactLanes) -> Result<(), WorldError> {
+        let groups = ContactGroups::new(lanes).ok_or(WorldError::Unsupported(
+            "eight contact lanes need an x86-64 processor with AVX2",
+        ))?;
+        if groups.lanes() != self.solver.wide_contacts.lanes() {
+            self.solver.wide_contacts = groups;
+            // The kept layout of last step's contacts was for the other width: lay them out
+            // again (the groups' contents are rebuilt every step anyway).
+            self.solve_set = step::solve_set::SolveSetCache::empty();
+        }
+        Ok(())
+    }
+
+    /// The SIMD path the contact solve takes: [`ContactLanes::Four`] or
+    /// [`ContactLanes::Eight`] ([`World::set_contact_lanes`]).
+    pub fn contact_lanes(&self) -> ContactLanes {
+        self.solver.wide_contacts.lanes()
     }
 
     /// The settings the world runs with.

@@ -340,7 +340,12 @@ impl World {
         self.sensor_begin_events.clear();
         self.sensor_end_events.clear();
         self.hit_events.clear();
+        // The contact lane width is this processor's choice, not the snapshot's: it stays.
+        let lanes = self.contact_lanes();
         self.solver = Default::default();
+        if let Some(groups) = crate::solver::wide_contacts::ContactGroups::new(lanes) {
+            self.solver.wide_contacts = groups;
+        }
         self.solve_set = super::step::solve_set::SolveSetCache::empty();
         // Derived from the shapes, so not stored.
         self.rebuild_pair_filters();

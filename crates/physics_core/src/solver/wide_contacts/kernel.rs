@@ -1,9 +1,11 @@
-//! The contact solver of `contact_solver.rs`, four constraints at a time (eight in a build for
-//! x86-64 with AVX2, `-C target-cpu=x86-64-v3`).
+//! The contact solver of `contact_solver.rs`, [`LANES`] constraints at a time: the one
+//! kernel both lane widths run. This file is compiled once per width, as a child of
+//! `four.rs` (`wide::f32x4`) and of `eight.rs` (AVX's eight lanes); the parent gives it
+//! `Lanes`, `LANES` and the gathers and scatters of its width.
 //!
 //! The constraints of one colour (see `graph_coloring.rs`) move disjoint bodies, so solving
 //! them in SIMD lanes gives what solving them one after another would, and the lane count
-//! changes nothing but the speed: both builds give the same bits. Each group of [`LANES`]
+//! changes nothing but the speed: both widths give the same bits. Each group of [`LANES`]
 //! constraints is stored lane by lane ("structure of arrays"); a substep gathers the
 //! states of the group's bodies into lanes (the rows of `BodyState` transposed into
 //! columns), runs the same equations as the scalar solver on
@@ -24,41 +26,37 @@
 //! lanes of its group (the block solver's fallback), the lanes left out keep their
 //! velocities by selection, not by adding a zero impulse (which can turn -0.0 into +0.0), so
 //! both lane widths still give the same bits.
+//!
+//! Every function here is `#[inline(always)]`: the eight-lane width's AVX instructions are
+//! only emitted inside its entry points, which are compiled for AVX2 (`eight.rs`), so the
+//! kernel must be inlined into them whole.
 
+use super::{
+    LANES, Lanes, gather, gather_velocities, restitution_entry, scatter, solve_entry,
+    warm_start_entry,
+};
+use crate::collision::Manifold;
+use crate::parallel::shared::StatesView;
 #[cfg(test)]
-use super::body_state::BodyState;
-use super::body_state::STATIC_BODY;
+use crate::solver::body_state::BodyState;
+use crate::solver::body_state::STATIC_BODY;
 #[cfg(test)]
-use super::contact_solver::ContactConstraint;
-use super::contact_solver::{
+use crate::solver::contact_solver::ContactConstraint;
+use crate::solver::contact_solver::{
     ConstraintBody, ConstraintPoint, ContactFrame, ContactSolveSettings, ContactSurface,
     SolvedPoint, prepare_point,
 };
-use super::graph_coloring::GraphColoring;
-use crate::collision::Manifold;
-use crate::parallel::shared::StatesView;
-use std::ops::Range;
-use wide_block_solver::{PointTerms, solve_normal_pair};
+#[cfg(test)]
+use crate::solver::graph_coloring::GraphColoring;
+#[cfg(test)]
+use crate::solver::wide_contacts::EMPTY_LANE;
+use crate::solver::wide_contacts::LaneGroup;
+use crate::solver::wide_contacts::WideContacts;
+use block::{PointTerms, solve_normal_pair};
 
-#[path = "wide_block_solver.rs"]
-mod wide_block_solver;
-/// Constraints per SIMD group: one SSE2 / NEON register of f32.
-#[cfg(not(target_feature = "avx2"))]
-pub(crate) const LANES: usize = 4;
-/// Constraints per SIMD group: one AVX register of f32.
-#[cfg(target_feature = "avx2")]
-pub(crate) const LANES: usize = 8;
-
-/// One SIMD register of lanes.
-#[cfg(not(target_feature = "avx2"))]
-type Lanes = wide::f32x4;
-/// One SIMD register of lanes.
-#[cfg(target_feature = "avx2")]
-type Lanes = wide::f32x8;
-
-/// Marks an empty lane in [`WideContacts::lanes`].
-pub(crate) const EMPTY_LANE: u32 = u32::MAX;
-
+#[allow(clippy::duplicate_mod)] // once per width, as this file is
+#[path = "block.rs"]
+mod block;
 /// One manifold point of every lane. The fields the warm start reads come first (see
 /// [`WideConstraint`]).
 #[derive(Clone, Copy, Default)]
@@ -104,22 +102,22 @@ pub(crate) struct WideConstraint {
 }
 
 /// The bodies of one side of a group, lane by lane.
-struct WideBody {
-    vx: Lanes,
-    vy: Lanes,
-    w: Lanes,
-    padding: Lanes,
-    dpx: Lanes,
-    dpy: Lanes,
-    qc: Lanes,
-    qs: Lanes,
+pub(super) struct WideBody {
+    pub vx: Lanes,
+    pub vy: Lanes,
+    pub w: Lanes,
+    pub padding: Lanes,
+    pub dpx: Lanes,
+    pub dpy: Lanes,
+    pub qc: Lanes,
+    pub qs: Lanes,
 }
 
 impl WideBody {
     /// The body lanes from its eight columns in field order (vx, vy, w, padding, dpx, dpy,
     /// qc, qs).
     #[inline(always)]
-    fn from_columns([vx, vy, w, padding, dpx, dpy, qc, qs]: [Lanes; 8]) -> Self {
+    pub(super) fn from_columns([vx, vy, w, padding, dpx, dpy, qc, qs]: [Lanes; 8]) -> Self {
         WideBody {
             vx,
             vy,
@@ -149,86 +147,14 @@ impl WideBody {
     }
 }
 
-/// The coloured contact constraints of a step in SIMD groups.
-#[derive(Default)]
-pub(crate) struct WideContacts {
-    pub groups: Vec<WideConstraint>,
-    /// Constraint index of every lane of every group (`EMPTY_LANE` for padding, always at
-    /// the end of a group).
-    pub lanes: Vec<[u32; LANES]>,
-    /// Groups of each colour, in colour order.
-    pub colors: Vec<Range<usize>>,
-    /// The layout's scratch: a colour's constraints of the shares after the first, with
-    /// their share.
-    later_shares: Vec<(usize, u32)>,
-}
+/// This width's contact groups.
+pub(crate) type Contacts = WideContacts<LANES, WideConstraint>;
 
-impl WideContacts {
-    /// Lays the coloured constraints out in groups of [`LANES`], colour by colour, and sets
-    /// `positions[k]` of each laid-out constraint `k` to `LANES * group + lane`; the groups
-    /// are filled lane by lane by [`prepare_lane`].
-    ///
-    /// Within a colour, the constraints come by the worker share of the bodies they move
-    /// (`share_of(k)`, below `shares`), in constraint order within a share. The colour stages
-    /// hand each worker its share of every colour's groups (`parallel/stages.rs`) and the
-    /// body stages its share of the bodies, so a worker mostly moves the bodies it
-    /// integrates, in its own cache, rather than bodies the other core wrote a colour ago.
-    /// The order within a colour changes no result: no two of its constraints move the same
-    /// body, and a lane reads and writes only its own bodies, so any order gives the same
-    /// bits.
-    pub fn layout(
-        &mut self,
-        coloring: &GraphColoring,
-        positions: &mut [u32],
-        shares: usize,
-        share_of: &dyn Fn(u32) -> usize,
-    ) {
-        self.lanes.clear();
-        self.colors.clear();
-        let mut later = std::mem::take(&mut self.later_shares);
-        for color in &coloring.colors {
-            let start = self.lanes.len();
-            let mut lanes = [EMPTY_LANE; LANES];
-            let mut filled = 0;
-            let mut place = |k: u32, laid: &mut Vec<[u32; LANES]>| {
-                lanes[filled] = k;
-                positions[k as usize] = (LANES * laid.len() + filled) as u32;
-                filled += 1;
-                if filled == LANES {
-                    laid.push(lanes);
-                    lanes = [EMPTY_LANE; LANES];
-                    filled = 0;
-                }
-            };
-            // The first share's constraints at once, the others' kept with their share.
-            later.clear();
-            for &k in color {
-                let share = if shares > 1 { share_of(k) } else { 0 };
-                if share == 0 {
-                    place(k, &mut self.lanes);
-                } else {
-                    later.push((share, k));
-                }
-            }
-            for share in 1..shares {
-                for &(_, k) in later.iter().filter(|(s, _)| *s == share) {
-                    place(k, &mut self.lanes);
-                }
-            }
-            if filled > 0 {
-                self.lanes.push(lanes);
-            }
-            if self.lanes.len() > start {
-                self.colors.push(start..self.lanes.len());
-            }
-        }
-        self.later_shares = later;
-        self.groups
-            .resize(self.lanes.len(), WideConstraint::default());
-    }
-
+/// The tests' ways to build and solve whole layouts on this thread, through the width's
+/// entry points.
+#[cfg(test)]
+impl Contacts {
     /// Lays out and packs every group on this thread.
-    #[cfg(test)]
     pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
         let mut positions = vec![0; constraints.len()];
         self.layout(coloring, &mut positions, 1, &|_| 0);
@@ -243,7 +169,6 @@ impl WideContacts {
     }
 
     /// Number of constraints in lanes.
-    #[cfg(test)]
     pub fn constraint_count(&self) -> usize {
         self.lanes
             .iter()
@@ -253,17 +178,15 @@ impl WideContacts {
     }
 
     /// Applies last step's impulses, colour by colour, on this thread.
-    #[cfg(test)]
     pub fn warm_start(&self, states: &mut [BodyState]) {
         let mut view = StatesView::new(states);
         for range in &self.colors {
-            warm_start_groups(&self.groups[range.clone()], &mut view);
+            WideConstraint::warm_start(&self.groups[range.clone()], &mut view);
         }
     }
 
     /// One iteration over every group on this thread: with bias (`use_bias`) or rigid, with
     /// the block solver (`block`) or point by point.
-    #[cfg(test)]
     pub fn solve(
         &mut self,
         states: &mut [BodyState],
@@ -275,22 +198,20 @@ impl WideContacts {
         let mut view = StatesView::new(states);
         for range in &self.colors {
             let groups = &mut self.groups[range.clone()];
-            solve_groups(groups, &mut view, inv_h, use_bias, max_push_speed, block);
+            WideConstraint::solve(groups, &mut view, inv_h, use_bias, max_push_speed, block);
         }
     }
 
     /// Restitution over every group on this thread.
-    #[cfg(test)]
     pub fn restitution(&mut self, states: &mut [BodyState], threshold: f32) {
         let mut view = StatesView::new(states);
         for range in &self.colors {
-            restitution_groups(&mut self.groups[range.clone()], &mut view, threshold);
+            WideConstraint::restitution(&mut self.groups[range.clone()], &mut view, threshold);
         }
     }
 
     /// Copies the lanes' impulses and restitution data back to the scalar constraints, on
     /// this thread.
-    #[cfg(test)]
     pub fn store(&self, constraints: &mut [ContactConstraint]) {
         for (c, lanes) in self.groups.iter().zip(&self.lanes) {
             for (lane, &k) in lanes.iter().enumerate() {
@@ -309,8 +230,52 @@ impl WideContacts {
     }
 }
 
+impl LaneGroup<LANES> for WideConstraint {
+    fn clear(&mut self) {
+        clear_group(self);
+    }
+
+    #[inline(always)]
+    fn prepare_lane(
+        &mut self,
+        lane: usize,
+        manifold: &Manifold,
+        surface: &ContactSurface,
+        a: &ConstraintBody,
+        b: &ConstraintBody,
+        settings: &ContactSolveSettings,
+    ) {
+        prepare_lane(self, lane, manifold, surface, a, b, settings);
+    }
+
+    fn lane_results(&self, lane: usize) -> [SolvedPoint; 2] {
+        lane_results(self, lane)
+    }
+
+    // The solves go through the width's entry points (`four.rs`, `eight.rs`).
+    fn warm_start(groups: &[Self], states: &mut StatesView) {
+        warm_start_entry(groups, states);
+    }
+
+    fn solve(
+        groups: &mut [Self],
+        states: &mut StatesView,
+        inv_h: f32,
+        use_bias: bool,
+        max_push_speed: f32,
+        block: bool,
+    ) {
+        solve_entry(groups, states, inv_h, use_bias, max_push_speed, block);
+    }
+
+    fn restitution(groups: &mut [Self], states: &mut StatesView, threshold: f32) {
+        restitution_entry(groups, states, threshold);
+    }
+}
+
 /// Warm starts groups of one colour.
-pub(crate) fn warm_start_groups(groups: &[WideConstraint], states: &mut StatesView) {
+#[inline(always)]
+pub(super) fn warm_start_groups(groups: &[WideConstraint], states: &mut StatesView) {
     for c in groups {
         warm_start_group(c, states);
     }
@@ -318,7 +283,8 @@ pub(crate) fn warm_start_groups(groups: &[WideConstraint], states: &mut StatesVi
 
 /// Solves groups of one colour once; `block` solves two-point manifolds with the block
 /// solver.
-pub(crate) fn solve_groups(
+#[inline(always)]
+pub(super) fn solve_groups(
     groups: &mut [WideConstraint],
     states: &mut StatesView,
     inv_h: f32,
@@ -327,25 +293,35 @@ pub(crate) fn solve_groups(
     block: bool,
 ) {
     // A copy of the loop per case, so the bias and block tests are decided once and not in
-    // every group.
+    // every group. Plain loops, no closures: a closure would be compiled on its own, without
+    // the eight-lane entry points' AVX2.
     match (use_bias, block) {
-        (true, false) => groups
-            .iter_mut()
-            .for_each(|c| solve_group::<true, false>(c, states, inv_h, max_push_speed)),
-        (false, false) => groups
-            .iter_mut()
-            .for_each(|c| solve_group::<false, false>(c, states, inv_h, max_push_speed)),
-        (true, true) => groups
-            .iter_mut()
-            .for_each(|c| solve_group::<true, true>(c, states, inv_h, max_push_speed)),
-        (false, true) => groups
-            .iter_mut()
-            .for_each(|c| solve_group::<false, true>(c, states, inv_h, max_push_speed)),
+        (true, false) => {
+            for c in groups {
+                solve_group::<true, false>(c, states, inv_h, max_push_speed);
+            }
+        }
+        (false, false) => {
+            for c in groups {
+                solve_group::<false, false>(c, states, inv_h, max_push_speed);
+            }
+        }
+        (true, true) => {
+            for c in groups {
+                solve_group::<true, true>(c, states, inv_h, max_push_speed);
+            }
+        }
+        (false, true) => {
+            for c in groups {
+                solve_group::<false, true>(c, states, inv_h, max_push_speed);
+            }
+        }
     }
 }
 
 /// Applies restitution to groups of one colour; groups with no bouncy lane are skipped.
-pub(crate) fn restitution_groups(
+#[inline(always)]
+pub(super) fn restitution_groups(
     groups: &mut [WideConstraint],
     states: &mut StatesView,
     threshold: f32,
@@ -374,7 +350,7 @@ pub(crate) fn pack_into(group: &mut WideConstraint, constraints: &[ContactConstr
 /// Makes every lane of `group` an empty one: zero masses and impulses between fixed bodies,
 /// which applies nothing. A group with missing lanes is cleared before its constraints are
 /// packed ([`pack_lane`] overwrites every field of its own lane).
-pub(crate) fn clear_group(group: &mut WideConstraint) {
+pub(super) fn clear_group(group: &mut WideConstraint) {
     *group = WideConstraint::default();
     group.index_a = [STATIC_BODY; LANES];
     group.index_b = [STATIC_BODY; LANES];
@@ -423,7 +399,7 @@ pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactCons
 /// step's longer stages, and the copy through it was a good part of its work). The block
 /// solver's matrix is not stored: the lanes rebuild K from the anchors when they solve.
 #[inline(always)]
-pub(crate) fn prepare_lane(
+pub(super) fn prepare_lane(
     group: &mut WideConstraint,
     lane: usize,
     manifold: &Manifold,
@@ -489,7 +465,7 @@ fn write_point(p: &mut WidePoint, lane: usize, cp: &ConstraintPoint) {
 
 /// The results of lane `lane` of `group` (impulses and restitution data), as the scalar
 /// constraint's [`ContactConstraint::solved_points`] would give them.
-pub(crate) fn lane_results(group: &WideConstraint, lane: usize) -> [SolvedPoint; 2] {
+pub(super) fn lane_results(group: &WideConstraint, lane: usize) -> [SolvedPoint; 2] {
     group.points.each_ref().map(|p| SolvedPoint {
         normal_impulse: p.normal_impulse.as_array()[lane],
         tangent_impulse: p.tangent_impulse.as_array()[lane],
@@ -498,90 +474,8 @@ pub(crate) fn lane_results(group: &WideConstraint, lane: usize) -> [SolvedPoint;
     })
 }
 
-/// The states of the bodies `indices` in lanes: one eight-float row per body, transposed to
-/// columns in one 8 x 8 transpose.
-#[cfg(target_feature = "avx2")]
-#[inline(always)]
-fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
-    let rows: [Lanes; LANES] = std::array::from_fn(|k| states.read_row8(indices[k]));
-    WideBody::from_columns(Lanes::transpose(rows))
-}
-
-/// The warm start's gather: with eight lanes a body's whole row is one load anyway.
-#[cfg(target_feature = "avx2")]
-#[inline(always)]
-fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
-    gather(states, indices)
-}
-
-/// Writes the lanes' velocities back (the solver changes nothing else); the static index is
-/// skipped.
-#[cfg(target_feature = "avx2")]
-#[inline(always)]
-fn scatter(states: &mut StatesView, indices: &[u32; LANES], body: &WideBody) {
-    // The padding lane goes back as it was gathered; the upper half of each row is unused.
-    let zero = Lanes::splat(0.0);
-    let columns = [
-        body.vx,
-        body.vy,
-        body.w,
-        body.padding,
-        zero,
-        zero,
-        zero,
-        zero,
-    ];
-    for (&i, row) in indices.iter().zip(Lanes::transpose(columns)) {
-        states.write_velocity_half(i, row);
-    }
-}
-
-/// The states of the bodies `indices` in lanes: rows of four bodies transposed to columns.
-#[cfg(not(target_feature = "avx2"))]
-#[inline(always)]
-fn gather(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
-    // Written out: `indices.map` is not always inlined, and this runs per group per stage.
-    let [r0, r1, r2, r3] = [
-        states.read_rows(indices[0]),
-        states.read_rows(indices[1]),
-        states.read_rows(indices[2]),
-        states.read_rows(indices[3]),
-    ];
-    let [vx, vy, w, padding] = Lanes::transpose([r0[0], r1[0], r2[0], r3[0]]);
-    let [dpx, dpy, qc, qs] = Lanes::transpose([r0[1], r1[1], r2[1], r3[1]]);
-    WideBody::from_columns([vx, vy, w, padding, dpx, dpy, qc, qs])
-}
-
-/// Only the velocities of the bodies `indices` in lanes (the motion half is left at zero):
-/// enough for the warm start, which moves nothing.
-#[cfg(not(target_feature = "avx2"))]
-#[inline(always)]
-fn gather_velocities(states: &StatesView, indices: &[u32; LANES]) -> WideBody {
-    let [r0, r1, r2, r3] = [
-        states.read_rows(indices[0])[0],
-        states.read_rows(indices[1])[0],
-        states.read_rows(indices[2])[0],
-        states.read_rows(indices[3])[0],
-    ];
-    let [vx, vy, w, padding] = Lanes::transpose([r0, r1, r2, r3]);
-    let zero = Lanes::splat(0.0);
-    WideBody::from_columns([vx, vy, w, padding, zero, zero, zero, zero])
-}
-
-/// Writes the lanes' velocities back (the solver changes nothing else); the static index is
-/// skipped.
-#[cfg(not(target_feature = "avx2"))]
-#[inline(always)]
-fn scatter(states: &mut StatesView, indices: &[u32; LANES], body: &WideBody) {
-    // The padding lane goes back as it was gathered.
-    let velocity_rows = Lanes::transpose([body.vx, body.vy, body.w, body.padding]);
-    for (&i, row) in indices.iter().zip(velocity_rows) {
-        states.write_velocity_row(i, row);
-    }
-}
-
 /// Applies the impulse (px, py) at the anchors: minus to A, plus to B.
-#[inline]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn apply(
     c: &WideConstraint,
@@ -600,13 +494,14 @@ fn apply(
 }
 
 /// Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA.
-#[inline]
+#[inline(always)]
 fn relative_velocity(a: &WideBody, b: &WideBody, p: &WidePoint) -> (Lanes, Lanes) {
     let x = (b.vx - b.w * p.anchor_b_y) - (a.vx - a.w * p.anchor_a_y);
     let y = (b.vy + b.w * p.anchor_b_x) - (a.vy + a.w * p.anchor_a_x);
     (x, y)
 }
 
+#[inline(always)]
 fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
     let mut a = gather_velocities(states, &c.index_a);
     let mut b = gather_velocities(states, &c.index_b);
@@ -624,7 +519,7 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
 
 /// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax); with `BLOCK`,
 /// the two points of a manifold are solved together where the block solver can
-/// (`wide_block_solver.rs`), one after the other elsewhere.
+/// (`block.rs`), one after the other elsewhere.
 #[inline(always)]
 fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
     c: &mut WideConstraint,
@@ -635,8 +530,6 @@ fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
     let mut a = gather(states, &c.index_a);
     let mut b = gather(states, &c.index_b);
     let (nx, ny) = (c.normal_x, c.normal_y);
-    let zero = Lanes::splat(0.0);
-    let one = Lanes::splat(1.0);
     let inv_h = Lanes::splat(inv_h);
     let max_push = Lanes::splat(-max_push_speed);
     let dpx = b.dpx - a.dpx;
@@ -644,34 +537,10 @@ fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
 
     // The points' soft terms come from positions only, which the velocity solve leaves
     // alone: both are known before either point is solved.
-    let terms = [0, 1].map(|i| {
-        let p = &c.points[i];
-        // Current separation: s0 + ((dpB - dpA) + qB rB - qA rA) . n
-        let moved_ax = a.qc * p.anchor_a_x - a.qs * p.anchor_a_y;
-        let moved_ay = a.qs * p.anchor_a_x + a.qc * p.anchor_a_y;
-        let moved_bx = b.qc * p.anchor_b_x - b.qs * p.anchor_b_y;
-        let moved_by = b.qs * p.anchor_b_x + b.qc * p.anchor_b_y;
-        let dx = dpx + (moved_bx - moved_ax);
-        let dy = dpy + (moved_by - moved_ay);
-        let s = p.base_separation + (dx * nx + dy * ny);
-        // Speculative points close the gap exactly; touching ones are soft with bias, or
-        // rigid without it when relaxing.
-        let (bias, mass_scale, impulse_scale) = if USE_BIAS {
-            (
-                (c.bias_rate * s).fast_max(max_push),
-                c.mass_scale,
-                c.impulse_scale,
-            )
-        } else {
-            (zero, one, zero)
-        };
-        let apart = s.simd_gt(zero);
-        PointTerms {
-            bias: apart.select(s * inv_h, bias),
-            mass_scale: apart.select(one, mass_scale),
-            impulse_scale: apart.select(zero, impulse_scale),
-        }
-    });
+    let terms = [
+        point_terms::<USE_BIAS>(c, &c.points[0], &a, &b, dpx, dpy, inv_h, max_push),
+        point_terms::<USE_BIAS>(c, &c.points[1], &a, &b, dpx, dpy, inv_h, max_push),
+    ];
 
     // Lanes the block solved are left out of the point-by-point solve; it does not run when
     // the block solved them all.
@@ -710,6 +579,51 @@ fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
 
     scatter(states, &c.index_a, &a);
     scatter(states, &c.index_b, &b);
+}
+
+/// The soft terms of point `p` for this iteration, from the positions the substeps have
+/// reached (`dpx`, `dpy`: B's position change minus A's); `max_push` is minus the push-out
+/// speed limit.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn point_terms<const USE_BIAS: bool>(
+    c: &WideConstraint,
+    p: &WidePoint,
+    a: &WideBody,
+    b: &WideBody,
+    dpx: Lanes,
+    dpy: Lanes,
+    inv_h: Lanes,
+    max_push: Lanes,
+) -> PointTerms {
+    let zero = Lanes::splat(0.0);
+    let one = Lanes::splat(1.0);
+    let (nx, ny) = (c.normal_x, c.normal_y);
+    // Current separation: s0 + ((dpB - dpA) + qB rB - qA rA) . n
+    let moved_ax = a.qc * p.anchor_a_x - a.qs * p.anchor_a_y;
+    let moved_ay = a.qs * p.anchor_a_x + a.qc * p.anchor_a_y;
+    let moved_bx = b.qc * p.anchor_b_x - b.qs * p.anchor_b_y;
+    let moved_by = b.qs * p.anchor_b_x + b.qc * p.anchor_b_y;
+    let dx = dpx + (moved_bx - moved_ax);
+    let dy = dpy + (moved_by - moved_ay);
+    let s = p.base_separation + (dx * nx + dy * ny);
+    // Speculative points close the gap exactly; touching ones are soft with bias, or
+    // rigid without it when relaxing.
+    let (bias, mass_scale, impulse_scale) = if USE_BIAS {
+        (
+            (c.bias_rate * s).fast_max(max_push),
+            c.mass_scale,
+            c.impulse_scale,
+        )
+    } else {
+        (zero, one, zero)
+    };
+    let apart = s.simd_gt(zero);
+    PointTerms {
+        bias: apart.select(s * inv_h, bias),
+        mass_scale: apart.select(one, mass_scale),
+        impulse_scale: apart.select(zero, impulse_scale),
+    }
 }
 
 /// Point `i` of every lane on its own (of the lanes in `only`, when given): the soft update
@@ -761,6 +675,7 @@ fn solve_normal_point<const USE_BIAS: bool>(
 /// Restitution of one group (see `contact_solver::apply_restitution`): a point bounces when
 /// its lane has restitution, it pushed this step, and it approached faster than `threshold`;
 /// other lanes apply zero.
+#[inline(always)]
 fn restitution_group(c: &mut WideConstraint, states: &mut StatesView, threshold: f32) {
     let mut a = gather_velocities(states, &c.index_a);
     let mut b = gather_velocities(states, &c.index_b);
@@ -791,6 +706,8 @@ fn restitution_group(c: &mut WideConstraint, states: &mut StatesView, threshold:
     scatter(states, &c.index_b, &b);
 }
 
+// Once per width, as this file is: each width runs the kernel's tests.
 #[cfg(test)]
-#[path = "wide_contact_solver_tests.rs"]
+#[allow(clippy::duplicate_mod)]
+#[path = "tests.rs"]
 mod tests;

@@ -6,6 +6,7 @@ use crate::solver::contact_solver::{
 };
 use crate::solver::softness::Softness;
 use bevy_math::Vec2;
+use std::ops::Range;
 
 /// A small deterministic generator of test values in [lo, hi).
 struct Values(u32);
@@ -210,7 +211,7 @@ fn regression_the_push_out_speed_was_scaled_after_its_clamp() {
     );
 
     let coloring = colour(&[c], 1);
-    let mut wide = WideContacts::default();
+    let mut wide = Contacts::default();
     wide.build(&[c], &coloring);
     let mut lane_states = vec![BodyState::AT_REST];
     wide.solve(
@@ -306,7 +307,7 @@ fn lanes_against_one_by_one(block: bool) -> Vec<BodyState> {
 
     let coloring = colour(&constraints, body_count as usize);
     assert!(coloring.overflow.is_empty());
-    let mut wide = WideContacts::default();
+    let mut wide = Contacts::default();
     wide.build(&constraints, &coloring);
     assert_eq!(wide.constraint_count(), constraints.len());
     let mut lane_states = states.clone();
@@ -402,7 +403,7 @@ fn friction_is_solved_in_the_relax_only() {
 
     // In lanes.
     let coloring = colour(&constraints, states.len());
-    let mut wide = WideContacts::default();
+    let mut wide = Contacts::default();
     wide.build(&constraints, &coloring);
     let mut lane_states = states.clone();
     let mut lanes = constraints.clone();
@@ -443,12 +444,12 @@ fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
         (a.min(b) >= bodies / 2) as usize
     };
     let mut positions = vec![u32::MAX; pairs.len()];
-    let mut wide = WideContacts::default();
+    let mut wide = Contacts::default();
     wide.layout(&coloring, &mut positions, 2, &share_of);
-    let mut one_share = WideContacts::default();
+    let mut one_share = Contacts::default();
     one_share.layout(&coloring, &mut vec![0; pairs.len()], 1, &|_| 0);
     assert_eq!(wide.colors, one_share.colors);
-    let laid = |w: &WideContacts, range: Range<usize>| -> Vec<u32> {
+    let laid = |w: &Contacts, range: Range<usize>| -> Vec<u32> {
         w.lanes[range]
             .iter()
             .flatten()
