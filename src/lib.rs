@@ -41,6 +41,8 @@ pub mod guide {
     pub struct Networking;
     #[doc = include_str!("../docs/testbed.md")]
     pub struct Testbed;
+    #[doc = include_str!("../docs/recording.md")]
+    pub struct Recording;
     #[doc = include_str!("../docs/from-avian.md")]
     pub struct FromAvian;
 }

@@ -44,6 +44,9 @@ pub enum WorldError {
     /// Bytes given to [`WorldSnapshot::from_bytes`](crate::world::WorldSnapshot::from_bytes)
     /// are not a snapshot of this engine version.
     InvalidSnapshot(&'static str),
+    /// Bytes given to [`Recording::from_bytes`](crate::world::Recording::from_bytes) are not
+    /// a recording of this engine version.
+    InvalidRecording(&'static str),
     /// This processor cannot run what was asked (says what it lacks).
     Unsupported(&'static str),
 }
@@ -69,6 +72,7 @@ impl fmt::Display for WorldError {
             WorldError::InvalidShape(e) => write!(f, "invalid shape: {e}"),
             WorldError::InvalidSetting(what) => write!(f, "invalid setting: {what}"),
             WorldError::InvalidSnapshot(why) => write!(f, "not a world snapshot: {why}"),
+            WorldError::InvalidRecording(why) => write!(f, "not a world recording: {why}"),
             WorldError::Unsupported(why) => write!(f, "not on this processor: {why}"),
             WorldError::InvalidTimeStep(dt) => {
                 write!(f, "time step {dt} must be finite and not negative")

@@ -76,6 +76,6 @@ pub mod prelude {
     pub use crate::shape_def::ShapeDef;
     pub use crate::world::{
         BodyMotion, ContactData, ContactEvent, ContactLanes, HitEvent, MixRule, QueryFilter,
-        SensorEvent, ShapeCastHit, World, WorldDef, WorldError, WorldSnapshot,
+        Recording, SensorEvent, ShapeCastHit, World, WorldDef, WorldError, WorldSnapshot,
     };
 }

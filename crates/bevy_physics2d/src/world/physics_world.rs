@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2, Vec3};
 use physics_core::id::{BodyId, JointId, ShapeId};
 use physics_core::math::Rot;
-use physics_core::world::{ContactData, World, WorldDef};
+use physics_core::world::{ContactData, Recording, World, WorldDef};
 
 /// The core physics world, with the entity of every body, collider and joint in it.
 ///
@@ -165,6 +165,18 @@ impl PhysicsWorld {
     /// The core world, mutable (see the type's notes).
     pub fn core_mut(&mut self) -> &mut World {
         &mut self.world
+    }
+
+    /// Starts recording the core world: a snapshot now, then every change the plugin makes
+    /// to it (from components, messages, hooks and rollbacks) and every step, so the run can
+    /// be saved and replayed bit for bit ([`Recording`]). A recording under way is dropped.
+    pub fn start_recording(&mut self) {
+        self.world.start_recording();
+    }
+
+    /// Stops recording and hands the recording over (`None` if none was under way).
+    pub fn stop_recording(&mut self) -> Option<Recording> {
+        self.world.stop_recording()
     }
 
     /// Whether no entity waits for its core object to be built or rebuilt (the lightyear

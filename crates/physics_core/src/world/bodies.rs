@@ -5,6 +5,7 @@ use crate::body::{Body, BodyDef, BodyExtents, BodyType, validate_body_def};
 use crate::id::BodyId;
 use crate::math::{Rot, Transform, cross, cross_sv, is_finite_vec};
 use crate::shape::MassData;
+use crate::world::recording::RecordedCall;
 use bevy_math::Vec2;
 
 fn check_vec(v: Vec2, what: &'static str) -> Result<(), WorldError> {
@@ -26,6 +27,7 @@ fn check_scalar(x: f32, what: &'static str) -> Result<(), WorldError> {
 impl World {
     /// Creates a body (without shapes: add them with [`World::create_shape`]).
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
+        self.note(|| RecordedCall::CreateBody(*def));
         validate_body_def(def)?;
         if self.bodies.len() >= self.def.max_bodies as usize {
             return Err(WorldError::TooManyBodies {
@@ -52,6 +54,7 @@ impl World {
 
     /// Destroys a body with its shapes, contacts and joints.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::DestroyBody(id));
         let joints = self.body(id)?.joints.clone();
         for slot in joints {
             let joint = crate::id::JointId {
@@ -197,6 +200,7 @@ impl World {
         position: Vec2,
         rotation: Rot,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetTransform(id, position, rotation));
         check_vec(position, "position")?;
         if !rotation.is_valid() {
             return Err(WorldError::NonFinite("rotation"));
@@ -212,6 +216,7 @@ impl World {
 
     /// Sets the velocity of the centre of mass (ignored for static bodies).
     pub fn set_linear_velocity(&mut self, id: BodyId, velocity: Vec2) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetLinearVelocity(id, velocity));
         check_vec(velocity, "linear velocity")?;
         let body = self.body_mut(id)?;
         if body.is_moving() {
@@ -223,6 +228,7 @@ impl World {
 
     /// Sets the angular velocity (ignored for static bodies and fixed rotation).
     pub fn set_angular_velocity(&mut self, id: BodyId, velocity: f32) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetAngularVelocity(id, velocity));
         check_scalar(velocity, "angular velocity")?;
         let body = self.body_mut(id)?;
         if body.is_moving() && !body.fixed_rotation {
@@ -234,6 +240,7 @@ impl World {
 
     /// Adds a force at the centre of mass for the next step.
     pub fn apply_force(&mut self, id: BodyId, force: Vec2) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::ApplyForce(id, force));
         check_vec(force, "force")?;
         let body = self.body_mut(id)?;
         if body.body_type == BodyType::Dynamic {
@@ -250,6 +257,7 @@ impl World {
         force: Vec2,
         point: Vec2,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::ApplyForceAtPoint(id, force, point));
         check_vec(force, "force")?;
         check_vec(point, "point")?;
         let body = self.body_mut(id)?;
@@ -263,6 +271,7 @@ impl World {
 
     /// Adds a torque for the next step.
     pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::ApplyTorque(id, torque));
         check_scalar(torque, "torque")?;
         let body = self.body_mut(id)?;
         if body.body_type == BodyType::Dynamic {
@@ -274,6 +283,7 @@ impl World {
 
     /// Changes the velocity at once by `impulse / mass`.
     pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec2) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::ApplyLinearImpulse(id, impulse));
         check_vec(impulse, "impulse")?;
         let body = self.body_mut(id)?;
         if body.body_type == BodyType::Dynamic {
@@ -290,6 +300,7 @@ impl World {
         impulse: Vec2,
         point: Vec2,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::ApplyLinearImpulseAtPoint(id, impulse, point));
         check_vec(impulse, "impulse")?;
         check_vec(point, "point")?;
         let body = self.body_mut(id)?;
@@ -303,6 +314,7 @@ impl World {
 
     /// Changes the angular velocity at once by `impulse / inertia`.
     pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::ApplyAngularImpulse(id, impulse));
         check_scalar(impulse, "angular impulse")?;
         let body = self.body_mut(id)?;
         if body.body_type == BodyType::Dynamic {
@@ -314,6 +326,7 @@ impl World {
 
     /// Scales the world's gravity for this body.
     pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetGravityScale(id, scale));
         check_scalar(scale, "gravity scale")?;
         self.body_mut(id)?.gravity_scale = scale;
         self.wake_island(id.index);
@@ -322,6 +335,7 @@ impl World {
 
     /// Sets linear and angular damping (per second, not negative).
     pub fn set_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetDamping(id, linear, angular));
         check_scalar(linear, "linear damping")?;
         check_scalar(angular, "angular damping")?;
         if linear < 0.0 || angular < 0.0 {
@@ -335,6 +349,7 @@ impl World {
 
     /// Stops (or allows) rotation.
     pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetFixedRotation(id, fixed));
         self.body_mut(id)?.fixed_rotation = fixed;
         self.update_mass(id.index);
         self.wake_island(id.index);
@@ -344,6 +359,7 @@ impl World {
     /// Locks (or frees) the centre of mass's motion along the world x and y axes. A change
     /// wakes the body.
     pub fn set_linear_locks(&mut self, id: BodyId, x: bool, y: bool) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetLinearLocks(id, x, y));
         let body = self.body_mut(id)?;
         if body.lock_linear != [x, y] {
             body.lock_linear = [x, y];
@@ -360,6 +376,7 @@ impl World {
         can_sleep: bool,
         threshold: Option<f32>,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetSleepSettings(id, can_sleep, threshold));
         crate::body::validate_sleep_threshold(threshold)?;
         let body = self.body_mut(id)?;
         let woken = body.can_sleep && !can_sleep;
@@ -373,6 +390,7 @@ impl World {
 
     /// Sets the body's dominance (see [`BodyDef::dominance`](crate::body::BodyDef::dominance)).
     pub fn set_dominance(&mut self, id: BodyId, dominance: i8) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetDominance(id, dominance));
         let body = self.body_mut(id)?;
         if body.dominance != dominance {
             body.dominance = dominance;
@@ -402,6 +420,7 @@ impl World {
         id: BodyId,
         mass_data: Option<MassData>,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetMassData(id, mass_data));
         if let Some(m) = mass_data {
             if !m.mass.is_finite() || m.mass < 0.0 {
                 return Err(WorldError::InvalidMass("mass"));
@@ -420,6 +439,7 @@ impl World {
     /// Wakes the body's island, or puts it to sleep (a sleeping island costs nothing per step
     /// until something touches, pushes or moves it).
     pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetAwake(id, awake));
         self.body(id)?;
         if awake {
             self.wake_island(id.index);
@@ -432,12 +452,14 @@ impl World {
     /// Lets the body turn faster than a quarter turn per step (wheels, rotors), or clamps its
     /// spin to that again (see [`BodyDef::allow_fast_rotation`]).
     pub fn set_allow_fast_rotation(&mut self, id: BodyId, allow: bool) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetAllowFastRotation(id, allow));
         self.body_mut(id)?.allow_fast_rotation = allow;
         Ok(())
     }
 
     /// Flags the body as a bullet: swept against dynamic bodies too, not only static ones.
     pub fn set_bullet(&mut self, id: BodyId, bullet: bool) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetBullet(id, bullet));
         self.body_mut(id)?.bullet = bullet;
         Ok(())
     }

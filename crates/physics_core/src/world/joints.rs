@@ -11,6 +11,7 @@ use crate::solver::SolverArrays;
 use crate::solver::body_state::STATIC_BODY;
 use crate::solver::joint_order::color_order;
 use crate::solver::softness::Softness;
+use crate::world::recording::RecordedCall;
 use bevy_math::Vec2;
 
 /// A joint that broke because its force or torque exceeded its threshold; it is disabled, not
@@ -199,6 +200,7 @@ impl World {
     /// Creates a joint. Errors: stale body ids, a joint of a body to itself, non-finite
     /// anchors or parameters, inconsistent limits.
     pub fn create_joint(&mut self, def: &JointDef) -> Result<JointId, WorldError> {
+        self.note(|| RecordedCall::CreateJoint(*def));
         self.body(def.body_a)?;
         self.body(def.body_b)?;
         check(
@@ -272,6 +274,7 @@ impl World {
 
     /// Destroys a joint.
     pub fn destroy_joint(&mut self, id: JointId) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::DestroyJoint(id));
         self.joint(id)?;
         // Before the slot is freed: held results are written by slot.
         self.flush_joint_results();
@@ -308,6 +311,7 @@ impl World {
 
     /// Replaces the joint's type parameters (motor speed, limits, target...), validated.
     pub fn set_joint_kind(&mut self, id: JointId, kind: JointKind) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetJointKind(id, kind));
         self.joint(id)?;
         validate_kind(&kind)?;
         self.flush_joint_results();
@@ -328,6 +332,7 @@ impl World {
 
     /// Enables or disables a joint (a broken joint is disabled).
     pub fn set_joint_enabled(&mut self, id: JointId, enabled: bool) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetJointEnabled(id, enabled));
         self.joint(id)?;
         self.flush_joint_results();
         let joint = self.joints.at_mut(id.index);

@@ -21,6 +21,7 @@ mod joints;
 mod pair_filters;
 mod point_projection;
 mod queries;
+mod recording;
 mod shape_edits;
 mod shapes;
 mod snapshot;
@@ -39,6 +40,7 @@ pub use events::{
 pub use joints::JointBreakEvent;
 pub use point_projection::PointProjection;
 pub use queries::{QueryFilter, ShapeCastHit};
+pub use recording::{Recording, Replay};
 pub use snapshot::WorldSnapshot;
 pub use step::{ContactModification, StepCounters, StepProfile};
 
@@ -53,6 +55,7 @@ use crate::shape::Aabb;
 use crate::shape_def::ShapeRecord;
 use crate::solver::SolverArrays;
 use crate::solver::wide_contacts::ContactGroups;
+use crate::world::recording::RecordedCall;
 use def::Tolerances;
 use std::sync::Arc;
 
@@ -114,6 +117,8 @@ pub struct World {
     solver_bodies: step::solver_bodies::SolverBodies,
     /// Worker threads lent by the host; one thread by default.
     runner: Arc<dyn TaskRunner>,
+    /// The recording under way (`recording/`), if any.
+    recorder: Option<Box<recording::Recorder>>,
 }
 
 impl World {
@@ -155,6 +160,7 @@ impl World {
             finalize_moves: Vec::new(),
             solver_bodies: step::solver_bodies::SolverBodies::Stale,
             runner: Arc::new(SingleThreaded),
+            recorder: None,
         })
     }
 
@@ -204,6 +210,7 @@ impl World {
 
     /// Changes the settings (validated first; takes effect next step).
     pub fn set_def(&mut self, def: WorldDef) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetDef(def));
         def.validate()?;
         self.drop_kept_solver_bodies();
         self.tolerances = def.tolerances();

@@ -10,12 +10,14 @@ use super::{World, WorldError};
 use crate::filter::Filter;
 use crate::id::ShapeId;
 use crate::shape::Shape;
+use crate::world::recording::RecordedCall;
 
 impl World {
     /// Replaces the geometry of a shape (in its body's frame), keeping its id, material,
     /// filter and contacts. The body's mass follows; the body, and every body touching the
     /// shape, is woken.
     pub fn set_shape_geometry(&mut self, id: ShapeId, shape: Shape) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeGeometry(id, shape));
         shape.validate()?;
         let record = self.shape_record(id)?;
         let density = record.def.density;
@@ -43,6 +45,7 @@ impl World {
 
     /// Changes the density of a shape; its body's mass follows and its island wakes.
     pub fn set_shape_density(&mut self, id: ShapeId, density: f32) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeDensity(id, density));
         let mut def = self.shape_record(id)?.def;
         def.density = density;
         def.validate()?;
@@ -58,6 +61,7 @@ impl World {
     /// still accepts are kept (no end or begin event); the others are destroyed, with an end
     /// event for those that touched, and pairs the new filter accepts are found next step.
     pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeFilter(id, filter));
         let mut def = self.shape_record(id)?.def;
         if def.filter == filter {
             return Ok(());
@@ -72,6 +76,7 @@ impl World {
     /// (`ShapeDef::enable_contact_hooks`). Pairs it already has are kept, their materials
     /// mixed again from the shapes'; pairs it has not got are looked for at the next step.
     pub fn set_shape_contact_hooks(&mut self, id: ShapeId, enable: bool) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeContactHooks(id, enable));
         let record = self.shape_record(id)?;
         if record.def.enable_contact_hooks == enable {
             return Ok(());
@@ -92,6 +97,7 @@ impl World {
         id: ShapeId,
         enable: bool,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeKinematicContacts(id, enable));
         let mut def = self.shape_record(id)?.def;
         if def.enable_kinematic_contacts == enable {
             return Ok(());

@@ -7,6 +7,7 @@ use crate::id::{BodyId, ShapeId};
 use crate::math::Transform;
 use crate::shape::{Aabb, Shape};
 use crate::shape_def::{ShapeDef, ShapeRecord};
+use crate::world::recording::RecordedCall;
 
 impl World {
     /// Attaches a shape (in the body's local frame) to a body; the body's mass is updated. A
@@ -17,6 +18,7 @@ impl World {
         def: &ShapeDef,
         shape: Shape,
     ) -> Result<ShapeId, WorldError> {
+        self.note(|| RecordedCall::CreateShape(body, *def, shape));
         def.validate()?;
         shape.validate()?;
         super::shape_edits::check_shape_mass(&shape, def.density)?;
@@ -82,6 +84,7 @@ impl World {
 
     /// Detaches and destroys a shape with its contacts; the body's mass is updated.
     pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::DestroyShape(id));
         let record = self
             .shapes
             .get(id.index, id.generation)
@@ -145,6 +148,7 @@ impl World {
         friction: f32,
         restitution: f32,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeMaterial(id, friction, restitution));
         let mut def = self.shape_record(id)?.def;
         def.friction = friction;
         def.restitution = restitution;
@@ -159,6 +163,7 @@ impl World {
         friction: Option<super::MixRule>,
         restitution: Option<super::MixRule>,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeMixing(id, friction, restitution));
         let mut def = self.shape_record(id)?.def;
         def.friction_mixing = friction;
         def.restitution_mixing = restitution;
@@ -174,6 +179,7 @@ impl World {
         tangent_speed: f32,
         rolling_resistance: f32,
     ) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::SetShapeSurfaceMotion(id, tangent_speed, rolling_resistance));
         let mut def = self.shape_record(id)?.def;
         def.tangent_speed = tangent_speed;
         def.rolling_resistance = rolling_resistance;

@@ -18,6 +18,7 @@
 //! A settled 5,000-box pyramid takes about 135 bytes per body, a ragdoll about 170.
 
 use super::{ContactEvent, SensorEvent, World, WorldDef, WorldError};
+use crate::world::recording::RecordedCall;
 use contacts::{SavedContact, read_contacts, save_contacts};
 
 mod check;
@@ -241,7 +242,7 @@ impl WorldSnapshot {
 /// FNV-1a over the encoded state: catches damaged or truncated bytes before they are
 /// decoded into a world whose internal links would be broken. (It is not a defence against
 /// bytes crafted to pass it; snapshots are meant to come from this engine.)
-fn checksum(bytes: &[u8]) -> u64 {
+pub(in crate::world) fn checksum(bytes: &[u8]) -> u64 {
     let mut hash = Fnv1a::default();
     hash.write_bytes(bytes);
     hash.0
@@ -310,6 +311,7 @@ impl World {
     /// valid again; ids of objects created after it are stale. The last step's events are
     /// cleared; the task runner and the pre-solve hook stay.
     pub fn restore(&mut self, snapshot: &WorldSnapshot) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::Restore(Box::new(snapshot.clone())));
         snapshot.def.validate()?;
         let s = snapshot.clone();
         self.tolerances = s.def.tolerances();

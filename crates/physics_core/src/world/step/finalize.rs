@@ -29,6 +29,7 @@ use crate::shape::Aabb;
 use crate::shape_def::ShapeRecord;
 use crate::solver::body_state::{BodyState, STATIC_BODY};
 use crate::world::World;
+use crate::world::recording::RecordedCall;
 use crate::world::shapes::broadphase_box;
 
 /// The shape records while finalize's workers read and write them, each only the shapes of
@@ -73,6 +74,7 @@ impl World {
     /// Finalize stage: writes the solver's results to the bodies, clears forces, and refreshes
     /// the broadphase boxes of shapes that moved out of theirs.
     pub fn finalize(&mut self) {
+        self.note(|| RecordedCall::Finalize);
         self.counters.bodies_swept = 0;
         if !matches!(self.solver_bodies, SolverBodies::Solved { .. }) {
             // No solve (of a time step above zero) since the last finalize: the solver

@@ -2,6 +2,7 @@
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
 use super::{HitEvent, World, WorldError};
+use crate::world::recording::{ModifiedContact, RecordedCall};
 
 pub(in crate::world) mod continuous;
 mod finalize;
@@ -107,6 +108,9 @@ impl World {
         if !dt.is_finite() || dt < 0.0 {
             return Err(WorldError::InvalidTimeStep(dt));
         }
+        // The stages inside are noted as this one call (with what the hook decided).
+        self.note(|| RecordedCall::Step(dt, Default::default()));
+        self.set_in_step(true);
         let t = Instant::now();
         self.update_pairs();
         self.profile.update_pairs_ms = elapsed_ms(t);
@@ -114,13 +118,15 @@ impl World {
         self.collide();
         self.profile.collide_ms = elapsed_ms(t);
         let t = Instant::now();
-        self.solve(dt)?;
+        // `dt` was checked above: the solve cannot refuse it.
+        let solved = self.solve(dt);
         self.profile.solve_ms = elapsed_ms(t);
         let t = Instant::now();
         self.finalize();
         self.profile.finalize_ms = elapsed_ms(t);
         self.step_count += 1;
-        Ok(())
+        self.set_in_step(false);
+        solved
     }
 
     /// Broadphase stage: shapes whose boxes grew since the last step find the shapes their
@@ -135,6 +141,25 @@ impl World {
     /// question is asked again when the pair is found again (a box left its margin and
     /// still overlaps the other). Called serially, in a fixed order.
     pub fn update_pairs_filtered(&mut self, filter: &mut dyn FnMut(ShapeId, ShapeId) -> bool) {
+        if self.is_recording() {
+            // The filter's refusals go with the call, for replay to answer alike.
+            self.note(|| RecordedCall::UpdatePairs(Default::default()));
+            let mut refused = Vec::new();
+            self.find_pairs(&mut |a, b| {
+                let keep = filter(a, b);
+                if !keep {
+                    refused.push((a, b));
+                }
+                keep
+            });
+            self.note_decisions(refused, None, Vec::new());
+        } else {
+            self.find_pairs(filter);
+        }
+    }
+
+    /// [`World::update_pairs_filtered`] itself.
+    fn find_pairs(&mut self, filter: &mut dyn FnMut(ShapeId, ShapeId) -> bool) {
         // A new step's events begin here, with the end events of contacts destroyed since
         // the last step (bodies or shapes destroyed by the user).
         self.begin_events.clear();
@@ -228,6 +253,35 @@ impl World {
     /// to switch the contact off for this step. Each step starts again from the shapes'
     /// materials, so a change lasts only while the hook keeps making it.
     pub fn collide_modified(&mut self, modify: &mut dyn FnMut(&mut ContactModification) -> bool) {
+        if self.is_recording() {
+            // What the hook and the modifier decided goes with the call, for replay to
+            // answer alike.
+            self.note(|| RecordedCall::Collide(Default::default()));
+            let mut modified = Vec::new();
+            let hook_ran = self.pre_solve.is_some();
+            let mut off = Vec::new();
+            self.collide_noting(
+                &mut |edit| {
+                    let before = *edit;
+                    let enabled = modify(edit);
+                    modified.extend(ModifiedContact::of(&before, edit, enabled));
+                    enabled
+                },
+                Some(&mut off),
+            );
+            self.note_decisions(Vec::new(), hook_ran.then_some(off), modified);
+        } else {
+            self.collide_noting(modify, None);
+        }
+    }
+
+    /// [`World::collide_modified`] itself; the pre-solve hook's refusals go to `hook_off`
+    /// when given.
+    fn collide_noting(
+        &mut self,
+        modify: &mut dyn FnMut(&mut ContactModification) -> bool,
+        mut hook_off: Option<&mut Vec<(ShapeId, ShapeId)>>,
+    ) {
         // Parallel pass: every contact's manifold from the current transforms, on the task
         // runner. It reads shapes and bodies and writes only its own contact. It also counts,
         // and notes the contacts the serial pass must visit: those to destroy, those whose
@@ -349,6 +403,9 @@ impl World {
                 let (ida, idb) = (self.shape_id(a), self.shape_id(b));
                 let enabled = hook(ida, idb, &self.contacts.at(slot).manifold);
                 self.contacts.at_mut(slot).enabled = enabled;
+                if let (false, Some(off)) = (enabled, hook_off.as_deref_mut()) {
+                    off.push((ida, idb));
+                }
             }
             let hooked = {
                 let (ra, rb) = (self.shapes.at(a), self.shapes.at(b));
@@ -368,6 +425,7 @@ impl World {
     /// Solver stage: gathers moving bodies and touching contacts into dense arrays and runs
     /// the soft step. Results stay in the solver arrays until [`World::finalize`].
     pub fn solve(&mut self, dt: f32) -> Result<(), WorldError> {
+        self.note(|| RecordedCall::Solve(dt));
         if !dt.is_finite() || dt < 0.0 {
             return Err(WorldError::InvalidTimeStep(dt));
         }
