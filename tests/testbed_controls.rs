@@ -4,12 +4,16 @@
 
 #![allow(dead_code)]
 
+#[path = "../examples/testbed/headless.rs"]
+mod headless;
 #[path = "../examples/testbed/mouse_tools.rs"]
 mod mouse_tools;
 #[path = "../examples/testbed/options.rs"]
 mod options;
 #[path = "../examples/testbed/panels.rs"]
 mod panels;
+#[path = "../examples/testbed/recordings.rs"]
+mod recordings;
 #[path = "../examples/testbed/scene_switching.rs"]
 mod scene_switching;
 #[path = "../examples/testbed/sim_controls.rs"]
@@ -255,4 +259,64 @@ fn the_mouse_picks_only_dynamic_bodies() {
     assert!((mass - 6.0).abs() < 1e-4, "mass {mass}");
     assert!(at(20.0, 0.0).is_none(), "static bodies are not picked");
     assert!(at(25.0, 5.0).is_none(), "nothing there");
+}
+
+/// A recording opened in the window: Period and Comma (Shift: ten) step the shown world
+/// forward and back, End and Home jump; what the plugin's world holds (and the overlay draws)
+/// is the recorded state of that step, and the physics clock stands still.
+#[test]
+fn a_replay_steps_forward_and_back_with_the_keys() {
+    use bevy_physics2d::physics_core::prelude::*;
+    let mut recorded = World::new(WorldDef::default()).unwrap();
+    recorded.start_recording();
+    let ball = recorded
+        .create_body(&BodyDef::dynamic(Vec2::new(0.0, 5.0)))
+        .unwrap();
+    let circle = Circle::new(Vec2::ZERO, 0.5).unwrap().into();
+    recorded
+        .create_shape(ball, &ShapeDef::default(), circle)
+        .unwrap();
+    for _ in 0..60 {
+        recorded.step(1.0 / 60.0).unwrap();
+    }
+    let recording = recorded.stop_recording().unwrap();
+    let hash_at = |steps| recording.replay_steps(steps).unwrap().state_hash();
+    let expected: Vec<u64> = (0..=60).map(hash_at).collect();
+
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        TransformPlugin,
+        PhysicsPlugins::default(),
+    ))
+    .init_resource::<ButtonInput<KeyCode>>()
+    .insert_resource(recordings::ReplayView::new(recording).unwrap())
+    .add_systems(Startup, recordings::start_replay_view)
+    .add_systems(
+        Update,
+        (recordings::replay_keys, recordings::show_replay).chain(),
+    );
+    app.world_mut().spawn((Window::default(), PrimaryWindow));
+    app.world_mut().spawn(Camera2d);
+    app.update();
+    let shown = |app: &App| app.world().resource::<PhysicsWorld>().core().state_hash();
+    assert_eq!(shown(&app), expected[0]);
+    tap(&mut app, KeyCode::Period);
+    assert_eq!(shown(&app), expected[1]);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .press(KeyCode::ShiftLeft);
+    tap(&mut app, KeyCode::Period);
+    assert_eq!(shown(&app), expected[11]);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .release(KeyCode::ShiftLeft);
+    tap(&mut app, KeyCode::Comma);
+    assert_eq!(shown(&app), expected[10]);
+    tap(&mut app, KeyCode::End);
+    assert_eq!(shown(&app), expected[60]);
+    tap(&mut app, KeyCode::Home);
+    assert_eq!(shown(&app), expected[0]);
+    assert_eq!(steps(&app), 0, "the physics clock stood still");
 }

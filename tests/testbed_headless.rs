@@ -8,6 +8,8 @@
 mod headless;
 #[path = "../examples/testbed/options.rs"]
 mod options;
+#[path = "../examples/testbed/recordings.rs"]
+mod recordings;
 
 use options::Options;
 use physics2d_demos::{SCENE_NAMES, scene};
@@ -87,6 +89,35 @@ fn command_line_options_parse_and_bad_ones_say_why() {
     assert!(error("--fly").contains("unknown option --fly"));
     assert!(error("--show sparks").contains("no overlay part sparks"));
     assert!(error("--headless --screenshot a.png").contains("needs a window"));
+    let recorded = Options::parse(args("--headless --record run.p2dr")).unwrap();
+    assert_eq!(
+        recorded.record.as_deref(),
+        Some(std::path::Path::new("run.p2dr"))
+    );
+    assert!(error("--record a --replay b").contains("do not go together"));
+}
+
+/// `--record` saves a headless run of a scene with joints, contacts and a timeline;
+/// `--replay` reads it back and ends at the run's state hash. A cut file is an error.
+#[test]
+fn a_recorded_scene_replays_from_its_file_to_the_same_state() {
+    let dir = std::env::temp_dir().join(format!("testbed_recording_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, steps) in [("ragdoll", 120), ("rain", 90)] {
+        let scene = scene(name).unwrap();
+        let path = dir.join(format!("{name}.p2dr"));
+        let recorded = recordings::record_headless(&scene, steps, false, &path).unwrap();
+        let (replayed_steps, replayed) = recordings::replay_headless(&path).unwrap();
+        assert_eq!(replayed_steps, steps, "{name}");
+        assert_eq!(replayed, recorded, "{name}: the replay ended elsewhere");
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+        assert!(
+            recordings::replay_headless(&path).is_err(),
+            "{name}: a cut file"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

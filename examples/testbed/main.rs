@@ -22,6 +22,7 @@ mod headless;
 mod mouse_tools;
 mod options;
 mod panels;
+mod recordings;
 mod scene_switching;
 mod screenshot;
 mod sim_controls;
@@ -46,6 +47,29 @@ fn main() -> AppExit {
         println!("{}", SCENE_NAMES.join("\n"));
         return AppExit::Success;
     }
+    let headless = options.headless || !display_available();
+    if let (Some(path), true) = (&options.replay, headless) {
+        return match recordings::replay_headless(path) {
+            Ok(_) => AppExit::Success,
+            Err(message) => {
+                eprintln!("testbed: {message}");
+                AppExit::from_code(1)
+            }
+        };
+    }
+    if let Some(path) = options.replay.clone() {
+        return match recordings::load(&path).and_then(recordings::ReplayView::new) {
+            Ok(mut view) => {
+                // `--steps N` opens the recording at step N.
+                view.wanted = options.steps.unwrap_or(0) as u64;
+                replay_window(view, &options).run()
+            }
+            Err(message) => {
+                eprintln!("testbed: {message}");
+                AppExit::from_code(1)
+            }
+        };
+    }
     if !options.headless && !display_available() {
         if options.screenshot.is_some() {
             eprintln!("testbed: no display for --screenshot; try xvfb-run");
@@ -59,6 +83,15 @@ fn main() -> AppExit {
         return AppExit::from_code(2);
     };
     let steps = options.steps.unwrap_or(scene.steps) as u64;
+    if let Some(path) = &options.record {
+        return match recordings::record_headless(&scene, steps, options.block_solver, path) {
+            Ok(_) => AppExit::Success,
+            Err(message) => {
+                eprintln!("testbed: {message}");
+                AppExit::from_code(1)
+            }
+        };
+    }
     if headless::print_run(&scene, steps, options.block_solver) {
         AppExit::Success
     } else {
@@ -66,13 +99,14 @@ fn main() -> AppExit {
     }
 }
 
-/// The windowed testbed.
-fn windowed(options: Options) -> App {
+/// An App with Bevy's default plugins and a 1280 x 720 window called `title`, the physics
+/// and its overlay, on the testbed's background.
+fn window_app(title: &str) -> App {
     let mut app = App::new();
     app.add_plugins((
         DefaultPlugins.set(WindowPlugin {
             primary_window: Some(Window {
-                title: "physics2d testbed".into(),
+                title: title.into(),
                 resolution: WindowResolution::new(1280, 720),
                 ..default()
             }),
@@ -81,12 +115,24 @@ fn windowed(options: Options) -> App {
         PhysicsPlugins::default(),
         PhysicsDebugPlugin::default(),
     ))
-    .insert_resource(ClearColor(Color::srgb(0.11, 0.11, 0.13)))
-    .insert_resource(scene_switching::Testbed::new(
+    .insert_resource(ClearColor(Color::srgb(0.11, 0.11, 0.13)));
+    app
+}
+
+/// The windowed testbed.
+fn windowed(options: Options) -> App {
+    let mut app = window_app("physics2d testbed");
+    app.insert_resource(scene_switching::Testbed::new(
         &options.scene,
         options.block_solver,
     ))
     .init_resource::<panels::PointerOverPanel>()
+    .insert_resource(recordings::RecordTo(
+        options
+            .record
+            .clone()
+            .unwrap_or_else(|| "recording.p2dr".into()),
+    ))
     .add_systems(Startup, (spawn_camera, panels::spawn_panels))
     .add_systems(FixedUpdate, advance_scene_timeline);
     let show = options.show.clone();
@@ -104,6 +150,7 @@ fn windowed(options: Options) -> App {
             mouse_tools::spawn_at_cursor,
             scene_switching::load_scene,
             panels::update_stats,
+            recordings::record_key,
         )
             .chain(),
     );
@@ -111,6 +158,32 @@ fn windowed(options: Options) -> App {
         app.insert_resource(screenshot::FrameBudget {
             frames: options.frames.unwrap_or(60).max(1),
             screenshot: options.screenshot,
+        })
+        .add_systems(Update, screenshot::count_frames);
+    }
+    app
+}
+
+/// A window showing a recording: the plugin draws the recorded world, which the keys move
+/// through (`recordings.rs`); no scene is loaded and the physics clock stands still.
+fn replay_window(view: recordings::ReplayView, options: &Options) -> App {
+    let mut app = window_app("physics2d testbed: replay");
+    app.insert_resource(view)
+        .init_resource::<panels::PointerOverPanel>()
+        .add_systems(Startup, (spawn_camera, recordings::start_replay_view))
+        .add_systems(
+            Update,
+            (
+                recordings::replay_keys,
+                recordings::show_replay,
+                mouse_tools::zoom_and_pan,
+            )
+                .chain(),
+        );
+    if options.frames.is_some() || options.screenshot.is_some() {
+        app.insert_resource(screenshot::FrameBudget {
+            frames: options.frames.unwrap_or(60).max(1),
+            screenshot: options.screenshot.clone(),
         })
         .add_systems(Update, screenshot::count_frames);
     }

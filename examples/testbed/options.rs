@@ -22,6 +22,10 @@ pub struct Options {
     pub show: Vec<OverlayPart>,
     /// Print the scene names and exit.
     pub list: bool,
+    /// Save a recording here: the headless run, or in a window what K starts and stops.
+    pub record: Option<PathBuf>,
+    /// Open this recording instead of a scene.
+    pub replay: Option<PathBuf>,
 }
 
 /// A debug overlay part `--show` can switch on.
@@ -56,7 +60,7 @@ impl std::str::FromStr for OverlayPart {
 
 /// How to call the testbed.
 pub const USAGE: &str = "usage: testbed [--scene NAME] [--list] [--block]
-               [--headless [--steps N]]
+               [--headless [--steps N]] [--record FILE] [--replay FILE]
                [--screenshot PATH] [--frames N] [--show aabbs,contacts,impulses,com]";
 
 impl Default for Options {
@@ -70,6 +74,8 @@ impl Default for Options {
             frames: None,
             show: Vec::new(),
             list: false,
+            record: None,
+            replay: None,
         }
     }
 }
@@ -86,6 +92,8 @@ impl Options {
                 "--steps" => options.steps = Some(number(&value("a step count")?)?),
                 "--frames" => options.frames = Some(number(&value("a frame count")?)?),
                 "--screenshot" => options.screenshot = Some(value("a file path")?.into()),
+                "--record" => options.record = Some(value("a file path")?.into()),
+                "--replay" => options.replay = Some(value("a file path")?.into()),
                 "--show" => {
                     for part in value("overlay parts")?.split(',') {
                         options.show.push(part.parse()?);
@@ -100,6 +108,9 @@ impl Options {
         }
         if !SCENE_NAMES.contains(&options.scene.as_str()) {
             return Err(format!("no scene {}; --list shows them", options.scene));
+        }
+        if options.record.is_some() && options.replay.is_some() {
+            return Err("--record and --replay do not go together".into());
         }
         if options.headless && options.screenshot.is_some() {
             return Err("--screenshot needs a window; drop --headless".into());

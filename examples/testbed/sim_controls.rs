@@ -9,7 +9,7 @@ use bevy_physics2d::{Physics, PhysicsGizmos, PhysicsSettings, PhysicsTime};
 
 /// The key help shown at the bottom of the window.
 pub const HELP: &str = "Space pause   N step   R reset   T slow motion   Left/Right scene   \
-B block solver   F1 overlay   F2-F8 overlay parts   left drag: pull   right click: spawn   \
+B block solver   K record   F1 overlay   F2-F8 overlay parts   left drag: pull   right click: spawn   \
 wheel: zoom   middle drag: pan";
 
 /// Reads the simulation and overlay keys.

@@ -249,7 +249,11 @@ fn a_replay_steps_forward_and_back_through_every_recorded_state() {
     assert_eq!(replay.step(), hashes.len() as u64);
     for back in [300, 299, 1, 450] {
         replay.seek(back).unwrap();
-        assert_eq!(replay.world().state_hash(), hashes[back as usize - 1], "seek {back}");
+        assert_eq!(
+            replay.world().state_hash(),
+            hashes[back as usize - 1],
+            "seek {back}"
+        );
     }
 }
 

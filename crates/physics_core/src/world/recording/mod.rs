@@ -93,10 +93,10 @@ impl Recording {
         self.replay_steps(u64::MAX)
     }
 
-    /// A new world in the recorded state after `steps` steps (with the calls made between
-    /// the last of them and the next step); past the end, the state at the end. Stepping
-    /// back through a recording is replaying one step fewer ([`Replay`] keeps the world
-    /// between moves).
+    /// A new world in the recorded state right after its `steps`-th step (the calls made
+    /// after that step are not made; 0 gives the state recording started from); past the
+    /// end, the state at the end. Stepping back through a recording is replaying one step
+    /// fewer ([`Replay`] keeps the world between moves).
     pub fn replay_steps(&self, steps: u64) -> Result<World, WorldError> {
         let mut world = World::new(self.start.def)?;
         world.restore(&self.start)?;

@@ -61,7 +61,9 @@ impl Replay {
         &self.recording
     }
 
-    /// Makes the calls up to and including the next step; `false` at the end (nothing made).
+    /// Makes the calls up to and including the next step; `false` at the end (nothing made:
+    /// calls recorded after the last step are left out, as [`Recording::replay_steps`]
+    /// leaves them).
     pub fn step_forward(&mut self) -> bool {
         let calls = &self.recording.calls[self.next..];
         let Some(end) = calls.iter().position(RecordedCall::ends_step) else {
@@ -73,8 +75,9 @@ impl Replay {
         true
     }
 
-    /// Moves to the state after `step` steps (the last step, past the end): forward from
-    /// here, or back by playing again from the start.
+    /// Moves to the state right after step `step` (0: the start; past the end: the last
+    /// step), as [`Recording::replay_steps`] gives it: forward from here, or back by playing
+    /// again from the start.
     pub fn seek(&mut self, step: u64) -> Result<(), WorldError> {
         if step < self.step {
             self.world.restore(&self.recording.start)?;
