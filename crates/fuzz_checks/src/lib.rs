@@ -10,12 +10,14 @@
 mod input;
 mod manifold_pairs;
 mod polygon_points;
+mod recording_bytes;
 mod scene_building;
 mod shapes;
 mod snapshot_bytes;
 
 pub use manifold_pairs::check_manifold_pair;
 pub use polygon_points::check_polygon_from_points;
+pub use recording_bytes::check_recording_bytes;
 pub use scene_building::check_scene;
 pub use snapshot_bytes::check_snapshot_bytes;
 
@@ -24,9 +26,10 @@ pub use snapshot_bytes::check_snapshot_bytes;
 pub type Check = fn(&[u8]) -> bool;
 
 /// The fuzz targets by name (as in `fuzz/fuzz_targets/`), with the check each runs.
-pub const TARGETS: [(&str, Check); 4] = [
+pub const TARGETS: [(&str, Check); 5] = [
     ("polygon_from_points", check_polygon_from_points),
     ("manifold_pairs", check_manifold_pair),
     ("scene_building", check_scene),
     ("snapshot_bytes", check_snapshot_bytes),
+    ("recording_bytes", check_recording_bytes),
 ];
