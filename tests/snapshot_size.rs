@@ -43,3 +43,65 @@ fn snapshot_bytes_per_body() {
         );
     }
 }
+
+/// What a keyframe costs a lightyear client at scale (measured by hand, ignored by default):
+///
+/// ```sh
+/// cargo test --test snapshot_size keyframe -- --ignored --nocapture
+/// ```
+///
+/// Worlds of 100, 1,000 and 10,000 boxes and balls dropped in a grid on a ground: mid-fall
+/// (in motion), settled with sleeping off (at rest) and settled asleep. Prints the bytes of
+/// one keyframe (`WorldSnapshot::to_bytes`) and the bytes per second per client when the
+/// server sends one every 2 s, against a budget of 64 kB/s per client.
+#[test]
+#[ignore = "a measurement: run by hand, see the notes"]
+fn keyframe_bytes_per_client_at_scale() {
+    const BUDGET: f64 = 64_000.0;
+    eprintln!(
+        "| bodies | state | keyframe bytes | bytes per body | kB/s per client (every 2 s) | within 64 kB/s |"
+    );
+    eprintln!("|---|---|---|---|---|---|");
+    for count in [100usize, 1_000, 10_000] {
+        for (state, steps, sleep) in [
+            ("in motion", 30, false),
+            ("at rest", 600, false),
+            ("asleep", 600, true),
+        ] {
+            let mut w = World::new(WorldDef {
+                enable_sleep: sleep,
+                ..WorldDef::default()
+            })
+            .unwrap();
+            let columns = (count as f32).sqrt().ceil() as usize;
+            let ground = w
+                .create_body(&BodyDef::fixed(Vec2::new(0.0, -0.5)))
+                .unwrap();
+            let half = 0.6 * columns as f32 + 2.0;
+            let floor = Polygon::new_box(half, 0.5).unwrap().into();
+            w.create_shape(ground, &ShapeDef::default(), floor).unwrap();
+            for k in 0..count {
+                let (i, j) = (k % columns, k / columns);
+                let at = Vec2::new(1.2 * i as f32 - 0.6 * columns as f32, 0.6 + 1.1 * j as f32);
+                let b = w.create_body(&BodyDef::dynamic(at)).unwrap();
+                let shape = if k % 2 == 0 {
+                    Polygon::new_box(0.5, 0.5).unwrap().into()
+                } else {
+                    Circle::new(Vec2::ZERO, 0.5).unwrap().into()
+                };
+                w.create_shape(b, &ShapeDef::default(), shape).unwrap();
+            }
+            for _ in 0..steps {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            let bytes = w.snapshot().to_bytes().len() as f64;
+            let per_second = bytes / 2.0;
+            eprintln!(
+                "| {count} | {state} | {bytes:.0} | {:.0} | {:.1} | {} |",
+                bytes / w.body_count() as f64,
+                per_second / 1000.0,
+                if per_second <= BUDGET { "yes" } else { "no" }
+            );
+        }
+    }
+}
