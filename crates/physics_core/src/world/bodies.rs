@@ -27,7 +27,7 @@ fn check_scalar(x: f32, what: &'static str) -> Result<(), WorldError> {
 impl World {
     /// Creates a body (without shapes: add them with [`World::create_shape`]).
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
-        self.note(|| RecordedCall::CreateBody(*def));
+        self.note(|| RecordedCall::CreateBody(Box::new(*def)));
         validate_body_def(def)?;
         if self.bodies.len() >= self.def.max_bodies as usize {
             return Err(WorldError::TooManyBodies {

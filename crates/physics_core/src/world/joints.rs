@@ -200,7 +200,7 @@ impl World {
     /// Creates a joint. Errors: stale body ids, a joint of a body to itself, non-finite
     /// anchors or parameters, inconsistent limits.
     pub fn create_joint(&mut self, def: &JointDef) -> Result<JointId, WorldError> {
-        self.note(|| RecordedCall::CreateJoint(*def));
+        self.note(|| RecordedCall::CreateJoint(Box::new(*def)));
         self.body(def.body_a)?;
         self.body(def.body_b)?;
         check(
@@ -311,7 +311,7 @@ impl World {
 
     /// Replaces the joint's type parameters (motor speed, limits, target...), validated.
     pub fn set_joint_kind(&mut self, id: JointId, kind: JointKind) -> Result<(), WorldError> {
-        self.note(|| RecordedCall::SetJointKind(id, kind));
+        self.note(|| RecordedCall::SetJointKind(id, Box::new(kind)));
         self.joint(id)?;
         validate_kind(&kind)?;
         self.flush_joint_results();

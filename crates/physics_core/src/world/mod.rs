@@ -210,7 +210,7 @@ impl World {
 
     /// Changes the settings (validated first; takes effect next step).
     pub fn set_def(&mut self, def: WorldDef) -> Result<(), WorldError> {
-        self.note(|| RecordedCall::SetDef(def));
+        self.note(|| RecordedCall::SetDef(Box::new(def)));
         def.validate()?;
         self.drop_kept_solver_bodies();
         self.tolerances = def.tolerances();

@@ -17,7 +17,7 @@ impl World {
     /// filter and contacts. The body's mass follows; the body, and every body touching the
     /// shape, is woken.
     pub fn set_shape_geometry(&mut self, id: ShapeId, shape: Shape) -> Result<(), WorldError> {
-        self.note(|| RecordedCall::SetShapeGeometry(id, shape));
+        self.note(|| RecordedCall::SetShapeGeometry(id, Box::new(shape)));
         shape.validate()?;
         let record = self.shape_record(id)?;
         let density = record.def.density;
@@ -61,7 +61,7 @@ impl World {
     /// still accepts are kept (no end or begin event); the others are destroyed, with an end
     /// event for those that touched, and pairs the new filter accepts are found next step.
     pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), WorldError> {
-        self.note(|| RecordedCall::SetShapeFilter(id, filter));
+        self.note(|| RecordedCall::SetShapeFilter(id, Box::new(filter)));
         let mut def = self.shape_record(id)?.def;
         if def.filter == filter {
             return Ok(());

@@ -18,7 +18,7 @@ impl World {
         def: &ShapeDef,
         shape: Shape,
     ) -> Result<ShapeId, WorldError> {
-        self.note(|| RecordedCall::CreateShape(body, *def, shape));
+        self.note(|| RecordedCall::CreateShape(body, Box::new((*def, shape))));
         def.validate()?;
         shape.validate()?;
         super::shape_edits::check_shape_mass(&shape, def.density)?;

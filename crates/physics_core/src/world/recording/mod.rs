@@ -212,6 +212,10 @@ impl World {
         let Some(recorder) = &mut self.recorder else {
             return;
         };
+        if refused_pairs.is_empty() && turned_off.is_none() && modified.is_empty() {
+            // Nothing decided: the call keeps no decisions (and allocates nothing).
+            return;
+        }
         if let Some(decisions) = recorder
             .recording
             .calls

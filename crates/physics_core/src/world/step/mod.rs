@@ -109,7 +109,7 @@ impl World {
             return Err(WorldError::InvalidTimeStep(dt));
         }
         // The stages inside are noted as this one call (with what the hook decided).
-        self.note(|| RecordedCall::Step(dt, Default::default()));
+        self.note(|| RecordedCall::Step(dt, None));
         self.set_in_step(true);
         let t = Instant::now();
         self.update_pairs();
@@ -143,7 +143,7 @@ impl World {
     pub fn update_pairs_filtered(&mut self, filter: &mut dyn FnMut(ShapeId, ShapeId) -> bool) {
         if self.is_recording() {
             // The filter's refusals go with the call, for replay to answer alike.
-            self.note(|| RecordedCall::UpdatePairs(Default::default()));
+            self.note(|| RecordedCall::UpdatePairs(None));
             let mut refused = Vec::new();
             self.find_pairs(&mut |a, b| {
                 let keep = filter(a, b);
@@ -256,7 +256,7 @@ impl World {
         if self.is_recording() {
             // What the hook and the modifier decided goes with the call, for replay to
             // answer alike.
-            self.note(|| RecordedCall::Collide(Default::default()));
+            self.note(|| RecordedCall::Collide(None));
             let mut modified = Vec::new();
             let hook_ran = self.pre_solve.is_some();
             let mut off = Vec::new();
