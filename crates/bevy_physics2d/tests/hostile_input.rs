@@ -339,3 +339,42 @@ fn bad_components_are_skipped_with_a_warning_and_the_rest_steps_unchanged() {
         "{warnings:?}"
     );
 }
+
+/// Regression: a body spawned at NaN was skipped with a warning and then left out for good,
+/// even after the game moved it somewhere finite. Now the move builds it: one warning for the
+/// NaN, a core body (and its collider) once it is placed, and it falls from there.
+#[test]
+fn regression_a_body_spawned_at_nan_was_never_built_once_moved() {
+    let mut app = app();
+    ground_20m(&mut app);
+    let mut cursor = MessageCursor::<PhysicsWarning>::default();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.5),
+            Transform::from_xyz(f32::NAN, 5.0, 0.0),
+        ))
+        .id();
+    let mut warned = Vec::new();
+    for _ in 0..3 {
+        step(&mut app, 1);
+        warned.extend(read(&mut app, &mut cursor));
+    }
+    let about_body = warned.iter().filter(|w| w.entity == body).count();
+    assert_eq!(about_body, 1, "{warned:?}");
+    assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    let mut transform = app.world_mut().get_mut::<Transform>(body).unwrap();
+    transform.translation.x = 1.0;
+    let mut later = Vec::new();
+    for _ in 0..30 {
+        step(&mut app, 1);
+        later.extend(read(&mut app, &mut cursor));
+    }
+    let physics = app.world().resource::<PhysicsWorld>();
+    let id = physics.body(body).expect("built once placed");
+    assert_eq!(physics.core().body_shapes(id).unwrap().len(), 1);
+    let y = app.world().get::<Transform>(body).unwrap().translation.y;
+    assert!(y < 4.5, "it fell: y = {y}");
+    assert!(later.iter().all(|w| w.entity != body), "{later:?}");
+}

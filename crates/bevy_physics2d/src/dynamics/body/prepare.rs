@@ -85,11 +85,29 @@ impl BodyComponentsItem<'_, '_> {
     }
 }
 
-/// Marks the bodies whose `RigidBody` was mutated in place (arrivals come from observers).
+/// Marks the bodies whose `RigidBody` was mutated in place (arrivals come from observers),
+/// and the bodies skipped for a bad pose whose `Transform` the game has changed since: a
+/// body spawned at NaN and moved somewhere finite is built then, not left out for good.
 pub(crate) fn queue_changed_bodies(
     mut physics: ResMut<PhysicsWorld>,
     changed: Query<(Entity, &RigidBody, &PhysicsBody), Changed<RigidBody>>,
+    moved_while_skipped: Query<
+        Entity,
+        (
+            With<RigidBody>,
+            Without<PhysicsBody>,
+            Without<RigidBodyDisabled>,
+            Changed<Transform>,
+        ),
+    >,
 ) {
+    // In entity order, so retries do not depend on archetype layout (arrivals are queued
+    // already, and the queue keeps their place).
+    let mut retried: Vec<Entity> = moved_while_skipped.iter().collect();
+    retried.sort_unstable();
+    for entity in retried {
+        physics.pending.bodies.push(entity);
+    }
     let mut rebuilt: Vec<(u32, Entity)> = Vec::new();
     for (entity, body, handle) in &changed {
         let same = physics.world.body_type(handle.id).ok() == Some(body.to_core());
