@@ -16,6 +16,7 @@ mod debug_draw;
 mod def;
 mod events;
 mod explosion;
+mod framed;
 mod joint_results;
 mod joints;
 mod pair_filters;

@@ -21,7 +21,6 @@ mod replay;
 pub(crate) use calls::{ModifiedContact, RecordedCall};
 pub use replay::Replay;
 
-use super::snapshot::checksum;
 use super::{World, WorldError, WorldSnapshot};
 use crate::id::ShapeId;
 use serde::{Deserialize, Serialize};
@@ -109,12 +108,7 @@ impl Recording {
     pub fn to_bytes(&self) -> Vec<u8> {
         let encoded = bincode::serde::encode_to_vec(self, bincode::config::standard())
             .expect("a recording always encodes");
-        let deflated = miniz_oxide::deflate::compress_to_vec(&encoded, DEFLATE_LEVEL);
-        let mut bytes = MAGIC.to_vec();
-        bytes.push(FORMAT_VERSION);
-        bytes.extend(checksum(&deflated).to_le_bytes());
-        bytes.extend(deflated);
-        bytes
+        super::framed::frame(MAGIC, FORMAT_VERSION, &encoded, DEFLATE_LEVEL)
     }
 
     /// Decodes [`Recording::to_bytes`]; bytes of another format version, damaged or
@@ -122,21 +116,8 @@ impl Recording {
     /// panic.
     pub fn from_bytes(bytes: &[u8]) -> Result<Recording, WorldError> {
         use WorldError::InvalidRecording;
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or(InvalidRecording("missing tag"))?;
-        let (&version, body) = body.split_first().ok_or(InvalidRecording("no version"))?;
-        if version != FORMAT_VERSION {
-            return Err(InvalidRecording("written by another format version"));
-        }
-        let (sum, deflated) = body
-            .split_first_chunk::<8>()
-            .ok_or(InvalidRecording("no checksum"))?;
-        if u64::from_le_bytes(*sum) != checksum(deflated) {
-            return Err(InvalidRecording("checksum mismatch (damaged bytes)"));
-        }
-        let encoded = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, DECODE_LIMIT)
-            .map_err(|_| InvalidRecording("damaged deflate stream or too large"))?;
+        let encoded = super::framed::unframe(bytes, MAGIC, FORMAT_VERSION, DECODE_LIMIT)
+            .map_err(InvalidRecording)?;
         let (recording, read): (Recording, usize) = bincode::serde::decode_from_slice(
             &encoded,
             bincode::config::standard().with_limit::<DECODE_LIMIT>(),

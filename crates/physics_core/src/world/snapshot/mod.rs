@@ -188,39 +188,15 @@ impl WorldSnapshot {
     pub fn to_bytes(&self) -> Vec<u8> {
         let encoded = bincode::serde::encode_to_vec(self, bincode::config::standard())
             .expect("a snapshot always encodes");
-        let deflated = miniz_oxide::deflate::compress_to_vec(&encoded, DEFLATE_LEVEL);
-        let mut bytes = MAGIC.to_vec();
-        bytes.push(FORMAT_VERSION);
-        bytes.extend(checksum(&deflated).to_le_bytes());
-        bytes.extend(deflated);
-        bytes
+        super::framed::frame(MAGIC, FORMAT_VERSION, &encoded, DEFLATE_LEVEL)
     }
 
     /// Decodes [`WorldSnapshot::to_bytes`]; bytes of another format version, damaged bytes,
     /// and bytes whose content is inconsistent ([`WorldSnapshot::validate`]) are an error,
     /// never a panic.
     pub fn from_bytes(bytes: &[u8]) -> Result<WorldSnapshot, WorldError> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or(WorldError::InvalidSnapshot("missing tag"))?;
-        let (&version, body) = body
-            .split_first()
-            .ok_or(WorldError::InvalidSnapshot("no version"))?;
-        if version != FORMAT_VERSION {
-            return Err(WorldError::InvalidSnapshot(
-                "written by another format version",
-            ));
-        }
-        let (sum, deflated) = body
-            .split_first_chunk::<8>()
-            .ok_or(WorldError::InvalidSnapshot("no checksum"))?;
-        if u64::from_le_bytes(*sum) != checksum(deflated) {
-            return Err(WorldError::InvalidSnapshot(
-                "checksum mismatch (damaged bytes)",
-            ));
-        }
-        let encoded = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, DECODE_LIMIT)
-            .map_err(|_| WorldError::InvalidSnapshot("damaged deflate stream or too large"))?;
+        let encoded = super::framed::unframe(bytes, MAGIC, FORMAT_VERSION, DECODE_LIMIT)
+            .map_err(WorldError::InvalidSnapshot)?;
         let (snapshot, read): (WorldSnapshot, usize) = bincode::serde::decode_from_slice(
             &encoded,
             bincode::config::standard().with_limit::<DECODE_LIMIT>(),
