@@ -7,6 +7,7 @@
 //! `tests/corpus_replay.rs` replays the kept corpus and a batch of pseudo-random inputs through
 //! the same functions, so CI checks them without a nightly toolchain.
 
+mod framed;
 mod input;
 mod manifold_pairs;
 mod polygon_points;

@@ -1,7 +1,6 @@
 //! Fuzz check: recording bytes altered by someone who knows the format (the checksum is made
 //! to match) are either refused or replay, step by step, without panics or NaN.
 
-use crate::input::count;
 use crate::scene_building::assert_sane;
 use arbitrary::Unstructured;
 use physics_core::prelude::*;
@@ -72,19 +71,8 @@ fn saved_recording() -> &'static (Vec<u8>, Vec<u8>) {
     static SAVED: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
     SAVED.get_or_init(|| {
         let saved = build_recording();
-        let content = miniz_oxide::inflate::decompress_to_vec(&saved[HEADER..])
-            .expect("a world's own recording inflates");
+        let content = crate::framed::content(&saved);
         (saved, content)
-    })
-}
-
-/// Tag (4), version (1), checksum (8), then the deflated content.
-const HEADER: usize = 13;
-
-/// FNV-1a, as `Recording::to_bytes` puts it ahead of the deflated content.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
-        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 
@@ -95,17 +83,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn check_recording_bytes(data: &[u8]) -> bool {
     let mut u = Unstructured::new(data);
     let (saved, content) = saved_recording();
-    let mut content = content.clone();
-    let len = content.len();
-    for _ in 0..1 + count(&mut u, 7) {
-        let at: u16 = u.arbitrary().unwrap_or(0);
-        let flip: u8 = u.arbitrary().unwrap_or(1);
-        content[at as usize % len] ^= flip;
-    }
-    let deflated = miniz_oxide::deflate::compress_to_vec(&content, 1);
-    let mut bytes = saved[..HEADER].to_vec();
-    bytes[5..13].copy_from_slice(&fnv1a(&deflated).to_le_bytes());
-    bytes.extend(deflated);
+    let bytes = crate::framed::altered(saved, content, &mut u);
     let Ok(recording) = Recording::from_bytes(&bytes) else {
         return false;
     };

@@ -1,7 +1,6 @@
 //! Fuzz check: snapshot bytes altered by someone who knows the format (the checksum is made
 //! to match) are either refused or restore a world that steps without panics or NaN.
 
-use crate::input::count;
 use crate::scene_building::assert_sane;
 use arbitrary::Unstructured;
 use physics_core::prelude::*;
@@ -48,19 +47,8 @@ fn saved_world() -> &'static (Vec<u8>, Vec<u8>) {
     static SAVED: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
     SAVED.get_or_init(|| {
         let saved = build_saved_world();
-        let state = miniz_oxide::inflate::decompress_to_vec(&saved[HEADER..])
-            .expect("a world's own snapshot inflates");
+        let state = crate::framed::content(&saved);
         (saved, state)
-    })
-}
-
-/// Tag (4), version (1), checksum (8), then the deflated state.
-const HEADER: usize = 13;
-
-/// FNV-1a, as `WorldSnapshot::to_bytes` puts it ahead of the deflated state.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
-        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 
@@ -72,17 +60,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn check_snapshot_bytes(data: &[u8]) -> bool {
     let mut u = Unstructured::new(data);
     let (saved, state) = saved_world();
-    let mut state = state.clone();
-    let len = state.len();
-    for _ in 0..1 + count(&mut u, 7) {
-        let at: u16 = u.arbitrary().unwrap_or(0);
-        let flip: u8 = u.arbitrary().unwrap_or(1);
-        state[at as usize % len] ^= flip;
-    }
-    let deflated = miniz_oxide::deflate::compress_to_vec(&state, 1);
-    let mut bytes = saved[..HEADER].to_vec();
-    bytes[5..13].copy_from_slice(&fnv1a(&deflated).to_le_bytes());
-    bytes.extend(deflated);
+    let bytes = crate::framed::altered(saved, state, &mut u);
     let Ok(snapshot) = WorldSnapshot::from_bytes(&bytes) else {
         return false;
     };

@@ -260,6 +260,25 @@ mod tests {
     use crate::world::{World, WorldDef};
     use bevy_math::Vec2;
 
+    /// A body's extents found by walking all its shapes, to hold the kept ones against.
+    fn walked_extents(world: &World, index: u32) -> BodyExtents {
+        let body = world.bodies.at(index);
+        let slop = world.tolerances.linear_slop;
+        let mut e = BodyExtents {
+            min: f32::INFINITY,
+            max: 0.0,
+        };
+        for s in &body.shapes {
+            let (lo, hi) = world
+                .shapes
+                .at(s.index)
+                .shape
+                .extents(body.local_center, slop);
+            (e.min, e.max) = (e.min.min(lo), e.max.max(hi));
+        }
+        e
+    }
+
     /// The extents every step's sweep test reads are kept, not recomputed: after a shape is
     /// added or destroyed, the centre of mass is overridden, or a snapshot is restored, they
     /// are what the shapes say about the current centre of mass.
@@ -268,23 +287,7 @@ mod tests {
         let mut world = World::new(WorldDef::default()).unwrap();
         let id = world.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
         let def = ShapeDef::default();
-        let expected = |world: &World| {
-            let body = world.bodies.at(id.index);
-            let slop = world.tolerances.linear_slop;
-            let mut e = BodyExtents {
-                min: f32::INFINITY,
-                max: 0.0,
-            };
-            for s in &body.shapes {
-                let (lo, hi) = world
-                    .shapes
-                    .at(s.index)
-                    .shape
-                    .extents(body.local_center, slop);
-                (e.min, e.max) = (e.min.min(lo), e.max.max(hi));
-            }
-            e
-        };
+        let expected = |world: &World| walked_extents(world, id.index);
         let kept = |world: &World| world.bodies.at(id.index).extents;
 
         // A 1 m box around the centre: 0.5 m thin, reaching its corner.
@@ -336,20 +339,6 @@ mod tests {
             .create_body(&BodyDef::kinematic(Vec2::new(0.0, 50.0)))
             .unwrap();
         let def = ShapeDef::default();
-        let walked = |world: &World, index: u32| {
-            let body = world.bodies.at(index);
-            let slop = world.tolerances.linear_slop;
-            let mut e = BodyExtents {
-                min: f32::INFINITY,
-                max: 0.0,
-            };
-            for s in &body.shapes {
-                let shape = &world.shapes.at(s.index).shape;
-                let (lo, hi) = shape.extents(body.local_center, slop);
-                (e.min, e.max) = (e.min.min(lo), e.max.max(hi));
-            }
-            e
-        };
         let mut last = None;
         for k in 0..200 {
             let size = 0.05 + 0.013 * ((k * 37) % 61) as f32;
@@ -364,14 +353,14 @@ mod tests {
             for body in [fixed, kinematic] {
                 last = Some(world.create_shape(body, &def, shape).unwrap());
                 let kept = world.bodies.at(body.index).extents;
-                assert_eq!(kept, walked(&world, body.index), "shape {k}");
+                assert_eq!(kept, walked_extents(&world, body.index), "shape {k}");
                 assert_eq!(world.bodies.at(body.index).only_shape.is_some(), k == 0);
             }
         }
         world.destroy_shape(last.unwrap()).unwrap();
         assert_eq!(
             world.bodies.at(kinematic.index).extents,
-            walked(&world, kinematic.index)
+            walked_extents(&world, kinematic.index)
         );
     }
 
