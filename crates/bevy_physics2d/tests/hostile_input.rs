@@ -18,6 +18,7 @@ use support::core_pose;
 use support::ground_20m;
 use support::read;
 use support::spawn_box;
+use support::spawn_dynamic;
 use support::step;
 
 /// A ground and a stack of five boxes: the bodies that must not notice the bad input.
@@ -377,4 +378,172 @@ fn regression_a_body_spawned_at_nan_was_never_built_once_moved() {
     let y = app.world().get::<Transform>(body).unwrap().translation.y;
     assert!(y < 4.5, "it fell: y = {y}");
     assert!(later.iter().all(|w| w.entity != body), "{later:?}");
+}
+
+/// Regression (found by `random_operations.rs`): a body given a NaN velocity and a new type
+/// in the same frame lost its core body. The rebuild read the NaN, the new body was refused
+/// after the old one was gone, and the stale handle kept it from ever being tried again. Now
+/// the rebuild keeps the old body's velocity in place of the refused one: one warning, for
+/// the NaN, and the body moves on as a kinematic body at the velocity it had.
+#[test]
+fn regression_a_refused_nan_velocity_lost_the_body_at_a_type_change() {
+    let mut app = app();
+    ground_20m(&mut app);
+    let mut cursor = MessageCursor::<PhysicsWarning>::default();
+    let body = spawn_dynamic(&mut app, Collider::circle(0.5), 0.0, 5.0);
+    step(&mut app, 10);
+    read(&mut app, &mut cursor);
+    let before = support::core_of(&app, body).1;
+    assert!(before.y < -1.0, "falling: {before}");
+    // In one frame, as a game would: a NaN velocity and a new type.
+    app.world_mut().get_mut::<LinearVelocity>(body).unwrap().0.x = f32::NAN;
+    app.world_mut()
+        .entity_mut(body)
+        .insert(RigidBody::Kinematic);
+    let mut warned = Vec::new();
+    for _ in 0..3 {
+        step(&mut app, 1);
+        warned.extend(read(&mut app, &mut cursor));
+    }
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert_eq!(warned[0].entity, body);
+    assert!(
+        warned[0].message.starts_with("linear velocity [NaN"),
+        "{warned:?}"
+    );
+    let physics = app.world().resource::<PhysicsWorld>();
+    let id = physics.body(body).expect("the rebuilt body");
+    assert_eq!(
+        physics.core().body_type(id).unwrap(),
+        bevy_physics2d::physics_core::body::BodyType::Kinematic
+    );
+    assert_eq!(physics.core().body_shapes(id).unwrap().len(), 1);
+    let after = support::core_of(&app, body).1;
+    assert_eq!(after, before, "a kinematic body keeps the velocity it had");
+}
+
+/// A body spawned with a NaN velocity is skipped with one warning, and built once the game
+/// mends the velocity (as one spawned at a NaN place is once moved).
+#[test]
+fn a_body_spawned_with_a_nan_velocity_is_built_once_the_velocity_is_mended() {
+    let mut app = app();
+    ground_20m(&mut app);
+    let mut cursor = MessageCursor::<PhysicsWarning>::default();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.5),
+            Transform::from_xyz(0.0, 5.0, 0.0),
+            LinearVelocity(Vec2::new(f32::INFINITY, 0.0)),
+        ))
+        .id();
+    let mut warned = Vec::new();
+    for _ in 0..3 {
+        step(&mut app, 1);
+        warned.extend(read(&mut app, &mut cursor));
+    }
+    assert_eq!(
+        warned.iter().filter(|w| w.entity == body).count(),
+        1,
+        "{warned:?}"
+    );
+    assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    app.world_mut().get_mut::<LinearVelocity>(body).unwrap().0 = Vec2::new(1.0, 0.0);
+    for _ in 0..30 {
+        step(&mut app, 1);
+        let warned = read(&mut app, &mut cursor);
+        assert!(warned.is_empty(), "{warned:?}");
+    }
+    assert!(app.world().resource::<PhysicsWorld>().body(body).is_some());
+    let x = app.world().get::<Transform>(body).unwrap().translation.x;
+    assert!(x > 0.3, "it moved right from 0: x = {x}");
+}
+
+/// Regression (found by `random_operations.rs`): a character refused once was never warned
+/// about again, whatever bad value came next, and a NaN velocity went unnamed while the
+/// character had no collider. Now each bad value is named once: a NaN velocity, then (mended)
+/// a dynamic body, then (kinematic again, without moving in between) dynamic once more.
+#[test]
+fn regression_a_character_refused_once_was_never_named_again() {
+    let mut app = app();
+    ground_20m(&mut app);
+    let mut cursor = MessageCursor::<PhysicsWarning>::default();
+    let character = app
+        .world_mut()
+        .spawn((
+            CharacterController::default(),
+            Transform::from_xyz(0.0, 2.0, 0.0),
+        ))
+        .id();
+    let mut frame = |app: &mut App, set: &dyn Fn(&mut World)| {
+        set(app.world_mut());
+        let mut warned = Vec::new();
+        for _ in 0..2 {
+            step(app, 1);
+            warned.extend(read(app, &mut cursor));
+        }
+        warned
+    };
+    let velocity =
+        |v: Vec2| move |w: &mut World| w.entity_mut(character).insert(CharacterVelocity(v)).id();
+    let kind = |k: RigidBody| move |w: &mut World| w.entity_mut(character).insert(k).id();
+    let named = |warned: &[PhysicsWarning], what: &str| {
+        warned.len() == 1 && warned[0].entity == character && warned[0].message.contains(what)
+    };
+    // No collider: nothing to move with, but the NaN is still named.
+    let warned = frame(&mut app, &|w| {
+        velocity(Vec2::new(f32::NAN, 0.0))(w);
+    });
+    assert!(named(&warned, "velocity"), "{warned:?}");
+    let warned = frame(&mut app, &|w| {
+        velocity(Vec2::X)(w);
+        kind(RigidBody::Dynamic)(w);
+    });
+    assert!(named(&warned, "Kinematic"), "{warned:?}");
+    let warned = frame(&mut app, &|w| {
+        kind(RigidBody::Kinematic)(w);
+    });
+    assert!(warned.is_empty(), "{warned:?}");
+    let warned = frame(&mut app, &|w| {
+        kind(RigidBody::Dynamic)(w);
+    });
+    assert!(named(&warned, "Kinematic"), "{warned:?}");
+}
+
+/// A ray caster aimed along a NaN is named once and finds nothing; mended, it finds the
+/// ground again.
+#[test]
+fn a_ray_caster_aimed_at_nan_is_named_once_and_finds_nothing() {
+    let mut app = app();
+    ground_20m(&mut app);
+    let mut cursor = MessageCursor::<PhysicsWarning>::default();
+    let caster = app
+        .world_mut()
+        .spawn((
+            RayCaster::new(Vec2::ZERO, Vec2::NEG_Y).with_max_distance(10.0),
+            Transform::from_xyz(0.0, 3.0, 0.0),
+        ))
+        .id();
+    step(&mut app, 2);
+    assert_eq!(app.world().get::<RayHits>(caster).unwrap().0.len(), 1);
+    app.world_mut()
+        .get_mut::<RayCaster>(caster)
+        .unwrap()
+        .direction = Vec2::new(f32::NAN, -1.0);
+    let mut warned = Vec::new();
+    for _ in 0..5 {
+        step(&mut app, 1);
+        warned.extend(read(&mut app, &mut cursor));
+    }
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert_eq!(warned[0].entity, caster);
+    assert!(app.world().get::<RayHits>(caster).unwrap().0.is_empty());
+    app.world_mut()
+        .get_mut::<RayCaster>(caster)
+        .unwrap()
+        .direction = Vec2::NEG_Y;
+    step(&mut app, 2);
+    assert!(read(&mut app, &mut cursor).is_empty());
+    assert_eq!(app.world().get::<RayHits>(caster).unwrap().0.len(), 1);
 }

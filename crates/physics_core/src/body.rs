@@ -280,6 +280,30 @@ impl Body {
         }
     }
 
+    /// The def that creates this body again as it is now: its type, pose, velocities and
+    /// settings (its shapes, mass override and contacts are not part of a def).
+    pub fn def(&self) -> BodyDef {
+        BodyDef {
+            body_type: self.body_type,
+            position: self.transform.p,
+            rotation: self.transform.q,
+            linear_velocity: self.linear_velocity,
+            angular_velocity: self.angular_velocity,
+            gravity_scale: self.gravity_scale,
+            linear_damping: self.linear_damping,
+            angular_damping: self.angular_damping,
+            fixed_rotation: self.fixed_rotation,
+            awake: self.awake,
+            can_sleep: self.can_sleep,
+            bullet: self.bullet,
+            allow_fast_rotation: self.allow_fast_rotation,
+            lock_linear_x: self.lock_linear[0],
+            lock_linear_y: self.lock_linear[1],
+            sleep_threshold: self.sleep_threshold,
+            dominance: self.dominance,
+        }
+    }
+
     /// True for kinematic and dynamic bodies.
     pub fn is_moving(&self) -> bool {
         self.body_type != BodyType::Static

@@ -146,3 +146,42 @@ fn prefetching_a_stale_or_unknown_body_changes_nothing() {
         "an id of another world names nothing here"
     );
 }
+
+#[test]
+fn a_body_def_read_back_creates_the_body_again_as_it_is_now() {
+    let mut w = world();
+    ground(&mut w);
+    let def = BodyDef {
+        body_type: BodyType::Dynamic,
+        position: Vec2::new(1.0, 4.0),
+        linear_velocity: Vec2::new(2.0, 0.0),
+        angular_velocity: 1.5,
+        gravity_scale: 0.5,
+        linear_damping: 0.25,
+        angular_damping: 0.75,
+        bullet: true,
+        lock_linear_x: true,
+        sleep_threshold: Some(0.2),
+        dominance: 3,
+        ..BodyDef::default()
+    };
+    let id = w.create_body(&def).unwrap();
+    for _ in 0..20 {
+        w.step(DT).unwrap();
+    }
+    let now = w.body_def(id).unwrap();
+    // The settings come back as given; the motion as the steps left it.
+    assert_eq!(
+        (now.gravity_scale, now.linear_damping, now.angular_damping),
+        (0.5, 0.25, 0.75)
+    );
+    assert!(now.bullet && now.lock_linear_x && !now.lock_linear_y);
+    assert_eq!((now.sleep_threshold, now.dominance), (Some(0.2), 3));
+    assert_eq!(now.position, w.body_position(id).unwrap());
+    assert!(now.position.y < 4.0, "it fell: {:?}", now.position);
+    assert_eq!(now.linear_velocity, w.linear_velocity(id).unwrap());
+    let copy = w.create_body(&now).unwrap();
+    assert_eq!(w.body_def(copy).unwrap(), now);
+    w.destroy_body(copy).unwrap();
+    assert_eq!(w.body_def(copy).err(), Some(WorldError::StaleBody(copy)));
+}

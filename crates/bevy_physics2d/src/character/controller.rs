@@ -6,7 +6,7 @@ use crate::dynamics::body::components::RigidBody;
 use crate::world::physics_world::PhysicsWorld;
 use crate::world::settings::PhysicsSettings;
 use crate::world::warnings::{PhysicsWarning, warn_entity};
-use bevy_ecs::entity::EntityHashSet;
+use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
@@ -105,6 +105,38 @@ pub struct CharacterState {
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct OneWayPlatform;
 
+/// Why a character was last refused a move, to warn once per bad value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CharacterRefusal {
+    /// Its `CharacterVelocity` is NaN or infinite.
+    Velocity,
+    /// Its body is not kinematic.
+    NotKinematic,
+    /// The core refused the move (says why).
+    Move,
+}
+
+/// Whether a check of a character passed (`ok`); a failed one is warned about once per bad
+/// value: named once, until the character moves again or that check passes, so a later bad
+/// value is named too.
+fn passes(
+    warned: &mut EntityHashMap<CharacterRefusal>,
+    warnings: &mut MessageWriter<PhysicsWarning>,
+    entity: Entity,
+    ok: bool,
+    refusal: CharacterRefusal,
+    what: &dyn Fn() -> String,
+) -> bool {
+    if ok {
+        if warned.get(&entity) == Some(&refusal) {
+            warned.remove(&entity);
+        }
+    } else if warned.insert(entity, refusal) != Some(refusal) {
+        warn_entity(warnings, entity, format_args!("character: {}", what()));
+    }
+    ok
+}
+
 /// Moves every character for this step (Prepare stage, after user motion is applied).
 pub(crate) fn move_characters(
     time: Res<Time<crate::schedule::physics_time::Physics>>,
@@ -118,7 +150,7 @@ pub(crate) fn move_characters(
         &mut CharacterState,
     )>,
     one_way: Query<Entity, With<OneWayPlatform>>,
-    mut warned: Local<EntityHashSet>,
+    mut warned: Local<EntityHashMap<CharacterRefusal>>,
 ) {
     let dt = time.delta_secs();
     if characters.is_empty() || dt <= 0.0 {
@@ -142,20 +174,28 @@ pub(crate) fn move_characters(
         let Some(body) = physics.body(entity) else {
             continue;
         };
+        let mut check = |ok: bool, refusal: CharacterRefusal, what: &dyn Fn() -> String| {
+            passes(&mut warned, &mut warnings, entity, ok, refusal, what)
+        };
+        // Checked before its shapes are looked up, so a bad velocity or type is named even
+        // while the character has no collider to move with.
+        let velocity_ok = velocity.0.is_finite();
+        if !check(velocity_ok, CharacterRefusal::Velocity, &|| {
+            format!("not moved: its velocity {} is not finite", velocity.0)
+        }) {
+            continue;
+        }
+        let kinematic = physics.core().body_type(body) == Ok(BodyType::Kinematic);
+        if !check(kinematic, CharacterRefusal::NotKinematic, &|| {
+            "not moved: its RigidBody must be Kinematic".to_string()
+        }) {
+            continue;
+        }
         let core = physics.core();
         let own: Vec<ShapeId> = core.body_shapes(body).unwrap_or(&[]).to_vec();
         let (Some(&first), Ok(xf)) = (own.first(), core.body_transform(body)) else {
             continue;
         };
-        let mut refuse = |what: &str| {
-            if warned.insert(entity) {
-                warn_entity(&mut warnings, entity, format_args!("character: {what}"));
-            }
-        };
-        if core.body_type(body) != Ok(BodyType::Kinematic) {
-            refuse("not moved: its RigidBody must be Kinematic");
-            continue;
-        }
         let Ok(&mover) = core.shape(first) else {
             continue;
         };
@@ -172,9 +212,21 @@ pub(crate) fn move_characters(
             one_way: &is_one_way,
         };
         let moved = match core.move_character(&mover, xf, asked, dt, &core_settings, &exceptions) {
-            Ok(moved) => moved,
+            // Moved again: a later bad value is a new one, worth its own warning.
+            Ok(moved) => {
+                warned.remove(&entity);
+                moved
+            }
             Err(error) => {
-                refuse(&format!("not moved: {error}"));
+                let what = || format!("not moved: {error}");
+                passes(
+                    &mut warned,
+                    &mut warnings,
+                    entity,
+                    false,
+                    CharacterRefusal::Move,
+                    &what,
+                );
                 continue;
             }
         };

@@ -230,6 +230,25 @@ pub(crate) fn update_casters(
         let pose = world_frame(entity, &frames).pose();
         let origin = pose.apply(caster.origin);
         let direction = pose.q.rotate(caster.direction);
+        if !origin.is_finite() || !direction.is_finite() || caster.max_distance.is_nan() {
+            // Once per bad value: the caster is cast every step.
+            if warned.insert(entity) {
+                warn_skipped(
+                    &mut warnings,
+                    entity,
+                    format_args!(
+                        "ray caster from {origin} towards {direction} up to {}: not a number; \
+                         it finds nothing until mended",
+                        caster.max_distance
+                    ),
+                );
+            }
+            if !hits.0.is_empty() {
+                hits.0.clear();
+            }
+            continue;
+        }
+        warned.remove(&entity);
         let filter = caster_filter(entity, &caster.filter, caster.ignore_self, physics);
         let found: Vec<QueryHit> = if caster.max_hits == 0 {
             Vec::new()
@@ -266,6 +285,8 @@ pub(crate) fn update_casters(
         );
         match found {
             Ok(found) => {
+                // Cast again: a later bad shape is a new one, worth its own warning.
+                warned.remove(&entity);
                 if hits.0 != found {
                     hits.0 = found;
                 }

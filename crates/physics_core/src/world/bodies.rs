@@ -157,6 +157,12 @@ impl World {
         })
     }
 
+    /// The def that would create this body again as it is now: type, pose, velocities and
+    /// settings. Its shapes, joints and any mass override are not part of it.
+    pub fn body_def(&self, id: BodyId) -> Result<BodyDef, WorldError> {
+        Ok(self.body(id)?.def())
+    }
+
     /// Velocity of the centre of mass.
     pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.linear_velocity)

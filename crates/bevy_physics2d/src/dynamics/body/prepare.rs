@@ -86,8 +86,9 @@ impl BodyComponentsItem<'_, '_> {
 }
 
 /// Marks the bodies whose `RigidBody` was mutated in place (arrivals come from observers),
-/// and the bodies skipped for a bad pose whose `Transform` the game has changed since: a
-/// body spawned at NaN and moved somewhere finite is built then, not left out for good.
+/// and the bodies skipped for a bad pose or velocity whose `Transform` or velocity the game
+/// has changed since: a body spawned at NaN and moved somewhere finite is built then, not
+/// left out for good.
 pub(crate) fn queue_changed_bodies(
     mut physics: ResMut<PhysicsWorld>,
     changed: Query<(Entity, &RigidBody, &PhysicsBody), Changed<RigidBody>>,
@@ -97,7 +98,11 @@ pub(crate) fn queue_changed_bodies(
             With<RigidBody>,
             Without<PhysicsBody>,
             Without<RigidBodyDisabled>,
-            Changed<Transform>,
+            Or<(
+                Changed<Transform>,
+                Changed<LinearVelocity>,
+                Changed<AngularVelocity>,
+            )>,
         ),
     >,
 ) {
@@ -144,9 +149,13 @@ pub(crate) fn create_bodies(
         };
         // A child's world pose comes from its parents' frames (see `hierarchy.rs`).
         let mut def = components.def_at(world_frame(entity, &frames).pose());
-        if let Some(old) = physics.body_of.get(&entity).copied() {
+        let rebuilt = physics.body_of.get(&entity).copied();
+        if let Some(old) = rebuilt {
             if physics.world.body_type(old).ok() == Some(components.body.to_core()) {
                 continue; // re-inserted with the same type: nothing to rebuild
+            }
+            if let Ok(now) = physics.world.body_def(old) {
+                keep_refused_values_out(&mut def, &now);
             }
             physics.destroy_body_keeping_parts(entity);
             // A new type moves differently: it starts awake, as a sleeping kinematic
@@ -155,6 +164,14 @@ pub(crate) fn create_bodies(
         }
         let id = match physics.world.create_body(&def) {
             Ok(id) => id,
+            Err(error) if rebuilt.is_some() => {
+                // Not expected (the def was mended from the old body, whose slot is free
+                // again), but the stale handle must not stay: without it the body is retried
+                // when the game next changes it.
+                commands.entity(entity).remove::<PhysicsBody>();
+                warn_skipped(&mut warnings, entity, format_args!("rigid body: {error}"));
+                continue;
+            }
             Err(error @ physics_core::world::WorldError::TooManyBodies { .. }) => {
                 // One warning per entity would be a million lines for a million-body
                 // request: name the first, count the rest.
@@ -215,6 +232,29 @@ pub(crate) fn create_bodies(
                 over_limit - 1
             ),
         );
+    }
+}
+
+/// A body rebuilt for a new type takes the old core body's values wherever the game's
+/// components hold one the plugin refused (a NaN velocity, a teleport to infinity, a negative
+/// damping): the refusal was warned about when the value was written, the core body never
+/// took it, and a type change must not turn it into a lost body.
+fn keep_refused_values_out(def: &mut BodyDef, now: &BodyDef) {
+    if !def.position.is_finite() || !def.rotation.is_valid() {
+        (def.position, def.rotation) = (now.position, now.rotation);
+    }
+    if !def.linear_velocity.is_finite() {
+        def.linear_velocity = now.linear_velocity;
+    }
+    if !def.angular_velocity.is_finite() {
+        def.angular_velocity = now.angular_velocity;
+    }
+    if !def.gravity_scale.is_finite() {
+        def.gravity_scale = now.gravity_scale;
+    }
+    let damping_ok = |d: f32| d.is_finite() && d >= 0.0;
+    if !damping_ok(def.linear_damping) || !damping_ok(def.angular_damping) {
+        (def.linear_damping, def.angular_damping) = (now.linear_damping, now.angular_damping);
     }
 }
 
