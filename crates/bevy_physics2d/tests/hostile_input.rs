@@ -380,10 +380,10 @@ fn regression_a_body_spawned_at_nan_was_never_built_once_moved() {
     assert!(later.iter().all(|w| w.entity != body), "{later:?}");
 }
 
-/// Regression (found by `random_operations.rs`): a body given a NaN velocity and a new type
-/// in the same frame lost its core body. The rebuild read the NaN, the new body was refused
-/// after the old one was gone, and the stale handle kept it from ever being tried again. Now
-/// the rebuild keeps the old body's velocity in place of the refused one: one warning, for
+/// Regression (found by the plugin operations run in `crates/fuzz_checks`): a body given a
+/// NaN velocity and a new type in the same frame lost its core body. The rebuild read the
+/// NaN, the new body was refused after the old one was gone, and the stale handle kept it
+/// from ever being tried again. Now the rebuild keeps the old body's velocity in place of the refused one: one warning, for
 /// the NaN, and the body moves on as a kinematic body at the velocity it had.
 #[test]
 fn regression_a_refused_nan_velocity_lost_the_body_at_a_type_change() {
@@ -460,9 +460,9 @@ fn a_body_spawned_with_a_nan_velocity_is_built_once_the_velocity_is_mended() {
     assert!(x > 0.3, "it moved right from 0: x = {x}");
 }
 
-/// Regression (found by `random_operations.rs`): a character refused once was never warned
-/// about again, whatever bad value came next, and a NaN velocity went unnamed while the
-/// character had no collider. Now each bad value is named once: a NaN velocity, then (mended)
+/// Regression (found by the plugin operations run in `crates/fuzz_checks`): a character
+/// refused once was never warned about again, whatever bad value came next, and a NaN
+/// velocity went unnamed while the character had no collider. Now each bad value is named once: a NaN velocity, then (mended)
 /// a dynamic body, then (kinematic again, without moving in between) dynamic once more.
 #[test]
 fn regression_a_character_refused_once_was_never_named_again() {

@@ -4,6 +4,7 @@
 mod support;
 
 use bevy_physics2d::prelude::*;
+use bevy_time::Time;
 use support::app;
 use support::dt;
 use support::spawn_box;
@@ -84,4 +85,45 @@ fn a_frame_a_quarter_step_into_the_next_shows_a_quarter_of_the_way() {
             "no frame at alpha {quarter}/4: {alphas:?}"
         );
     }
+}
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
+/// refused for a bad value after it had been in the physics world kept the poses of its last
+/// core body, and interpolation went on blending them into its `Transform`, overwriting what
+/// the game wrote there (here a NaN, which the game must mend itself) and later building the
+/// body at that stale place. Now only bodies in the world blend.
+#[test]
+fn regression_a_refused_body_was_dragged_back_by_its_old_poses() {
+    let mut app = support::app();
+    support::ground_20m(&mut app);
+    let body = support::spawn_box(&mut app, 0.0, 6.0);
+    support::step(&mut app, 10);
+    // Disabled while paused: nothing is blended, and the last blend is taken back.
+    app.world_mut().entity_mut(body).insert(RigidBodyDisabled);
+    app.world_mut().resource_mut::<Time<Physics>>().pause();
+    app.update();
+    let nowhere = Transform::from_xyz(f32::NAN, 7.0, 0.0);
+    app.world_mut().entity_mut(body).insert(nowhere);
+    app.world_mut()
+        .entity_mut(body)
+        .remove::<RigidBodyDisabled>();
+    app.world_mut().resource_mut::<Time<Physics>>().unpause();
+    for _ in 0..3 {
+        support::step(&mut app, 1);
+        let now = app.world().get::<Transform>(body).unwrap().translation;
+        assert!(
+            now.x.is_nan(),
+            "the game's value stays until it mends it: {now}"
+        );
+        assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    }
+    // Mended, it is built where the game put it and falls from there.
+    let placed = Transform::from_xyz(3.0, 7.0, 0.0);
+    app.world_mut().entity_mut(body).insert(placed);
+    support::step(&mut app, 3);
+    let at = app.world().get::<Transform>(body).unwrap().translation;
+    assert!(
+        (at.x - 3.0).abs() < 1e-4 && at.y < 7.0 && at.y > 6.9,
+        "falls from (3, 7): {at}"
+    );
 }

@@ -10,6 +10,7 @@
 mod framed;
 mod input;
 mod manifold_pairs;
+pub mod plugin_operations;
 mod polygon_points;
 mod recording_bytes;
 mod scene_building;
@@ -17,6 +18,7 @@ mod shapes;
 mod snapshot_bytes;
 
 pub use manifold_pairs::check_manifold_pair;
+pub use plugin_operations::check_plugin_operations;
 pub use polygon_points::check_polygon_from_points;
 pub use recording_bytes::check_recording_bytes;
 pub use scene_building::check_scene;
@@ -27,10 +29,11 @@ pub use snapshot_bytes::check_snapshot_bytes;
 pub type Check = fn(&[u8]) -> bool;
 
 /// The fuzz targets by name (as in `fuzz/fuzz_targets/`), with the check each runs.
-pub const TARGETS: [(&str, Check); 5] = [
+pub const TARGETS: [(&str, Check); 6] = [
     ("polygon_from_points", check_polygon_from_points),
     ("manifold_pairs", check_manifold_pair),
     ("scene_building", check_scene),
     ("snapshot_bytes", check_snapshot_bytes),
     ("recording_bytes", check_recording_bytes),
+    ("plugin_operations", check_plugin_operations),
 ];

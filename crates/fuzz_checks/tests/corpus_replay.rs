@@ -56,10 +56,11 @@ fn pseudo_random_inputs_pass_every_check() {
     for (k, (target, check)) in fuzz_checks::TARGETS.into_iter().enumerate() {
         let mut bytes = Bytes(0x9e37_79b9_7f4a_7c15 ^ k as u64);
         // Scenes read many bytes per body, so they get longer strings and fewer runs.
-        let (runs, max_len) = if target == "scene_building" {
-            (300, 2048)
-        } else {
-            (3000, 512)
+        // The plugin's operations build a whole App per input: fewer, longer runs.
+        let (runs, max_len) = match target {
+            "scene_building" => (300, 2048),
+            "plugin_operations" => (40, 4096),
+            _ => (3000, 512),
         };
         let mut exercised = 0;
         for run in 0..runs {

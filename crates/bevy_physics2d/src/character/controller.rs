@@ -105,33 +105,36 @@ pub struct CharacterState {
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct OneWayPlatform;
 
-/// Why a character was last refused a move, to warn once per bad value.
+/// A reason a character was refused a move, to warn once per bad value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum CharacterRefusal {
     /// Its `CharacterVelocity` is NaN or infinite.
-    Velocity,
+    Velocity = 1,
     /// Its body is not kinematic.
-    NotKinematic,
+    NotKinematic = 2,
     /// The core refused the move (says why).
-    Move,
+    Move = 4,
 }
 
-/// Whether a check of a character passed (`ok`); a failed one is warned about once per bad
-/// value: named once, until the character moves again or that check passes, so a later bad
-/// value is named too.
+/// Whether a check of a character passed (`ok`). A failed one is warned about once per bad
+/// value: named once, until that check passes or the character moves again, so a later bad
+/// value is named too. `warned` holds each character's named refusals as bits.
 fn passes(
-    warned: &mut EntityHashMap<CharacterRefusal>,
+    warned: &mut EntityHashMap<u8>,
     warnings: &mut MessageWriter<PhysicsWarning>,
     entity: Entity,
     ok: bool,
     refusal: CharacterRefusal,
     what: &dyn Fn() -> String,
 ) -> bool {
+    let bit = refusal as u8;
+    let named = warned.get(&entity).copied().unwrap_or(0);
     if ok {
-        if warned.get(&entity) == Some(&refusal) {
-            warned.remove(&entity);
+        if named & bit != 0 {
+            warned.insert(entity, named & !bit);
         }
-    } else if warned.insert(entity, refusal) != Some(refusal) {
+    } else if named & bit == 0 {
+        warned.insert(entity, named | bit);
         warn_entity(warnings, entity, format_args!("character: {}", what()));
     }
     ok
@@ -150,7 +153,7 @@ pub(crate) fn move_characters(
         &mut CharacterState,
     )>,
     one_way: Query<Entity, With<OneWayPlatform>>,
-    mut warned: Local<EntityHashMap<CharacterRefusal>>,
+    mut warned: Local<EntityHashMap<u8>>,
 ) {
     let dt = time.delta_secs();
     if characters.is_empty() || dt <= 0.0 {
@@ -179,16 +182,15 @@ pub(crate) fn move_characters(
         };
         // Checked before its shapes are looked up, so a bad velocity or type is named even
         // while the character has no collider to move with.
-        let velocity_ok = velocity.0.is_finite();
-        if !check(velocity_ok, CharacterRefusal::Velocity, &|| {
+        // Both checked, so both are named when both are wrong.
+        let velocity_ok = check(velocity.0.is_finite(), CharacterRefusal::Velocity, &|| {
             format!("not moved: its velocity {} is not finite", velocity.0)
-        }) {
-            continue;
-        }
+        });
         let kinematic = physics.core().body_type(body) == Ok(BodyType::Kinematic);
-        if !check(kinematic, CharacterRefusal::NotKinematic, &|| {
+        let kinematic_ok = check(kinematic, CharacterRefusal::NotKinematic, &|| {
             "not moved: its RigidBody must be Kinematic".to_string()
-        }) {
+        });
+        if !(velocity_ok && kinematic_ok) {
             continue;
         }
         let core = physics.core();

@@ -5,6 +5,7 @@
 //! [`PhysicsInterpolationPlugin`] registers it; disable it to see the raw physics poses.
 
 use crate::dynamics::body::components::RigidBody;
+use crate::world::handle::PhysicsBody;
 use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec3};
@@ -103,7 +104,7 @@ impl Plugin for PhysicsInterpolationPlugin {
 /// pool thread and back for a loop that takes microseconds.
 fn restore_physics_poses(
     world: &mut World,
-    bodies: &mut QueryState<(&mut InterpolationPoses, &mut Transform)>,
+    bodies: &mut QueryState<(&mut InterpolationPoses, &mut Transform), With<PhysicsBody>>,
 ) {
     for (mut poses, mut transform) in bodies.iter_mut(world) {
         let Some(shown) = poses.shown else {
@@ -123,13 +124,15 @@ fn restore_physics_poses(
 }
 
 /// Shows the blend of the last two physics poses by how far time has run into the next step.
+/// Only bodies in the physics world are blended: the poses a disabled or refused body kept
+/// from its last core body must not overwrite what the game writes into its `Transform`.
 /// While paused nothing is blended: the last step's poses (put back before the fixed steps)
 /// stay on screen, and a step taken while paused is shown as it ended.
 fn interpolate_poses(
     world: &mut World,
     bodies: &mut QueryState<
         (&RigidBody, &mut InterpolationPoses, &mut Transform),
-        Without<NoInterpolation>,
+        (Without<NoInterpolation>, With<PhysicsBody>),
     >,
 ) {
     use crate::schedule::physics_time::{Physics, PhysicsTime};
