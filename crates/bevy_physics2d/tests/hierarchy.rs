@@ -226,3 +226,156 @@ fn setting_a_dynamic_childs_own_transform_teleports_it_under_its_parent() {
     assert!((p - Vec2::new(-19.0, 7.0)).length() < 1e-5, "ball at {p}");
     assert!((local(&app, ball) - Vec2::new(1.0, 2.0)).length() < 1e-5);
 }
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
+/// under a parent the game placed at infinity got a NaN `Transform` from the writeback (its
+/// local pose is its world pose under the parent's inverse, which has none). Now the
+/// writeback leaves the child's `Transform` as it was, and the body steps on in the world.
+#[test]
+fn regression_a_body_under_a_parent_at_infinity_was_written_a_nan() {
+    let mut app = support::app();
+    support::ground_20m(&mut app);
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_xyz(1.0, 0.0, 0.0))
+        .id();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.3),
+            Transform::from_xyz(0.0, 4.0, 0.0),
+            ChildOf(parent),
+        ))
+        .id();
+    support::step(&mut app, 5);
+    let before = *app.world().get::<Transform>(body).unwrap();
+    assert!(before.translation.y < 4.0, "it falls: {before:?}");
+    app.world_mut()
+        .get_mut::<Transform>(parent)
+        .unwrap()
+        .translation
+        .x = f32::INFINITY;
+    for _ in 0..5 {
+        support::step(&mut app, 1);
+        let now = app.world().get::<Transform>(body).unwrap();
+        assert!(now.translation.is_finite(), "no NaN written: {now:?}");
+    }
+    let physics = app.world().resource::<PhysicsWorld>();
+    let id = physics.body(body).expect("still in the world");
+    assert!(physics.core().body_position(id).unwrap().is_finite());
+}
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
+/// refused because its parent stood at infinity stayed out of the world once the parent was
+/// moved back; only a change to its own `Transform` tried it again. Now a parent's move does.
+#[test]
+fn regression_a_body_under_a_parent_at_infinity_stayed_out_once_the_parent_came_back() {
+    let mut app = support::app();
+    support::ground_20m(&mut app);
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_xyz(f32::INFINITY, 0.0, 0.0))
+        .id();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.3),
+            Transform::from_xyz(0.0, 4.0, 0.0),
+            ChildOf(parent),
+        ))
+        .id();
+    support::step(&mut app, 3);
+    assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    app.world_mut()
+        .get_mut::<Transform>(parent)
+        .unwrap()
+        .translation
+        .x = 1.0;
+    support::step(&mut app, 3);
+    let physics = app.world().resource::<PhysicsWorld>();
+    let id = physics.body(body).expect("built once the parent is placed");
+    let at = physics.core().body_position(id).unwrap();
+    assert!(
+        (at.x - 1.0).abs() < 1e-4 && at.y < 4.0,
+        "falls from (1, 4): {at}"
+    );
+}
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
+/// refused under a parent at infinity stayed out of the world once taken off that parent
+/// (while physics was paused, so no system saw the removal). Now leaving the parent tries
+/// it again.
+#[test]
+fn regression_a_body_refused_under_a_parent_stayed_out_once_taken_off_it() {
+    let mut app = support::app();
+    support::ground_20m(&mut app);
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_xyz(f32::INFINITY, 0.0, 0.0))
+        .id();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.3),
+            Transform::from_xyz(2.0, 4.0, 0.0),
+            ChildOf(parent),
+        ))
+        .id();
+    support::step(&mut app, 2);
+    assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    app.world_mut()
+        .resource_mut::<bevy_time::Time<Physics>>()
+        .pause();
+    app.world_mut().entity_mut(body).remove::<ChildOf>();
+    for _ in 0..3 {
+        app.update();
+    }
+    app.world_mut()
+        .resource_mut::<bevy_time::Time<Physics>>()
+        .unpause();
+    support::step(&mut app, 2);
+    let physics = app.world().resource::<PhysicsWorld>();
+    let id = physics.body(body).expect("built once off the parent");
+    let at = physics.core().body_position(id).unwrap();
+    assert!(
+        (at.x - 2.0).abs() < 1e-4,
+        "placed by its own transform: {at}"
+    );
+}
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
+/// taken off a parent scaled by two kept colliders built at twice their size, until its own
+/// `Transform` changed. Now its colliders are rebuilt at its own scale.
+#[test]
+fn regression_a_body_taken_off_a_scaled_parent_kept_the_parents_scale() {
+    let mut app = support::app();
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_xyz(0.0, 5.0, 0.0).with_scale(bevy_math::Vec3::splat(2.0)))
+        .id();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::circle(0.5),
+            Transform::default(),
+            ChildOf(parent),
+        ))
+        .id();
+    let radius = |app: &App| {
+        let physics = app.world().resource::<PhysicsWorld>();
+        let shape = physics.shapes(body)[0];
+        match physics.core().shape(shape).unwrap() {
+            bevy_physics2d::physics_core::shape::Shape::Circle(c) => c.radius,
+            other => panic!("a circle: {other:?}"),
+        }
+    };
+    support::step(&mut app, 2);
+    assert_eq!(radius(&app), 1.0, "twice its size under the parent");
+    app.world_mut().entity_mut(body).remove::<ChildOf>();
+    support::step(&mut app, 2);
+    assert_eq!(radius(&app), 0.5, "its own size once off the parent");
+}

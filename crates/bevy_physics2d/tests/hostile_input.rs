@@ -547,3 +547,39 @@ fn a_ray_caster_aimed_at_nan_is_named_once_and_finds_nothing() {
     assert!(read(&mut app, &mut cursor).is_empty());
     assert_eq!(app.world().get::<RayHits>(caster).unwrap().0.len(), 1);
 }
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
+/// refused for an infinite gravity scale stayed out of the world after the game mended the
+/// scale; only a new pose or velocity tried it again. Now mending any value the body was
+/// refused for builds it.
+#[test]
+fn regression_a_body_refused_for_its_gravity_scale_stayed_out_once_mended() {
+    let mut app = app();
+    ground_20m(&mut app);
+    let mut cursor = MessageCursor::<PhysicsWarning>::default();
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.5),
+            Transform::from_xyz(0.0, 5.0, 0.0),
+            GravityScale(f32::INFINITY),
+        ))
+        .id();
+    let mut warned = Vec::new();
+    for _ in 0..3 {
+        step(&mut app, 1);
+        warned.extend(read(&mut app, &mut cursor));
+    }
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    app.world_mut().get_mut::<GravityScale>(body).unwrap().0 = 1.0;
+    for _ in 0..30 {
+        step(&mut app, 1);
+        let warned = read(&mut app, &mut cursor);
+        assert!(warned.is_empty(), "{warned:?}");
+    }
+    assert!(app.world().resource::<PhysicsWorld>().body(body).is_some());
+    let y = app.world().get::<Transform>(body).unwrap().translation.y;
+    assert!(y < 4.5, "it fell: y = {y}");
+}

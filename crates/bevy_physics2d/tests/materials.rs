@@ -51,3 +51,30 @@ fn a_belt_carries_and_rolling_resistance_stops() {
     assert!(v.length() < 1e-3, "still moving at {v}");
     assert!((p.x - 6.75).abs() < 0.2, "stopped at {p}");
 }
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a negative
+/// friction inserted on a collider was warned about twice, once by the rebuild its insertion
+/// queues and once more by the in-place material update. Now once; the shape keeps the
+/// friction it had.
+#[test]
+fn regression_a_bad_friction_was_warned_about_twice() {
+    use bevy_ecs::message::MessageCursor;
+    let mut app = app();
+    ground(&mut app);
+    let ball = support::spawn_dynamic(&mut app, Collider::circle(0.5), 0.0, 3.0);
+    step(&mut app, 2);
+    let mut cursor = MessageCursor::<PhysicsWarning>::default();
+    support::read(&mut app, &mut cursor);
+    app.world_mut().entity_mut(ball).insert(Friction(-0.5));
+    let mut warned = Vec::new();
+    for _ in 0..3 {
+        step(&mut app, 1);
+        warned.extend(support::read(&mut app, &mut cursor));
+    }
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert_eq!(warned[0].entity, ball);
+    let physics = app.world().resource::<PhysicsWorld>();
+    let shape = physics.shapes(ball)[0];
+    let kept = physics.core().shape_def(shape).unwrap().friction;
+    assert_eq!(kept, 0.6, "the default friction stays");
+}

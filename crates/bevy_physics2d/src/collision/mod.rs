@@ -48,8 +48,8 @@ impl Plugin for ColliderPlugin {
             PhysicsStageSchedule::Prepare,
             (
                 lifecycle::queue_changed_colliders,
-                prepare::create_colliders,
-                prepare::update_materials,
+                // The colliders just built are not updated again.
+                prepare::create_colliders.pipe(prepare::update_materials),
             )
                 .chain()
                 .in_set(PrepareSystems::Colliders),

@@ -95,11 +95,13 @@ pub(crate) fn create_colliders(
     body_components: Query<(), With<crate::dynamics::body::components::RigidBody>>,
     overridden: Query<(), With<crate::dynamics::body::components::Mass>>,
     mut stretched_warned: Local<EntityHashSet>,
-) {
+) -> EntityHashSet {
+    let mut built = EntityHashSet::default();
     if physics.pending.colliders.is_empty() {
-        return;
+        return built;
     }
     for entity in physics.pending.colliders.take() {
+        built.insert(entity);
         let old = physics.shapes(entity);
         let drop_old = |physics: &mut PhysicsWorld| {
             for old in physics.unmap_shapes(entity) {
@@ -191,6 +193,7 @@ pub(crate) fn create_colliders(
         }
         physics.map_shapes(entity, &created);
     }
+    built
 }
 
 /// Brings the live shape `old` to `shape` and `def` without destroying it, when it is on
@@ -328,6 +331,7 @@ fn nearest_body_entity(
 /// Friction and restitution changed in place: update the shapes without rebuilding them
 /// (contacts keep their warm-start impulses).
 pub(crate) fn update_materials(
+    In(built): In<EntityHashSet>,
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
     changed: Query<
@@ -364,6 +368,10 @@ pub(crate) fn update_materials(
             }
         }
         for (collider, body_entity) in targets {
+            // Built (or refused, with its warning) from these materials a moment ago.
+            if built.contains(&collider) {
+                continue;
+            }
             let Ok(own) = materials.get(collider) else {
                 continue;
             };

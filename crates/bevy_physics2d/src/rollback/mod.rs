@@ -66,6 +66,12 @@ pub struct PhysicsWorldSnapshot {
     pub(crate) joint_source: EntityHashMap<crate::dynamics::joint::components::Joint>,
     pub(crate) pending: Pending,
     pub(crate) steps: u64,
+    /// The scales the bodies' colliders were built at (see `PhysicsWorld::built_scale`): a
+    /// restore must not take a scale from the future for the one its shapes have.
+    pub(crate) built_scale: EntityHashMap<bevy_math::Vec2>,
+    /// The local poses bodies with a parent were last seen at (see
+    /// `PhysicsWorld::child_poses_seen`).
+    pub(crate) child_poses_seen: EntityHashMap<(bevy_math::Vec2, bevy_math::Quat)>,
 }
 
 impl PhysicsWorldSnapshot {
@@ -93,6 +99,8 @@ impl PhysicsWorld {
             joint_source: self.joint_source.clone(),
             pending: self.pending.clone(),
             steps: self.steps,
+            built_scale: self.built_scale.clone(),
+            child_poses_seen: self.child_poses_seen.clone(),
         }
     }
 
@@ -115,6 +123,15 @@ impl PhysicsWorld {
         self.joint_source.clone_from(&snapshot.joint_source);
         self.pending = snapshot.pending.clone();
         self.steps = snapshot.steps;
+        self.built_scale.clone_from(&snapshot.built_scale);
+        self.child_poses_seen.clone_from(&snapshot.child_poses_seen);
+        self.restored_velocities.clear();
+        for (&entity, &id) in &self.body_of {
+            if let Ok(motion) = self.world.body_motion(id) {
+                let velocities = (motion.linear_velocity, motion.angular_velocity);
+                self.restored_velocities.insert(entity, velocities);
+            }
+        }
         Ok(())
     }
 
@@ -147,6 +164,8 @@ macro_rules! map_maps {
         rekey(&mut maps.compound_parts, mapper);
         rekey(&mut maps.joint_of, mapper);
         rekey(&mut maps.joint_source, mapper);
+        rekey(&mut maps.built_scale, mapper);
+        rekey(&mut maps.child_poses_seen, mapper);
         for joint in maps.joint_source.values_mut() {
             joint.entity_a = mapper.get_mapped(joint.entity_a);
             joint.entity_b = mapper.get_mapped(joint.entity_b);
@@ -166,11 +185,6 @@ impl MapEntities for PhysicsWorld {
     /// Renames every entity the world refers to (see the [module notes](crate::rollback)).
     fn map_entities<M: EntityMapper>(&mut self, mapper: &mut M) {
         map_maps!(&mut *self, &mut *mapper);
-        let built_scale = std::mem::take(&mut self.built_scale);
-        self.built_scale = built_scale
-            .into_iter()
-            .map(|(entity, scale)| (mapper.get_mapped(entity), scale))
-            .collect();
         self.sent_events.map_entities(mapper);
     }
 }

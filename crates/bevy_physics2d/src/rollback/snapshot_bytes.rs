@@ -46,10 +46,12 @@ struct WireMaps {
     joint_source: Vec<(u64, Joint, Option<u64>, Option<u64>)>,
     pending: [Vec<u64>; 4],
     steps: u64,
+    built_scale: Vec<(u64, bevy_math::Vec2)>,
+    child_poses_seen: Vec<(u64, (bevy_math::Vec2, bevy_math::Quat))>,
 }
 
 /// Tag and version in front of the maps.
-const MAGIC: &[u8; 4] = b"PWS1";
+const MAGIC: &[u8; 4] = b"PWS2";
 /// Largest map section accepted (a million bodies' worth).
 const DECODE_LIMIT: usize = 256 << 20;
 
@@ -106,6 +108,8 @@ impl PhysicsWorldSnapshot {
                 .queues()
                 .map(|q| q.iter().map(|e| number(*e)).collect()),
             steps: self.steps,
+            built_scale: entries(&self.built_scale, &mut number),
+            child_poses_seen: entries(&self.child_poses_seen, &mut number),
         };
         let core = self.core.to_bytes();
         let mut bytes = MAGIC.to_vec();
@@ -187,6 +191,8 @@ impl PhysicsWorldSnapshot {
             joint_source,
             pending,
             steps: maps.steps,
+            built_scale: rekey(maps.built_scale, &mut find)?,
+            child_poses_seen: rekey(maps.child_poses_seen, &mut find)?,
         })
     }
 }

@@ -39,6 +39,16 @@ pub struct PhysicsWorld {
     /// The events recent steps sent, so a step resimulated after a rollback does not send
     /// them again. Not part of a snapshot: it is the history of what the game was told.
     pub(crate) sent_events: crate::world::sent_events::SentEventLog,
+    /// The velocities a restore put back, by entity, until the next step's motion stage has
+    /// read the game's changes: a restored `LinearVelocity` or `AngularVelocity` equal to
+    /// them is the rollback's, not the game's, even when a collider rebuilt before the
+    /// motion stage has moved the centre of mass (and with it the core's velocity).
+    pub(crate) restored_velocities: EntityHashMap<(Vec2, f32)>,
+    /// The local pose (x, y and rotation of its `Transform`) each body with a parent had
+    /// when the plugin last read or wrote it. Its own move is told by value against this,
+    /// not by change ticks alone: a rollback's restore marks every `Transform` changed, and
+    /// a restored one equal to this is not the game's move. Part of a snapshot.
+    pub(crate) child_poses_seen: EntityHashMap<(Vec2, Quat)>,
 }
 
 /// Entities whose physics objects must be created or rebuilt at the next step, in the order
@@ -139,6 +149,8 @@ impl PhysicsWorld {
             steps: 0,
             built_scale: EntityHashMap::default(),
             sent_events: Default::default(),
+            restored_velocities: EntityHashMap::default(),
+            child_poses_seen: EntityHashMap::default(),
         })
     }
 
@@ -172,6 +184,12 @@ impl PhysicsWorld {
     /// be saved and replayed bit for bit ([`Recording`]). A recording under way is dropped.
     pub fn start_recording(&mut self) {
         self.world.start_recording();
+    }
+
+    /// Entities waiting for their core body to be built or rebuilt at the next step, in
+    /// order (for tests and diagnostics).
+    pub fn pending_bodies(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.pending.bodies.iter().copied()
     }
 
     /// Stops recording and hands the recording over (`None` if none was under way).
@@ -325,6 +343,7 @@ impl PhysicsWorld {
         let id = self.body_of.remove(&entity)?;
         set_slot(&mut self.body_entity, id.index, None);
         self.built_scale.remove(&entity);
+        self.child_poses_seen.remove(&entity);
         Some(id)
     }
 

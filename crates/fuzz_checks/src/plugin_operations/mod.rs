@@ -20,6 +20,7 @@ mod choices;
 mod invariants;
 mod operations;
 mod rollback;
+mod trace;
 
 pub use choices::{Choices, FromBytes, Seeded};
 pub use operations::RandomHooks;
@@ -85,19 +86,21 @@ pub fn run(choices: &mut impl Choices, frames: usize) -> RunSummary {
         if frame % 50 == 25 {
             rollback::rollback_check(&mut app, choices, &mut t, frame);
             cursor.clear(app.world().resource::<Messages<PhysicsWarning>>());
-            t.stepped();
+            t.rolled_back();
             summary.rollbacks += 1;
         }
         for _ in 0..1 + choices.below(6) {
             operate(app.world_mut(), choices, &mut t);
         }
         let before = app.world().resource::<PhysicsWorld>().step_count();
+        trace::trace(&app, frame, "before", &t);
         app.update();
+        trace::trace(&app, frame, "after", &t);
         let stepped = app.world().resource::<PhysicsWorld>().step_count() > before;
         forget_the_dead(app.world(), &mut t);
         let messages = app.world().resource::<Messages<PhysicsWarning>>();
         warned.extend(cursor.read(messages).cloned());
-        invariants::check_world(&mut app, frame, stepped, &t);
+        t.buildable_at_last_step = invariants::check_world(&mut app, frame, stepped, &t);
         if stepped {
             invariants::check_warnings(frame, &warned, &t, app.world());
             warned.clear();

@@ -67,6 +67,10 @@ pub(crate) struct Tracked {
     pub(crate) fresh: HashSet<Slot>,
     /// `holding` as the last step found it.
     held_at_step: HashSet<Slot>,
+    /// Every slot given a bad value since the last step (or rollback) began.
+    bad_since_step: HashSet<Slot>,
+    /// The enabled bodies whose components were all good after the last step.
+    pub(crate) buildable_at_last_step: HashSet<Entity>,
 }
 
 impl Tracked {
@@ -77,6 +81,7 @@ impl Tracked {
             self.fresh.remove(&slot);
         } else {
             self.holding.insert(slot);
+            self.bad_since_step.insert(slot);
             if !self.held_at_step.contains(&slot) {
                 self.fresh.insert(slot);
             }
@@ -87,6 +92,19 @@ impl Tracked {
     pub(crate) fn stepped(&mut self) {
         self.fresh.clear();
         self.held_at_step.clone_from(&self.holding);
+        self.bad_since_step.clear();
+    }
+
+    /// A rollback check has run its frames twice. What the plugin remembers of the values it
+    /// named (a character's refusals) is not part of the rollback set, and the clock may have
+    /// been paused through the window, so a value that may have been named before or during
+    /// it counts as named: held at the last step, bad at any moment of the replay, or held
+    /// now.
+    pub(crate) fn rolled_back(&mut self) {
+        let mut named = std::mem::take(&mut self.held_at_step);
+        named.extend(self.bad_since_step.iter().chain(&self.holding));
+        self.stepped();
+        self.held_at_step = named;
     }
 
     pub(crate) fn holds(&self, e: Entity, what: &'static str) -> bool {
@@ -141,7 +159,7 @@ pub(crate) fn input(world: &mut World, rng: &mut impl Choices, t: &mut Tracked) 
 
 /// One random operation on the App's world.
 pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked) {
-    match rng.below(20) {
+    match rng.below(23) {
         0 | 1 => {
             let at = Transform::from_xyz(rng.value(-8.0, 8.0), rng.range(1.0, 12.0), 0.0);
             let body = world.spawn((RigidBody::Dynamic, collider(rng), at)).id();
@@ -221,8 +239,11 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
             }
         }
         12 => {
-            // A child collider moves to another body.
-            if let (Some(child), Some(body)) = (rng.pick(&t.children), rng.pick(&t.bodies)) {
+            // A child collider moves to another body (not to a character, which moves with
+            // its own rounded shape and names a box added to it).
+            if let (Some(child), Some(body)) = (rng.pick(&t.children), rng.pick(&t.bodies))
+                && !t.characters.contains(&body)
+            {
                 world.entity_mut(child).insert(ChildOf(body));
             }
         }
@@ -311,6 +332,52 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
                 t.characters.push(character);
             }
         }
+        18 => {
+            // A body moved under another (a rider on a cart, perhaps a disabled one), or back
+            // to the top. Only a body with no body below it moves, and only under a body at
+            // the top, so no hierarchy loops.
+            let Some(body) = rng.pick(&t.bodies) else {
+                return;
+            };
+            if world.get::<ChildOf>(body).is_some() || rng.below(3) == 0 {
+                world.entity_mut(body).remove::<ChildOf>();
+            } else if let Some(cart) = rng.pick(&t.bodies)
+                && cart != body
+                && world.get::<ChildOf>(cart).is_none()
+                && !carries_a_body(world, body)
+            {
+                world.entity_mut(body).insert(ChildOf(cart));
+            }
+        }
+        19 => {
+            // A body setting, sometimes out of range.
+            if let Some(body) = rng.pick(&t.bodies) {
+                if rng.below(2) == 0 {
+                    let g = rng.value(-2.0, 2.0);
+                    world.entity_mut(body).insert(GravityScale(g));
+                    t.wrote((body, "gravity"), g.is_finite());
+                } else {
+                    let d = rng.value(-0.5, 2.0);
+                    world.entity_mut(body).insert(LinearDamping(d));
+                    t.wrote((body, "damping"), d.is_finite() && d >= 0.0);
+                }
+            }
+        }
+        20 => {
+            // A collider's friction, sometimes out of range.
+            let list = if rng.below(2) == 0 {
+                &t.bodies
+            } else {
+                &t.children
+            };
+            if let Some(e) = rng.pick(list)
+                && world.get::<Collider>(e).is_some()
+            {
+                let f = rng.value(-0.3, 1.0);
+                world.entity_mut(e).insert(Friction(f));
+                t.wrote((e, "material"), f.is_finite() && f >= 0.0);
+            }
+        }
         _ => {
             let mut time = world.resource_mut::<Time<Physics>>();
             match rng.below(4) {
@@ -322,6 +389,22 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
         }
     }
     forget_the_dead(world, t);
+}
+
+/// Whether a body has another body below it in its hierarchy.
+fn carries_a_body(world: &World, body: Entity) -> bool {
+    let mut stack = vec![body];
+    while let Some(e) = stack.pop() {
+        if let Some(children) = world.get::<Children>(e) {
+            for &child in children {
+                if world.get::<RigidBody>(child).is_some() {
+                    return true;
+                }
+                stack.push(child);
+            }
+        }
+    }
+    false
 }
 
 /// Drops despawned entities from the lists.
@@ -338,4 +421,5 @@ pub(crate) fn forget_the_dead(world: &World, t: &mut Tracked) {
     t.holding.retain(|&(e, _)| alive(world, e));
     t.fresh.retain(|&(e, _)| alive(world, e));
     t.held_at_step.retain(|&(e, _)| alive(world, e));
+    t.bad_since_step.retain(|&(e, _)| alive(world, e));
 }

@@ -114,10 +114,16 @@ pub(crate) fn rollback_check(app: &mut App, rng: &mut impl Choices, t: &mut Trac
             let now = bits(app.world_mut());
             if replay == 0 {
                 first.push(now);
-            } else {
-                assert!(
-                    now == first[k],
-                    "frame {frame}: rollback frame {k} differs from the first run"
+            } else if now != first[k] {
+                let differing: Vec<_> = now
+                    .iter()
+                    .zip(&first[k])
+                    .filter(|(a, b)| a != b)
+                    .map(|(a, b)| (a.0, a.1.map(f32::from_bits), b.1.map(f32::from_bits)))
+                    .collect();
+                panic!(
+                    "frame {frame}: rollback frame {k} differs from the first run \
+                     (entity, now, first): {differing:?}"
                 );
             }
         }

@@ -32,6 +32,7 @@ use bevy_math::Vec2;
 use bevy_time::Time;
 use bevy_transform::components::Transform;
 use physics_core::math::{Rot, Transform as CoreTransform};
+use physics_core::world::WorldError;
 
 /// The world frame of `entity` from the `Transform`s of it and its ancestors (an ancestor
 /// without a `Transform` counts as the identity).
@@ -49,12 +50,17 @@ pub(crate) fn world_frame(entity: Entity, frames: &Query<(&Transform, Option<&Ch
 }
 
 /// Whether two poses differ by more than rounding: composing a parent frame with a local
-/// pose written from the world pose rounds each coordinate by a few ulps.
+/// pose written from the world pose rounds each coordinate by a few ulps. A pose holding a
+/// NaN or infinity differs from every other (so the move is tried, and refused by name).
 fn differs(a: CoreTransform, b: CoreTransform) -> bool {
+    if !a.p.is_finite() || !a.q.is_valid() {
+        return true;
+    }
     let tolerance = 8.0 * f32::EPSILON * (1.0 + a.p.abs().max_element());
-    (a.p - b.p).abs().max_element() > tolerance
-        || (a.q.c - b.q.c).abs() > 8.0 * f32::EPSILON
-        || (a.q.s - b.q.s).abs() > 8.0 * f32::EPSILON
+    let close = (a.p - b.p).abs().max_element() <= tolerance
+        && (a.q.c - b.q.c).abs() <= 8.0 * f32::EPSILON
+        && (a.q.s - b.q.s).abs() <= 8.0 * f32::EPSILON;
+    !close
 }
 
 /// The run condition of this module's systems: some body has a parent.
@@ -84,12 +90,20 @@ pub(crate) fn apply_hierarchy_motion(
     frames: Query<(&Transform, Option<&ChildOf>)>,
 ) {
     let dt = time.delta_secs();
-    for (entity, handle, body, child_of, transform, linear, angular, poses) in &bodies {
-        let id = handle.id;
+    for (entity, _, body, child_of, transform, linear, angular, poses) in &bodies {
+        // The body the map holds now: a body rebuilt earlier in this stage (a new type) has
+        // its new handle only once the stage's commands are applied.
+        let Some(id) = physics.body(entity) else {
+            continue;
+        };
         let Ok(core) = physics.world.body_motion(id) else {
             continue;
         };
-        let moved = !last_writeback.wrote_only(&transform);
+        // Changed, and to another value than the plugin last saw (a restore puts back the
+        // value it saw).
+        let local = (transform.translation.truncate(), transform.rotation);
+        let seen = physics.child_poses_seen.insert(entity, local);
+        let moved = !last_writeback.wrote_only(&transform) && seen != Some(local);
         // The pose interpolation put there, or the one the last step ended with, is not the
         // game's move.
         let own_move = moved
@@ -104,13 +118,37 @@ pub(crate) fn apply_hierarchy_motion(
         let own = parent.then(Frame::of(&transform));
         physics.rebuild_if_rescaled(entity, own.scale);
         let target = own.pose();
+        // A velocity the game has just written as NaN or infinite is refused (named once,
+        // now); one it wrote earlier stays in its component, unread, until it is mended.
+        let restored = physics.restored_velocities.get(&entity).copied();
+        let pushed =
+            !last_writeback.wrote_only(&linear) && restored.is_none_or(|(v, _)| v != linear.0);
+        let spun =
+            !last_writeback.wrote_only(&angular) && restored.is_none_or(|(_, w)| w != angular.0);
+        let velocity_ok = linear.0.is_finite() && angular.0.is_finite();
+        let refused_velocity =
+            if (pushed && !linear.0.is_finite()) || (spun && !angular.0.is_finite()) {
+                Err(WorldError::NonFinite("body velocity"))
+            } else {
+                Ok(())
+            };
         let result = match body {
             RigidBody::Static => {
-                if differs(target, core.transform) {
+                let placed = if differs(target, core.transform) {
                     physics.world.set_transform(id, target.p, target.q)
                 } else {
                     Ok(())
-                }
+                };
+                // Unused by a static body, but named as for one without a parent.
+                placed.and(refused_velocity)
+            }
+            RigidBody::Kinematic if !velocity_ok => {
+                let placed = if own_move && differs(target, core.transform) {
+                    physics.world.set_transform(id, target.p, target.q)
+                } else {
+                    Ok(())
+                };
+                placed.and(refused_velocity)
             }
             RigidBody::Kinematic => {
                 let world = &mut physics.world;
@@ -149,10 +187,10 @@ pub(crate) fn apply_hierarchy_motion(
                 if own_move && differs(target, core.transform) {
                     result = world.set_transform(id, target.p, target.q);
                 }
-                if !last_writeback.wrote_only(&linear) && linear.0 != core.linear_velocity {
+                if pushed && linear.0 != core.linear_velocity {
                     result = result.and_then(|_| world.set_linear_velocity(id, linear.0));
                 }
-                if !last_writeback.wrote_only(&angular) && angular.0 != core.angular_velocity {
+                if spun && angular.0 != core.angular_velocity {
                     result = result.and_then(|_| world.set_angular_velocity(id, angular.0));
                 }
                 result
@@ -172,11 +210,47 @@ pub(crate) fn apply_hierarchy_motion(
     }
 }
 
+/// Prepare stage, motion: a body without a parent whose colliders were built at another
+/// scale than its `Transform`'s now gets them rebuilt, though its `Transform` did not change:
+/// one taken off a scaled parent keeps its own scale, not the parent's. Only bodies built at
+/// a scale other than one are looked at.
+pub(crate) fn rebuild_rescaled_roots(
+    mut physics: ResMut<PhysicsWorld>,
+    roots: Query<&Transform, (With<PhysicsBody>, Without<ChildOf>)>,
+) {
+    if physics.built_scale.is_empty() {
+        return;
+    }
+    let mut stale: Vec<(u32, Entity, Vec2)> = Vec::new();
+    for (&entity, &built) in &physics.built_scale {
+        if let (Ok(transform), Some(id)) = (roots.get(entity), physics.body(entity)) {
+            let scale = transform.scale.truncate();
+            if scale != built {
+                stale.push((id.index, entity, scale));
+            }
+        }
+    }
+    // In core id order, so the rebuilds do not depend on the map's order.
+    stale.sort_unstable_by_key(|(index, ..)| *index);
+    for (_, entity, scale) in stale {
+        physics.rebuild_if_rescaled(entity, scale);
+    }
+}
+
+/// Prepare stage, after the motion systems: the velocities a restore put back have been
+/// told from the game's by now.
+pub(crate) fn forget_restored_velocities(mut physics: ResMut<PhysicsWorld>) {
+    if !physics.restored_velocities.is_empty() {
+        physics.restored_velocities.clear();
+    }
+}
+
 /// A body with a parent as the writeback found it: the local pose to write and, for dynamic
 /// bodies, the velocities.
 pub(crate) struct ChildResult {
     entity: Entity,
-    local: (Vec2, Rot),
+    /// `None` when the parent's frame has no inverse (placed at NaN, scaled to nothing).
+    local: Option<(Vec2, Rot)>,
     velocities: Option<(Vec2, f32)>,
     awake: bool,
 }
@@ -187,7 +261,7 @@ pub(crate) struct ChildResult {
 /// kinematic bodies keep the velocities the game gave them.
 pub(crate) fn write_back_child_bodies(
     mut commands: Commands,
-    physics: Res<PhysicsWorld>,
+    mut physics: ResMut<PhysicsWorld>,
     mut queries: ParamSet<(
         Query<(&Transform, Option<&ChildOf>)>,
         Query<
@@ -226,9 +300,13 @@ pub(crate) fn write_back_child_bodies(
                 continue;
             };
             let frame = frame_after_step(parent, &frames, &physics);
+            // Under a parent placed at NaN or scaled to nothing there is no local pose: the
+            // game's `Transform` is left as it is rather than given a NaN.
+            let local = frame.local_pose(motion.transform);
+            let local = (local.0.is_finite() && local.1.is_valid()).then_some(local);
             found.push(ChildResult {
                 entity,
-                local: frame.local_pose(motion.transform),
+                local,
                 velocities: (body == RigidBody::Dynamic)
                     .then_some((motion.linear_velocity, motion.angular_velocity)),
                 awake: motion.awake,
@@ -242,11 +320,14 @@ pub(crate) fn write_back_child_bodies(
         else {
             continue;
         };
-        let (p, q) = result.local;
-        last.written += usize::from(set_pose(&mut transform, p, quat_from_rot(q)));
-        if let Some(mut poses) = poses {
-            let pose = (transform.translation, transform.rotation);
-            poses.bypass_change_detection().advance(pose);
+        if let Some((p, q)) = result.local {
+            last.written += usize::from(set_pose(&mut transform, p, quat_from_rot(q)));
+            let written = (transform.translation.truncate(), transform.rotation);
+            physics.child_poses_seen.insert(entity, written);
+            if let Some(mut poses) = poses {
+                let pose = (transform.translation, transform.rotation);
+                poses.bypass_change_detection().advance(pose);
+            }
         }
         if let Some((v, w)) = result.velocities {
             if v != linear.0 {

@@ -70,6 +70,8 @@ impl Plugin for RigidBodyPlugin {
                     // advance every step, or a body that later gets a parent would take
                     // old writebacks for the game's moves.
                     hierarchy::apply_hierarchy_motion,
+                    hierarchy::rebuild_rescaled_roots,
+                    hierarchy::forget_restored_velocities,
                 )
                     .chain()
                     .in_set(PrepareSystems::Motion),

@@ -91,17 +91,22 @@ fn apply_changed_motion(
     mut warnings: MessageWriter<PhysicsWarning>,
     mut bodies: ChangedBodies,
 ) {
-    for (entity, handle, mut transform, linear, angular, mut poses) in &mut bodies {
+    for (entity, _, mut transform, linear, angular, mut poses) in &mut bodies {
         // Changed only by the last writeback: the engine's own values. Told from the change
         // ticks alone, so the moving bodies of a busy world cost no reads of their values.
         let engine = &*last_writeback;
         let moved = !engine.wrote_only(&transform);
-        let pushed = !engine.wrote_only(&linear);
-        let spun = !engine.wrote_only(&angular);
+        let restored = physics.restored_velocities.get(&entity).copied();
+        let pushed = !engine.wrote_only(&linear) && restored.is_none_or(|(v, _)| v != linear.0);
+        let spun = !engine.wrote_only(&angular) && restored.is_none_or(|(_, w)| w != angular.0);
         if !(moved || pushed || spun) {
             continue;
         }
-        let id = handle.id;
+        // The body the map holds now: a body rebuilt earlier in this stage (a new type) has
+        // its new handle only once the stage's commands are applied.
+        let Some(id) = physics.body(entity) else {
+            continue;
+        };
         let Ok(core) = physics.world.body_motion(id) else {
             continue;
         };

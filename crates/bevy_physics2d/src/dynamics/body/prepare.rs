@@ -12,7 +12,7 @@ use crate::dynamics::body::control::{
 use crate::dynamics::body::hierarchy::world_frame;
 use crate::interpolation::{InterpolationEnabled, InterpolationPoses};
 use crate::world::handle::PhysicsBody;
-use crate::world::physics_world::{PhysicsWorld, pose_from_transform};
+use crate::world::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot};
 use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
@@ -86,9 +86,9 @@ impl BodyComponentsItem<'_, '_> {
 }
 
 /// Marks the bodies whose `RigidBody` was mutated in place (arrivals come from observers),
-/// and the bodies skipped for a bad pose or velocity whose `Transform` or velocity the game
-/// has changed since: a body spawned at NaN and moved somewhere finite is built then, not
-/// left out for good.
+/// and the bodies skipped for a bad value (pose, velocity, gravity scale, damping) whose
+/// value the game has changed since: a body spawned at NaN and moved somewhere finite is
+/// built then, not left out for good.
 pub(crate) fn queue_changed_bodies(
     mut physics: ResMut<PhysicsWorld>,
     changed: Query<(Entity, &RigidBody, &PhysicsBody), Changed<RigidBody>>,
@@ -102,14 +102,47 @@ pub(crate) fn queue_changed_bodies(
                 Changed<Transform>,
                 Changed<LinearVelocity>,
                 Changed<AngularVelocity>,
+                Changed<GravityScale>,
+                Changed<LinearDamping>,
+                Changed<AngularDamping>,
             )>,
         ),
     >,
+    skipped_children: Query<
+        (Entity, Ref<ChildOf>),
+        (
+            With<RigidBody>,
+            Without<PhysicsBody>,
+            Without<RigidBodyDisabled>,
+        ),
+    >,
+    frames: Query<(Ref<Transform>, Option<&ChildOf>)>,
 ) {
     // In entity order, so retries do not depend on archetype layout (arrivals are queued
     // already, and the queue keeps their place).
     let mut retried: Vec<Entity> = moved_while_skipped.iter().collect();
+    // A skipped body under a parent is placed by its ancestors' frames too: one of them
+    // moving (a parent placed at NaN, then mended) or a new parent is a reason to try it
+    // again (and losing its parent: an observer in `lifecycle.rs`).
+    for (entity, child_of) in &skipped_children {
+        if child_of.is_changed() {
+            retried.push(entity);
+            continue;
+        }
+        let mut up = Some(child_of.parent());
+        while let Some(ancestor) = up {
+            let Ok((transform, parent)) = frames.get(ancestor) else {
+                break;
+            };
+            if transform.is_changed() {
+                retried.push(entity);
+                break;
+            }
+            up = parent.map(ChildOf::parent);
+        }
+    }
     retried.sort_unstable();
+    retried.dedup();
     for entity in retried {
         physics.pending.bodies.push(entity);
     }
@@ -150,12 +183,21 @@ pub(crate) fn create_bodies(
         // A child's world pose comes from its parents' frames (see `hierarchy.rs`).
         let mut def = components.def_at(world_frame(entity, &frames).pose());
         let rebuilt = physics.body_of.get(&entity).copied();
+        // The pose interpolation starts from: the game's, unless it was refused.
+        let z = components.transform.translation.z;
+        let mut shown = (
+            components.transform.translation,
+            components.transform.rotation,
+        );
         if let Some(old) = rebuilt {
             if physics.world.body_type(old).ok() == Some(components.body.to_core()) {
                 continue; // re-inserted with the same type: nothing to rebuild
             }
-            if let Ok(now) = physics.world.body_def(old) {
-                keep_refused_values_out(&mut def, &now);
+            if let Ok(now) = physics.world.body_def(old)
+                && keep_refused_values_out(&mut def, &now)
+            {
+                let z = if z.is_finite() { z } else { 0.0 };
+                shown = (def.position.extend(z), quat_from_rot(def.rotation));
             }
             physics.destroy_body_keeping_parts(entity);
             // A new type moves differently: it starts awake, as a sleeping kinematic
@@ -198,11 +240,7 @@ pub(crate) fn create_bodies(
         physics.map_body(entity, id);
         let handle = PhysicsBody::new(id);
         if interpolation.is_some() {
-            let pose = (
-                components.transform.translation,
-                components.transform.rotation,
-            );
-            let poses = InterpolationPoses::at(pose);
+            let poses = InterpolationPoses::at(shown);
             commands.entity(entity).insert((handle, poses));
         } else {
             commands.entity(entity).insert(handle);
@@ -239,8 +277,10 @@ pub(crate) fn create_bodies(
 /// components hold one the plugin refused (a NaN velocity, a teleport to infinity, a negative
 /// damping): the refusal was warned about when the value was written, the core body never
 /// took it, and a type change must not turn it into a lost body.
-fn keep_refused_values_out(def: &mut BodyDef, now: &BodyDef) {
-    if !def.position.is_finite() || !def.rotation.is_valid() {
+/// Returns whether the pose was one of them.
+fn keep_refused_values_out(def: &mut BodyDef, now: &BodyDef) -> bool {
+    let pose_refused = !def.position.is_finite() || !def.rotation.is_valid();
+    if pose_refused {
         (def.position, def.rotation) = (now.position, now.rotation);
     }
     if !def.linear_velocity.is_finite() {
@@ -256,6 +296,7 @@ fn keep_refused_values_out(def: &mut BodyDef, now: &BodyDef) {
     if !damping_ok(def.linear_damping) || !damping_ok(def.angular_damping) {
         (def.linear_damping, def.angular_damping) = (now.linear_damping, now.angular_damping);
     }
+    pose_refused
 }
 
 /// Applies the body settings of queued entities: gravity scale, damping, locked axes,
