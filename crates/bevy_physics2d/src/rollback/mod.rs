@@ -20,6 +20,14 @@
 //! rolling back if the game changes it inside the rolled-back frames. Spawning or despawning
 //! physics entities inside the rollback window needs those components registered too.
 //!
+//! A restore marks every restored component changed. The plugin does not take that for the
+//! game's input: a restored velocity equal to the snapshot's core body is the rollback's, and
+//! a body with a parent is moved only when its `Transform` differs from the local pose the
+//! plugin last saw (kept in the snapshot). Save the set where a rollback library does, right
+//! after the physics step: a `Collider` removed between the step and the save changes its
+//! body's centre of mass (and the core's velocity of it) at once, while `LinearVelocity`
+//! still shows the velocity before, and a replay would hand the component's back.
+//!
 //! # Spawning and despawning inside the rollback window
 //! A rollback library that respawns an entity gives it a new id and an old-to-new map
 //! (bevy_ggrs's `RollbackEntityMap`). [`PhysicsWorld`] implements [`MapEntities`]: every
