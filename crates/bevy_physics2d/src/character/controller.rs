@@ -155,6 +155,11 @@ pub(crate) fn move_characters(
     one_way: Query<Entity, With<OneWayPlatform>>,
     mut warned: Local<EntityHashMap<u8>>,
 ) {
+    // Characters gone (despawned, controller taken off) are forgotten, so a long session
+    // of churn does not grow this.
+    if !warned.is_empty() {
+        warned.retain(|e, _| characters.contains(*e));
+    }
     let dt = time.delta_secs();
     if characters.is_empty() || dt <= 0.0 {
         return;

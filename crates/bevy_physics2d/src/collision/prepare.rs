@@ -100,6 +100,10 @@ pub(crate) fn create_colliders(
     if physics.pending.colliders.is_empty() {
         return built;
     }
+    // Colliders gone are forgotten, so a long session of churn does not grow this.
+    if !stretched_warned.is_empty() {
+        stretched_warned.retain(|e| colliders.contains(*e));
+    }
     for entity in physics.pending.colliders.take() {
         built.insert(entity);
         let old = physics.shapes(entity);

@@ -222,6 +222,10 @@ pub(crate) fn update_casters(
     mut warnings: MessageWriter<PhysicsWarning>,
     mut warned: Local<bevy_ecs::entity::EntityHashSet>,
 ) {
+    // Casters gone are forgotten, so a long session of churn does not grow this.
+    if !warned.is_empty() {
+        warned.retain(|e| rays.contains(*e) || shapes.contains(*e));
+    }
     let physics = query.physics();
     for (entity, caster, mut hits) in &mut rays {
         if !caster.enabled {

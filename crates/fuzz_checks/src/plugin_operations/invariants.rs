@@ -51,6 +51,38 @@ pub(crate) fn check_world(
             p.is_finite() && v.is_finite() && w.is_finite(),
             "frame {frame}: core body {id:?} at {p:?} moving {v:?}, {w}"
         );
+        // After a step (which applies the changes queued since the last), its shapes and
+        // joints belong to live colliders and joints the game still has.
+        if stepped {
+            for &shape in core.body_shapes(id).unwrap() {
+                if let Some(e) = physics.collider_entity(shape) {
+                    let r = app.world().get_entity(e);
+                    let live = r.is_ok_and(|r| {
+                        r.contains::<Collider>() && !r.contains::<ColliderDisabled>()
+                    });
+                    assert!(
+                        live,
+                        "frame {frame}: shape {shape:?} of {e}, not a live enabled collider \
+                         (alive {}, collider {}, disabled {})",
+                        r.is_ok(),
+                        r.as_ref().is_ok_and(|r| r.contains::<Collider>()),
+                        r.as_ref().is_ok_and(|r| r.contains::<ColliderDisabled>()),
+                    );
+                }
+            }
+            for joint in core.body_joints(id).unwrap() {
+                if let Some(e) = physics.joint_entity(joint) {
+                    let live = app
+                        .world()
+                        .get_entity(e)
+                        .is_ok_and(|r| r.contains::<Joint>());
+                    assert!(
+                        live,
+                        "frame {frame}: joint {joint:?} of {e}, not a live joint"
+                    );
+                }
+            }
+        }
         match physics.body_entity(id) {
             Some(e) => {
                 assert!(
