@@ -148,6 +148,7 @@ fn warning_group(message: &str) -> &'static str {
         ("linear velocity", "velocity"),
         ("angular velocity", "angular"),
         ("body setting", "setting"),
+        ("collider from mesh", "mesh"),
         ("collider", "material"),
         ("material", "material"),
         ("character", "character"),
@@ -179,53 +180,62 @@ fn slot_groups(slot: &str) -> &'static [&'static str] {
         "kind" => &["character type"],
         "character" => &["character velocity"],
         "ray" => &["caster"],
+        "mesh" => &["mesh"],
         _ => &[],
     }
 }
 
-/// Panics unless every fresh bad value the test wrote since the last step was warned about
-/// by its entity's name, no entity was warned twice about one group of values in a step,
-/// and every warning names an entity given a bad value (or holding one the plugin tried
-/// again).
-pub(crate) fn check_warnings(frame: usize, warned: &[PhysicsWarning], t: &Tracked, world: &World) {
-    // Warnings about the values the test tracks, by entity and group (scales and joints are
-    // checked for a cause below, not counted).
+/// Whether a warning has a cause: a bad value the run gave the entity (or an ancestor whose
+/// frame places it) and still holds, a joint the run made between random bodies, or a
+/// collider scaled to nothing. Checked in the frame the warning comes, before the entity
+/// can be despawned. Returns whether it counts towards its entity's warnings about the
+/// values the run tracks.
+pub(crate) fn check_warning_cause(
+    frame: usize,
+    w: &PhysicsWarning,
+    t: &Tracked,
+    world: &World,
+) -> bool {
+    let mut ancestors = Vec::new();
+    let mut up = world.get::<ChildOf>(w.entity).map(ChildOf::parent);
+    while let Some(a) = up {
+        ancestors.push(a);
+        up = world.get::<ChildOf>(a).map(ChildOf::parent);
+    }
+    let given = t.holding.iter().any(|&(e, _)| e == w.entity)
+        || ancestors
+            .iter()
+            .any(|&a| t.holds(a, "transform") || t.holds(a, "material"));
+    // A joint is refused while one of its bodies is disabled, unbuilt or gone: the run joins
+    // random bodies, so a joint's warning is its own bad value.
+    let joint = t.joints.contains(&w.entity) && w.message.starts_with("joint");
+    // A collider scaled to nothing, by its own scale or a parent's.
+    let flat = world
+        .get::<bevy_transform::components::GlobalTransform>(w.entity)
+        .is_some_and(|g| g.scale().truncate().min_element().abs() == 0.0)
+        && w.message.starts_with("collider:")
+        && w.message.contains("scale");
+    assert!(
+        given || joint || flat,
+        "frame {frame}: a warning for no bad value: {w:?}"
+    );
+    given && !flat
+}
+
+/// Panics unless every fresh bad value the run wrote since the last step was warned about by
+/// its entity's name, and no entity was warned twice about one group of values in a step.
+/// `counted` holds the warnings since the last step that [`check_warning_cause`] counted.
+pub(crate) fn check_warnings(frame: usize, counted: &[PhysicsWarning], t: &Tracked, world: &World) {
     let mut per_group: HashMap<(Entity, &'static str), usize> = HashMap::new();
-    for w in warned {
-        // Given to the entity, or to an ancestor whose frame it is placed in.
-        let mut ancestors = Vec::new();
-        let mut up = world.get::<ChildOf>(w.entity).map(ChildOf::parent);
-        while let Some(a) = up {
-            ancestors.push(a);
-            up = world.get::<ChildOf>(a).map(ChildOf::parent);
-        }
-        let given = t.holding.iter().any(|&(e, _)| e == w.entity)
-            || ancestors
-                .iter()
-                .any(|&a| t.holds(a, "transform") || t.holds(a, "material"));
-        // A joint is refused while one of its bodies is disabled, unbuilt or gone: the test
-        // joins random bodies, so a joint's warning is its own bad value.
-        let joint = t.joints.contains(&w.entity) && w.message.starts_with("joint");
-        // A collider scaled to nothing, by its own scale or a parent's.
-        let flat = world
-            .get::<bevy_transform::components::GlobalTransform>(w.entity)
-            .is_some_and(|g| g.scale().truncate().min_element().abs() == 0.0)
-            && w.message.starts_with("collider:")
-            && w.message.contains("scale");
+    for w in counted {
+        let group = warning_group(&w.message);
+        let count = per_group.entry((w.entity, group)).or_default();
+        *count += 1;
         assert!(
-            given || joint || flat,
-            "frame {frame}: a warning for no bad value: {w:?}"
+            *count == 1,
+            "frame {frame}: {} warned twice about its {group}: {counted:?}",
+            w.entity
         );
-        if given && !flat {
-            let group = warning_group(&w.message);
-            let count = per_group.entry((w.entity, group)).or_default();
-            *count += 1;
-            assert!(
-                *count == 1,
-                "frame {frame}: {} warned twice about its {group}: {warned:?}",
-                w.entity
-            );
-        }
     }
     let physics = world.resource::<PhysicsWorld>();
     for &(e, what) in &t.fresh {
@@ -250,7 +260,7 @@ pub(crate) fn check_warnings(frame: usize, warned: &[PhysicsWarning], t: &Tracke
             .any(|group| per_group.contains_key(&(e, *group)));
         assert!(
             named,
-            "frame {frame}: a bad {what} written to {e} was not named: {warned:?}"
+            "frame {frame}: a bad {what} written to {e} was not named: {counted:?}"
         );
     }
 }

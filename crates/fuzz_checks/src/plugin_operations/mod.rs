@@ -1,12 +1,15 @@
 //! The plugin under many random ECS operations a frame, as a game makes them: bodies with
-//! child colliders spawned and despawned whole, reparented colliders, zero and mirrored
-//! scales, disabled bodies and colliders, body types switched, joints to bodies that come
-//! and go, teleports and velocities (some of them NaN or absurd), collision hooks switched on
-//! and off, ray and shape casters, character controllers, the physics clock paused and sped
-//! up. After every frame:
+//! child colliders spawned and despawned whole, reparented colliders, bodies moved under
+//! other bodies and back, zero and mirrored scales, disabled bodies and colliders, body
+//! types switched, joints to bodies that come and go, teleports and velocities, gravity
+//! scales, damping and friction (some of them NaN or out of range), colliders swapped for
+//! meshes still loading (some of which arrive unusable), collision hooks switched on and
+//! off, ray and shape casters, character controllers, the physics clock paused and sped up.
+//! After every frame:
 //! - nothing panicked, and no transform or velocity holds a NaN the game did not write;
-//! - the core world holds a body for exactly the entities the plugin maps, all alive, and
-//!   every enabled body whose components are finite has one;
+//! - the core world holds a body for exactly the entities the plugin maps, all alive; after
+//!   a step every core shape and joint belongs to a live enabled collider or joint, and
+//!   every enabled body whose components were good at the step before has its body;
 //! - every bad value gave one warning naming its entity, and no warning names an entity that
 //!   was given none.
 //!
@@ -57,8 +60,10 @@ fn app() -> App {
         bevy_app::TaskPoolPlugin::default(),
         TimePlugin,
         bevy_transform::TransformPlugin,
+        bevy_asset::AssetPlugin::default(),
         physics,
     ));
+    bevy_asset::AssetApp::init_asset::<bevy_mesh::Mesh>(&mut app);
     app.insert_resource(Time::<Fixed>::from_hz(60.0));
     let frame = Duration::from_secs_f64(1.0 / 60.0);
     app.insert_resource(TimeUpdateStrategy::ManualDuration(frame));
@@ -99,7 +104,12 @@ pub fn run(choices: &mut impl Choices, frames: usize) -> RunSummary {
         let stepped = app.world().resource::<PhysicsWorld>().step_count() > before;
         forget_the_dead(app.world(), &mut t);
         let messages = app.world().resource::<Messages<PhysicsWarning>>();
-        warned.extend(cursor.read(messages).cloned());
+        let new: Vec<PhysicsWarning> = cursor.read(messages).cloned().collect();
+        for w in new {
+            if invariants::check_warning_cause(frame, &w, &t, app.world()) {
+                warned.push(w);
+            }
+        }
         t.buildable_at_last_step = invariants::check_world(&mut app, frame, stepped, &t);
         if stepped {
             invariants::check_warnings(frame, &warned, &t, app.world());

@@ -2,11 +2,15 @@
 //! what the run keeps track of to check them.
 
 use super::choices::Choices;
+use bevy_asset::{Assets, Handle, RenderAssetUsages};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
+use bevy_math::primitives::Rectangle;
 use bevy_math::{Vec2, Vec3};
+use bevy_mesh::{Mesh, Mesh2d, MeshBuilder, Meshable, PrimitiveTopology};
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{ActiveCollisionHooks, CollisionHooks, ContactPair, RayCaster, ShapeCaster};
+use bevy_physics2d::{ColliderConstructor, MeshShape};
 use bevy_time::Time;
 use std::collections::HashSet;
 
@@ -71,6 +75,8 @@ pub(crate) struct Tracked {
     bad_since_step: HashSet<Slot>,
     /// The enabled bodies whose components were all good after the last step.
     pub(crate) buildable_at_last_step: HashSet<Entity>,
+    /// Meshes colliders wait for, not loaded yet, and the entity waiting.
+    meshes_loading: Vec<(Handle<Mesh>, Entity)>,
 }
 
 impl Tracked {
@@ -159,7 +165,7 @@ pub(crate) fn input(world: &mut World, rng: &mut impl Choices, t: &mut Tracked) 
 
 /// One random operation on the App's world.
 pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked) {
-    match rng.below(23) {
+    match rng.below(25) {
         0 | 1 => {
             let at = Transform::from_xyz(rng.value(-8.0, 8.0), rng.range(1.0, 12.0), 0.0);
             let body = world.spawn((RigidBody::Dynamic, collider(rng), at)).id();
@@ -378,6 +384,46 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
                 t.wrote((e, "material"), f.is_finite() && f >= 0.0);
             }
         }
+        21 => {
+            // A collider swapped for one built from a mesh that has not loaded (it waits).
+            let list = if rng.below(2) == 0 {
+                &t.bodies
+            } else {
+                &t.children
+            };
+            if let Some(e) = rng.pick(list)
+                && world.get::<Collider>(e).is_some()
+                && !t.characters.contains(&e)
+            {
+                let mesh = world.resource_mut::<Assets<Mesh>>().reserve_handle();
+                // Only the newest mesh an entity waits for is its own.
+                t.meshes_loading.retain(|&(_, waiting)| waiting != e);
+                t.meshes_loading.push((mesh.clone(), e));
+                t.wrote((e, "mesh"), true);
+                let shape = [MeshShape::ConvexHull, MeshShape::Trimesh][rng.below(2)];
+                let mut e = world.entity_mut(e);
+                e.remove::<Collider>();
+                e.insert((Mesh2d(mesh), ColliderConstructor(shape)));
+            }
+        }
+        22 => {
+            // A mesh that was loading arrives (a square, or nothing usable).
+            if !t.meshes_loading.is_empty() {
+                let at = rng.below(t.meshes_loading.len());
+                let (handle, waiting) = t.meshes_loading.swap_remove(at);
+                let unusable = rng.below(4) == 0;
+                t.wrote((waiting, "mesh"), !unusable);
+                let mesh = if unusable {
+                    Mesh::new(PrimitiveTopology::PointList, RenderAssetUsages::default())
+                } else {
+                    let side = rng.range(0.3, 1.5);
+                    Rectangle::new(side, side).mesh().build()
+                };
+                let _ = world
+                    .resource_mut::<Assets<Mesh>>()
+                    .insert(handle.id(), mesh);
+            }
+        }
         _ => {
             let mut time = world.resource_mut::<Time<Physics>>();
             match rng.below(4) {
@@ -422,4 +468,5 @@ pub(crate) fn forget_the_dead(world: &World, t: &mut Tracked) {
     t.fresh.retain(|&(e, _)| alive(world, e));
     t.held_at_step.retain(|&(e, _)| alive(world, e));
     t.bad_since_step.retain(|&(e, _)| alive(world, e));
+    t.meshes_loading.retain(|&(_, e)| alive(world, e));
 }
