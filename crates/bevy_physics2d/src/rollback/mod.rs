@@ -80,6 +80,8 @@ pub struct PhysicsWorldSnapshot {
     /// The local poses bodies with a parent were last seen at (see
     /// `PhysicsWorld::child_poses_seen`).
     pub(crate) child_poses_seen: EntityHashMap<(bevy_math::Vec2, bevy_math::Quat)>,
+    /// The bodies refused for a bad value, and what for (see `PhysicsWorld::refused_bodies`).
+    pub(crate) refused_bodies: EntityHashMap<[u32; 9]>,
 }
 
 impl PhysicsWorldSnapshot {
@@ -109,6 +111,7 @@ impl PhysicsWorld {
             steps: self.steps,
             built_scale: self.built_scale.clone(),
             child_poses_seen: self.child_poses_seen.clone(),
+            refused_bodies: self.refused_bodies.clone(),
         }
     }
 
@@ -133,6 +136,7 @@ impl PhysicsWorld {
         self.steps = snapshot.steps;
         self.built_scale.clone_from(&snapshot.built_scale);
         self.child_poses_seen.clone_from(&snapshot.child_poses_seen);
+        self.refused_bodies.clone_from(&snapshot.refused_bodies);
         self.restored_velocities.clear();
         for (&entity, &id) in &self.body_of {
             if let Ok(motion) = self.world.body_motion(id) {
@@ -174,6 +178,7 @@ macro_rules! map_maps {
         rekey(&mut maps.joint_source, mapper);
         rekey(&mut maps.built_scale, mapper);
         rekey(&mut maps.child_poses_seen, mapper);
+        rekey(&mut maps.refused_bodies, mapper);
         for joint in maps.joint_source.values_mut() {
             joint.entity_a = mapper.get_mapped(joint.entity_a);
             joint.entity_b = mapper.get_mapped(joint.entity_b);

@@ -48,6 +48,7 @@ struct WireMaps {
     steps: u64,
     built_scale: Vec<(u64, bevy_math::Vec2)>,
     child_poses_seen: Vec<(u64, (bevy_math::Vec2, bevy_math::Quat))>,
+    refused_bodies: Vec<(u64, [u32; 9])>,
 }
 
 /// Tag and version in front of the maps.
@@ -110,6 +111,7 @@ impl PhysicsWorldSnapshot {
             steps: self.steps,
             built_scale: entries(&self.built_scale, &mut number),
             child_poses_seen: entries(&self.child_poses_seen, &mut number),
+            refused_bodies: entries(&self.refused_bodies, &mut number),
         };
         let core = self.core.to_bytes();
         let mut bytes = MAGIC.to_vec();
@@ -193,6 +195,7 @@ impl PhysicsWorldSnapshot {
             steps: maps.steps,
             built_scale: rekey(maps.built_scale, &mut find)?,
             child_poses_seen: rekey(maps.child_poses_seen, &mut find)?,
+            refused_bodies: rekey(maps.refused_bodies, &mut find)?,
         })
     }
 }

@@ -49,7 +49,15 @@ pub struct PhysicsWorld {
     /// not by change ticks alone: a rollback's restore marks every `Transform` changed, and
     /// a restored one equal to this is not the game's move. Part of a snapshot.
     pub(crate) child_poses_seen: EntityHashMap<(Vec2, Quat)>,
+    /// The bodies refused for a bad value and the numbers they were refused for (see
+    /// `dynamics::body::prepare::queue_changed_bodies`). Part of a snapshot.
+    pub(crate) refused_bodies: EntityHashMap<RefusedDef>,
 }
+
+/// The numbers a body was refused for, as bits: its world pose, velocities, gravity scale
+/// and damping. A body is tried again once they change (NaN compared by its bits, so the
+/// same bad value is not tried, and warned about, every step).
+pub(crate) type RefusedDef = [u32; 9];
 
 /// Entities whose physics objects must be created or rebuilt at the next step, in the order
 /// their components arrived (which keeps core ids independent of archetype layout).
@@ -151,6 +159,7 @@ impl PhysicsWorld {
             sent_events: Default::default(),
             restored_velocities: EntityHashMap::default(),
             child_poses_seen: EntityHashMap::default(),
+            refused_bodies: EntityHashMap::default(),
         })
     }
 

@@ -6,7 +6,7 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{InterpolationPoses, PhysicsBody};
-use bevy_time::Time;
+use bevy_time::{Fixed, Real, Time, Virtual};
 
 /// The bits of every body's transform and velocities, as the components show them.
 fn bits(world: &mut World) -> Vec<(Entity, [u32; 7])> {
@@ -91,7 +91,13 @@ fn restore_bodies(world: &mut World, saved: &[SavedBody]) {
 pub(crate) fn rollback_check(app: &mut App, rng: &mut impl Choices, t: &mut Tracked, frame: usize) {
     let world = app.world_mut();
     let snapshot = world.resource::<PhysicsWorld>().save_snapshot();
+    // The clocks too: how far the fixed loop is into its next step decides the steps a
+    // frame takes and their length at a relative speed other than one.
     let clock = *world.resource::<Time<Physics>>();
+    let fixed = *world.resource::<Time<Fixed>>();
+    let virtual_clock = *world.resource::<Time<Virtual>>();
+    let real = *world.resource::<Time<Real>>();
+    let generic = *world.resource::<Time>();
     let saved = save_bodies(world);
     let (rng_at, tracked_at) = (rng.clone(), t.clone());
     let mut first = Vec::new();
@@ -103,6 +109,10 @@ pub(crate) fn rollback_check(app: &mut App, rng: &mut impl Choices, t: &mut Trac
                 .restore_snapshot(&snapshot)
                 .unwrap();
             *world.resource_mut::<Time<Physics>>() = clock;
+            *world.resource_mut::<Time<Fixed>>() = fixed;
+            *world.resource_mut::<Time<Virtual>>() = virtual_clock;
+            *world.resource_mut::<Time<Real>>() = real;
+            *world.resource_mut::<Time>() = generic;
             restore_bodies(world, &saved);
             (*rng, *t) = (rng_at.clone(), tracked_at.clone());
         }

@@ -12,7 +12,6 @@ use crate::dynamics::body::control::{
 use crate::dynamics::joint::{JointBreakReason, JointBroken};
 use crate::world::physics_world::PhysicsWorld;
 use bevy_app::App;
-use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::lifecycle::{Insert, Remove};
 use bevy_ecs::message::Messages;
 use bevy_ecs::prelude::*;
@@ -40,18 +39,6 @@ pub(crate) fn add_observers(app: &mut App) {
                 && physics.world.is_awake(body) == Ok(false)
             {
                 let _ = physics.world.set_awake(body, true);
-            }
-        },
-    );
-    // A body skipped for its place (under a parent at NaN) is tried again when it leaves
-    // its parent. An observer, as a removal is forgotten by the next frame, and physics may
-    // be paused until then.
-    app.add_observer(
-        |on: On<Remove, ChildOf>,
-         mut physics: ResMut<PhysicsWorld>,
-         bodies: Query<(), (With<RigidBody>, Without<RigidBodyDisabled>)>| {
-            if physics.body(on.entity).is_none() && bodies.contains(on.entity) {
-                physics.pending.bodies.push(on.entity);
             }
         },
     );

@@ -12,7 +12,7 @@ use crate::dynamics::body::control::{
 use crate::dynamics::body::hierarchy::world_frame;
 use crate::interpolation::{InterpolationEnabled, InterpolationPoses};
 use crate::world::handle::PhysicsBody;
-use crate::world::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot};
+use crate::world::physics_world::{PhysicsWorld, RefusedDef, pose_from_transform, quat_from_rot};
 use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
@@ -85,66 +85,57 @@ impl BodyComponentsItem<'_, '_> {
     }
 }
 
+/// What `def` would be refused for, as `PhysicsWorld::refused_bodies` keeps it.
+fn refused_bits(def: &BodyDef) -> RefusedDef {
+    [
+        def.position.x,
+        def.position.y,
+        def.rotation.c,
+        def.rotation.s,
+        def.linear_velocity.x,
+        def.linear_velocity.y,
+        def.angular_velocity,
+        def.gravity_scale,
+        def.linear_damping + def.angular_damping,
+    ]
+    .map(f32::to_bits)
+}
+
 /// Marks the bodies whose `RigidBody` was mutated in place (arrivals come from observers),
-/// and the bodies skipped for a bad value (pose, velocity, gravity scale, damping) whose
-/// value the game has changed since: a body spawned at NaN and moved somewhere finite is
-/// built then, not left out for good.
+/// and the bodies refused for a bad value whose numbers have changed since (their own
+/// `Transform` or a parent's, a velocity, a gravity scale, a damping, a new parent or none):
+/// a body spawned at NaN and moved somewhere finite is built then, not left out for good.
+/// Told by value against `PhysicsWorld::refused_bodies`, which a snapshot keeps, so a
+/// rollback's restore (which marks every component changed) tries the same bodies again.
 pub(crate) fn queue_changed_bodies(
     mut physics: ResMut<PhysicsWorld>,
     changed: Query<(Entity, &RigidBody, &PhysicsBody), Changed<RigidBody>>,
-    moved_while_skipped: Query<
-        Entity,
-        (
-            With<RigidBody>,
-            Without<PhysicsBody>,
-            Without<RigidBodyDisabled>,
-            Or<(
-                Changed<Transform>,
-                Changed<LinearVelocity>,
-                Changed<AngularVelocity>,
-                Changed<GravityScale>,
-                Changed<LinearDamping>,
-                Changed<AngularDamping>,
-            )>,
-        ),
-    >,
-    skipped_children: Query<
-        (Entity, Ref<ChildOf>),
-        (
-            With<RigidBody>,
-            Without<PhysicsBody>,
-            Without<RigidBodyDisabled>,
-        ),
-    >,
-    frames: Query<(Ref<Transform>, Option<&ChildOf>)>,
+    refused: Query<BodyComponents, (Without<PhysicsBody>, Without<RigidBodyDisabled>)>,
+    frames: Query<(&Transform, Option<&ChildOf>)>,
 ) {
-    // In entity order, so retries do not depend on archetype layout (arrivals are queued
-    // already, and the queue keeps their place).
-    let mut retried: Vec<Entity> = moved_while_skipped.iter().collect();
-    // A skipped body under a parent is placed by its ancestors' frames too: one of them
-    // moving (a parent placed at NaN, then mended) or a new parent is a reason to try it
-    // again (and losing its parent: an observer in `lifecycle.rs`).
-    for (entity, child_of) in &skipped_children {
-        if child_of.is_changed() {
-            retried.push(entity);
-            continue;
-        }
-        let mut up = Some(child_of.parent());
-        while let Some(ancestor) = up {
-            let Ok((transform, parent)) = frames.get(ancestor) else {
-                break;
-            };
-            if transform.is_changed() {
-                retried.push(entity);
-                break;
+    if !physics.refused_bodies.is_empty() {
+        // In entity order, so retries do not depend on the map's order.
+        let mut retried: Vec<Entity> = Vec::new();
+        let mut gone: Vec<Entity> = Vec::new();
+        for (&entity, &bits) in &physics.refused_bodies {
+            match refused.get(entity) {
+                Ok(components) => {
+                    let def = components.def_at(world_frame(entity, &frames).pose());
+                    if refused_bits(&def) != bits {
+                        retried.push(entity);
+                    }
+                }
+                Err(_) => gone.push(entity),
             }
-            up = parent.map(ChildOf::parent);
         }
-    }
-    retried.sort_unstable();
-    retried.dedup();
-    for entity in retried {
-        physics.pending.bodies.push(entity);
+        for entity in gone {
+            // Despawned, no longer a body, disabled (enabling queues it) or built.
+            physics.refused_bodies.remove(&entity);
+        }
+        retried.sort_unstable();
+        for entity in retried {
+            physics.pending.bodies.push(entity);
+        }
     }
     let mut rebuilt: Vec<(u32, Entity)> = Vec::new();
     for (entity, body, handle) in &changed {
@@ -207,6 +198,7 @@ pub(crate) fn create_bodies(
         let id = match physics.world.create_body(&def) {
             Ok(id) => id,
             Err(error) if rebuilt.is_some() => {
+                physics.refused_bodies.insert(entity, refused_bits(&def));
                 // Not expected (the def was mended from the old body, whose slot is free
                 // again), but the stale handle must not stay: without it the body is retried
                 // when the game next changes it.
@@ -225,6 +217,7 @@ pub(crate) fn create_bodies(
                 continue;
             }
             Err(error) => {
+                physics.refused_bodies.insert(entity, refused_bits(&def));
                 let t = components.transform;
                 warn_skipped(
                     &mut warnings,
@@ -237,6 +230,7 @@ pub(crate) fn create_bodies(
                 continue;
             }
         };
+        physics.refused_bodies.remove(&entity);
         physics.map_body(entity, id);
         let handle = PhysicsBody::new(id);
         if interpolation.is_some() {
