@@ -266,11 +266,9 @@ fn regression_a_body_under_a_parent_at_infinity_was_written_a_nan() {
     assert!(physics.core().body_position(id).unwrap().is_finite());
 }
 
-/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
-/// refused because its parent stood at infinity stayed out of the world once the parent was
-/// moved back; only a change to its own `Transform` tried it again. Now a parent's move does.
-#[test]
-fn regression_a_body_under_a_parent_at_infinity_stayed_out_once_the_parent_came_back() {
+/// An App with a ground and a dynamic ball at (`x`, 4) under a parent placed at infinity,
+/// stepped until the ball was refused: the App, the parent and the ball.
+fn body_under_a_parent_at_infinity(x: f32) -> (App, Entity, Entity) {
     let mut app = support::app();
     support::ground_20m(&mut app);
     let parent = app
@@ -282,12 +280,21 @@ fn regression_a_body_under_a_parent_at_infinity_stayed_out_once_the_parent_came_
         .spawn((
             RigidBody::Dynamic,
             Collider::circle(0.3),
-            Transform::from_xyz(0.0, 4.0, 0.0),
+            Transform::from_xyz(x, 4.0, 0.0),
             ChildOf(parent),
         ))
         .id();
-    support::step(&mut app, 3);
+    support::step(&mut app, 2);
     assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    (app, parent, body)
+}
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): a body
+/// refused because its parent stood at infinity stayed out of the world once the parent was
+/// moved back; only a change to its own `Transform` tried it again. Now a parent's move does.
+#[test]
+fn regression_a_body_under_a_parent_at_infinity_stayed_out_once_the_parent_came_back() {
+    let (mut app, parent, body) = body_under_a_parent_at_infinity(0.0);
     app.world_mut()
         .get_mut::<Transform>(parent)
         .unwrap()
@@ -309,23 +316,7 @@ fn regression_a_body_under_a_parent_at_infinity_stayed_out_once_the_parent_came_
 /// it again.
 #[test]
 fn regression_a_body_refused_under_a_parent_stayed_out_once_taken_off_it() {
-    let mut app = support::app();
-    support::ground_20m(&mut app);
-    let parent = app
-        .world_mut()
-        .spawn(Transform::from_xyz(f32::INFINITY, 0.0, 0.0))
-        .id();
-    let body = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.3),
-            Transform::from_xyz(2.0, 4.0, 0.0),
-            ChildOf(parent),
-        ))
-        .id();
-    support::step(&mut app, 2);
-    assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
+    let (mut app, _, body) = body_under_a_parent_at_infinity(2.0);
     app.world_mut()
         .resource_mut::<bevy_time::Time<Physics>>()
         .pause();

@@ -422,40 +422,43 @@ fn regression_a_refused_nan_velocity_lost_the_body_at_a_type_change() {
     assert_eq!(after, before, "a kinematic body keeps the velocity it had");
 }
 
-/// A body spawned with a NaN velocity is skipped with one warning, and built once the game
-/// mends the velocity (as one spawned at a NaN place is once moved).
-#[test]
-fn a_body_spawned_with_a_nan_velocity_is_built_once_the_velocity_is_mended() {
+/// A ball spawned at (0, 5) with `bad`: skipped with one warning and no core body; then
+/// `mend` runs, and over 30 steps the ball is built with no warning. The App and the ball.
+fn refused_then_mended(bad: impl Bundle, mend: impl FnOnce(&mut World, Entity)) -> (App, Entity) {
     let mut app = app();
     ground_20m(&mut app);
     let mut cursor = MessageCursor::<PhysicsWarning>::default();
-    let body = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.5),
-            Transform::from_xyz(0.0, 5.0, 0.0),
-            LinearVelocity(Vec2::new(f32::INFINITY, 0.0)),
-        ))
-        .id();
+    let ball = (
+        RigidBody::Dynamic,
+        Collider::circle(0.5),
+        Transform::from_xyz(0.0, 5.0, 0.0),
+    );
+    let body = app.world_mut().spawn((ball, bad)).id();
     let mut warned = Vec::new();
     for _ in 0..3 {
         step(&mut app, 1);
         warned.extend(read(&mut app, &mut cursor));
     }
-    assert_eq!(
-        warned.iter().filter(|w| w.entity == body).count(),
-        1,
-        "{warned:?}"
-    );
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert_eq!(warned[0].entity, body);
     assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
-    app.world_mut().get_mut::<LinearVelocity>(body).unwrap().0 = Vec2::new(1.0, 0.0);
+    mend(app.world_mut(), body);
     for _ in 0..30 {
         step(&mut app, 1);
         let warned = read(&mut app, &mut cursor);
         assert!(warned.is_empty(), "{warned:?}");
     }
     assert!(app.world().resource::<PhysicsWorld>().body(body).is_some());
+    (app, body)
+}
+
+/// A body spawned with a NaN velocity is skipped with one warning, and built once the game
+/// mends the velocity (as one spawned at a NaN place is once moved).
+#[test]
+fn a_body_spawned_with_a_nan_velocity_is_built_once_the_velocity_is_mended() {
+    let (app, body) = refused_then_mended(LinearVelocity(Vec2::new(f32::INFINITY, 0.0)), |w, e| {
+        w.get_mut::<LinearVelocity>(e).unwrap().0 = Vec2::new(1.0, 0.0);
+    });
     let x = app.world().get::<Transform>(body).unwrap().translation.x;
     assert!(x > 0.3, "it moved right from 0: x = {x}");
 }
@@ -554,32 +557,9 @@ fn a_ray_caster_aimed_at_nan_is_named_once_and_finds_nothing() {
 /// refused for builds it.
 #[test]
 fn regression_a_body_refused_for_its_gravity_scale_stayed_out_once_mended() {
-    let mut app = app();
-    ground_20m(&mut app);
-    let mut cursor = MessageCursor::<PhysicsWarning>::default();
-    let body = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.5),
-            Transform::from_xyz(0.0, 5.0, 0.0),
-            GravityScale(f32::INFINITY),
-        ))
-        .id();
-    let mut warned = Vec::new();
-    for _ in 0..3 {
-        step(&mut app, 1);
-        warned.extend(read(&mut app, &mut cursor));
-    }
-    assert_eq!(warned.len(), 1, "{warned:?}");
-    assert!(app.world().resource::<PhysicsWorld>().body(body).is_none());
-    app.world_mut().get_mut::<GravityScale>(body).unwrap().0 = 1.0;
-    for _ in 0..30 {
-        step(&mut app, 1);
-        let warned = read(&mut app, &mut cursor);
-        assert!(warned.is_empty(), "{warned:?}");
-    }
-    assert!(app.world().resource::<PhysicsWorld>().body(body).is_some());
+    let (app, body) = refused_then_mended(GravityScale(f32::INFINITY), |w, e| {
+        w.get_mut::<GravityScale>(e).unwrap().0 = 1.0;
+    });
     let y = app.world().get::<Transform>(body).unwrap().translation.y;
     assert!(y < 4.5, "it fell: y = {y}");
 }
