@@ -38,3 +38,10 @@ fn regression_seed_3140_a_body_taken_off_its_parent_was_never_tried_again() {
 fn regression_seed_3051_a_refused_teleport_at_a_type_change_went_unnamed() {
     run_seeded(3051, 800);
 }
+
+/// Bodies teleported to 1e30 (finite) that touched solved to a NaN friction bound, and the
+/// step panicked in `clamp`: places beyond `MAX_WORLD_COORDINATE` are now refused.
+#[test]
+fn regression_seed_7211_bodies_placed_at_1e30_panicked_the_step() {
+    run_seeded(7211, 1500);
+}

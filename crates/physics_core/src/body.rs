@@ -333,6 +333,7 @@ pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::error::World
     if !is_finite_vec(def.position) || !def.rotation.is_valid() {
         return Err(NonFinite("body position or rotation"));
     }
+    check_world_coordinate(def.position)?;
     if !is_finite_vec(def.linear_velocity) || !def.angular_velocity.is_finite() {
         return Err(NonFinite("body velocity"));
     }
@@ -346,6 +347,18 @@ pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::error::World
         return Err(InvalidSetting("damping must not be negative"));
     }
     validate_sleep_threshold(def.sleep_threshold)
+}
+
+/// A place within [`MAX_WORLD_COORDINATE`](crate::constants::MAX_WORLD_COORDINATE) of the
+/// origin along each axis.
+pub(crate) fn check_world_coordinate(p: bevy_math::Vec2) -> Result<(), crate::error::WorldError> {
+    let limit = crate::constants::MAX_WORLD_COORDINATE;
+    if p.x.abs() > limit || p.y.abs() > limit {
+        return Err(crate::error::WorldError::InvalidSetting(
+            "position farther than MAX_WORLD_COORDINATE (1e9) from the origin",
+        ));
+    }
+    Ok(())
 }
 
 /// A body's own resting speed must be a number, zero or more (infinity allowed: always

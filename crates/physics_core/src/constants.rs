@@ -29,3 +29,9 @@ pub const MAX_SHAPE_MASS: f32 = 1.0e20;
 /// squared distances) stay far inside f32's range; a shape reaching 1e19 overflowed them to
 /// infinity and then NaN.
 pub const MAX_SHAPE_EXTENT: f32 = 1.0e6;
+
+/// How far from the origin a body may be placed, in world units along each axis: a million
+/// kilometres at a length unit of 1, far past where an f32 resolves the contact slop (about
+/// 100 km) but short of where the products of two coordinates overflow. Contacts between
+/// bodies placed at 1e30 solved to NaN impulses; such a place is refused instead.
+pub const MAX_WORLD_COORDINATE: f32 = 1.0e9;

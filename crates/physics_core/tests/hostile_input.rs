@@ -329,3 +329,46 @@ fn regression_a_shape_of_1e19_made_a_normal_nan() {
     );
     assert_eq!(run(&mut w, &bodies), run(&mut untouched, &bodies));
 }
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): bodies
+/// teleported to 1e30 (a finite number) that touched solved their contact to a NaN friction
+/// bound, and the step panicked in `clamp`. Places farther than `MAX_WORLD_COORDINATE` from
+/// the origin are now refused, on creation and on teleport, and the world is unchanged; at
+/// 1e8 m (inside the limit) touching boxes step without a NaN.
+#[test]
+fn regression_bodies_placed_at_1e30_solved_to_nan_and_panicked() {
+    use physics_core::constants::MAX_WORLD_COORDINATE;
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let far = Vec2::new(1.0e30, 0.0);
+    let refused = w.create_body(&BodyDef::dynamic(far));
+    assert!(
+        matches!(refused, Err(WorldError::InvalidSetting(_))),
+        "{refused:?}"
+    );
+    assert_eq!(w.body_count(), 0);
+    let body = w.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
+    let refused = w.set_transform(body, far, Rot::IDENTITY);
+    assert!(
+        matches!(refused, Err(WorldError::InvalidSetting(_))),
+        "{refused:?}"
+    );
+    assert_eq!(w.body_position(body).unwrap(), Vec2::ZERO);
+    let edge = Vec2::new(MAX_WORLD_COORDINATE, 0.0);
+    assert!(w.set_transform(body, edge, Rot::IDENTITY).is_ok());
+    // Touching boxes far out, but inside the limit, step to finite states.
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let base = Vec2::new(1.0e8, 1.0e8);
+    let unit = || -> Shape { Polygon::new_box(0.5, 0.5).unwrap().into() };
+    let ground = w.create_body(&BodyDef::fixed(base)).unwrap();
+    w.create_shape(ground, &ShapeDef::default(), unit())
+        .unwrap();
+    let top = w
+        .create_body(&BodyDef::dynamic(base + Vec2::new(0.0, 0.99)))
+        .unwrap();
+    w.create_shape(top, &ShapeDef::default(), unit()).unwrap();
+    for _ in 0..60 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert!(w.body_position(top).unwrap().is_finite());
+    assert!(w.linear_velocity(top).unwrap().is_finite());
+}

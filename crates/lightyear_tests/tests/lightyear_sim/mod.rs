@@ -356,6 +356,8 @@ pub fn correction_after(
 
 pub struct Sim {
     pub server: App,
+    /// The server's netcode entity, which each client's link on the server belongs to.
+    pub server_entity: Entity,
     pub clients: Vec<App>,
     /// Each client's link to the server.
     pub links: Vec<TickLink>,
@@ -370,29 +372,101 @@ pub const LINK_LATENCY_TICKS: u64 = 6;
 /// Share of packets a [`TickLink`] drops, in each direction.
 pub const LINK_LOSS: f64 = 0.05;
 
+/// How a [`TickLink`] carries packets, in each direction: every packet takes `latency_ticks`
+/// plus up to `jitter_ticks` more (so packets can overtake each other), and `loss` of them
+/// are lost.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkQuality {
+    pub latency_ticks: u64,
+    pub jitter_ticks: u64,
+    pub loss: f64,
+}
+
+/// The link of the two-client tests: 100 ms, no jitter, 5 % lost.
+pub const STEADY_LINK: LinkQuality = LinkQuality {
+    latency_ticks: LINK_LATENCY_TICKS,
+    jitter_ticks: 0,
+    loss: LINK_LOSS,
+};
+
 /// One direction of a [`TickLink`]: what one side sent, held until its tick of delivery.
 pub struct LinkDirection {
     sent: crossbeam_channel::Receiver<bytes::Bytes>,
     deliver: crossbeam_channel::Sender<bytes::Bytes>,
-    /// Packets on the way, with the tick they arrive, in the order sent.
+    /// Packets on the way, with the tick they arrive, in the order they arrive.
     on_the_way: std::collections::VecDeque<(u64, bytes::Bytes)>,
-    /// Decides which packets are lost; seeded, so a run loses the same packets.
+    /// Decides which packets are lost and how late; seeded, so a run meets the same.
     loss: Lcg,
+    quality: LinkQuality,
+    /// A hostile sender's link: every tick it adds a packet of random bytes, and every third
+    /// tick it sends again a packet it delivered before (a replay).
+    hostile: Option<Hostile>,
+}
+
+/// What a hostile link sends besides its peer's packets.
+struct Hostile {
+    random: Lcg,
+    delivered: std::collections::VecDeque<bytes::Bytes>,
+    /// Packets of garbage and replays sent so far.
+    sent: u64,
 }
 
 impl LinkDirection {
+    fn new(
+        sent: crossbeam_channel::Receiver<bytes::Bytes>,
+        deliver: crossbeam_channel::Sender<bytes::Bytes>,
+        seed: u64,
+        quality: LinkQuality,
+    ) -> Self {
+        LinkDirection {
+            sent,
+            deliver,
+            on_the_way: Default::default(),
+            loss: Lcg(seed),
+            quality,
+            hostile: None,
+        }
+    }
+
     fn carry(&mut self, tick: u64) {
+        let q = self.quality;
         while let Ok(packet) = self.sent.try_recv() {
-            let lost = (self.loss.next() as f64) < LINK_LOSS * (1u64 << 31) as f64;
-            if !lost {
-                self.on_the_way
-                    .push_back((tick + LINK_LATENCY_TICKS, packet));
+            let lost = (self.loss.next() as f64) < q.loss * (1u64 << 31) as f64;
+            if lost {
+                continue;
             }
+            let due = tick + q.latency_ticks + self.loss.next() % (q.jitter_ticks + 1);
+            // In order of arrival; a packet sent later but faster goes first.
+            let at = self.on_the_way.partition_point(|(d, _)| *d <= due);
+            self.on_the_way.insert(at, (due, packet));
         }
         while self.on_the_way.front().is_some_and(|(due, _)| *due <= tick) {
             let (_, packet) = self.on_the_way.pop_front().expect("a packet is due");
+            if let Some(hostile) = &mut self.hostile {
+                hostile.delivered.push_back(packet.clone());
+                if hostile.delivered.len() > 32 {
+                    hostile.delivered.pop_front();
+                }
+            }
             // The peer may have gone: nothing then reads the packet.
             let _ = self.deliver.send(packet);
+        }
+        if let Some(hostile) = &mut self.hostile {
+            let len = 1 + (hostile.random.next() % 300) as usize;
+            let mut garbage: Vec<u8> = (0..len).map(|_| hostile.random.next() as u8).collect();
+            // The first byte names the packet's kind (low four bits) and the length of its
+            // sequence number (high four). lightyear_netcode 0.30.1 panics on a kind of 8 or
+            // more where overflow checks are on, and on a length above 8 in every build
+            // (`a_garbage_packet_with_a_long_sequence_crashes_lightyear_netcode`): the
+            // garbage keeps both in range, so it tests the rest of the reading.
+            garbage[0] = (garbage[0] & 0x07) | ((garbage[0] >> 4) % 9) << 4;
+            let _ = self.deliver.send(bytes::Bytes::from(garbage));
+            hostile.sent += 1;
+            if tick % 3 == 0 && !hostile.delivered.is_empty() {
+                let old = (hostile.random.next() as usize) % hostile.delivered.len();
+                let _ = self.deliver.send(hostile.delivered[old].clone());
+                hostile.sent += 1;
+            }
         }
     }
 }
@@ -410,29 +484,45 @@ impl TickLink {
     /// The client's and the server's ends, and the link that carries between them; `seed`
     /// picks the packets lost.
     pub fn between(seed: u64) -> (CrossbeamIo, CrossbeamIo, TickLink) {
+        Self::with_quality(seed, STEADY_LINK)
+    }
+
+    /// [`TickLink::between`] with another latency, jitter and loss.
+    pub fn with_quality(seed: u64, quality: LinkQuality) -> (CrossbeamIo, CrossbeamIo, TickLink) {
         let (client_sends, to_server_sent) = crossbeam_channel::unbounded();
         let (to_server_delivers, server_receives) = crossbeam_channel::unbounded();
         let (server_sends, to_client_sent) = crossbeam_channel::unbounded();
         let (to_client_delivers, client_receives) = crossbeam_channel::unbounded();
         let link = TickLink {
-            to_server: LinkDirection {
-                sent: to_server_sent,
-                deliver: to_server_delivers,
-                on_the_way: Default::default(),
-                loss: Lcg(seed),
-            },
-            to_client: LinkDirection {
-                sent: to_client_sent,
-                deliver: to_client_delivers,
-                on_the_way: Default::default(),
-                loss: Lcg(seed + 1),
-            },
+            to_server: LinkDirection::new(to_server_sent, to_server_delivers, seed, quality),
+            to_client: LinkDirection::new(to_client_sent, to_client_delivers, seed + 1, quality),
         };
         (
             CrossbeamIo::new(client_sends, client_receives),
             CrossbeamIo::new(server_sends, server_receives),
             link,
         )
+    }
+
+    /// Makes the client's side hostile: besides its packets, the server gets a packet of
+    /// random bytes every tick and, every third tick, a replay of one it got before.
+    pub fn hostile(mut self, seed: u64) -> Self {
+        self.to_server.hostile = Some(Hostile {
+            random: Lcg(seed),
+            delivered: Default::default(),
+            sent: 0,
+        });
+        self
+    }
+
+    /// Hands the server `packet` at once, as if the client had sent it.
+    pub fn inject_to_server(&self, packet: Vec<u8>) {
+        let _ = self.to_server.deliver.send(bytes::Bytes::from(packet));
+    }
+
+    /// Packets of garbage and replays the hostile side has sent.
+    pub fn hostile_packets(&self) -> u64 {
+        self.to_server.hostile.as_ref().map_or(0, |h| h.sent)
     }
 
     /// Moves what both sides sent up to now onto the link and hands over what arrives at
@@ -464,33 +554,7 @@ impl Sim {
         let mut apps = Vec::new();
         let mut links = Vec::new();
         for i in 0..clients {
-            let mut app = base_app();
-            if i == 0 && std::env::var("NET_LOG").is_ok() {
-                app.add_plugins(bevy::log::LogPlugin {
-                    filter: "warn,bevy_physics2d=debug".into(),
-                    ..default()
-                });
-            }
-            game::client_app(&mut app);
-            add_tick_log(&mut app);
-            add_rollback_counting(&mut app);
-            app.init_resource::<PosesBefore>()
-                .add_systems(
-                    PreUpdate,
-                    (
-                        poses_before.before(RollbackSystems::Check),
-                        correction_after.after(RollbackSystems::Rollback),
-                    ),
-                )
-                .add_systems(Last, visual_steps);
-            if std::env::var("NO_STATE").is_ok() {
-                app.world_mut()
-                    .resource_mut::<PredictionManager>()
-                    .rollback_policy
-                    .state = RollbackMode::Disabled;
-            }
-            app.finish();
-            app.cleanup();
+            let mut app = client_app(i == 0);
             let conditioner_link = std::env::var("CONDITIONER_LINK").is_ok();
             let (client_io, server_io) = if conditioner_link {
                 CrossbeamIo::new_pair()
@@ -506,26 +570,14 @@ impl Sim {
                     Link::default()
                 }
             };
-            let server_addr = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 5000);
-            app.world_mut().spawn((
-                Client,
-                link(),
-                client_io,
-                ReplicationReceiver,
-                game::netcode_client(i as u64 + 1, server_addr),
-            ));
-            server.world_mut().spawn((
-                LinkOf {
-                    server: server_entity,
-                },
-                link(),
-                PeerAddr(SocketAddr::new(
-                    Ipv4Addr::LOCALHOST.into(),
-                    10_000 + i as u16,
-                )),
-                Linked,
-                server_io,
-            ));
+            connect_pair(
+                &mut app,
+                &mut server,
+                server_entity,
+                i as u64 + 1,
+                (client_io, server_io),
+                link,
+            );
             apps.push(app);
         }
         let now = Instant::now();
@@ -538,18 +590,11 @@ impl Sim {
         });
         server.world_mut().flush();
         for app in &mut apps {
-            app.world_mut()
-                .resource_mut::<Time<Real>>()
-                .update_with_instant(now);
-            let client = app
-                .world_mut()
-                .query_filtered::<Entity, With<Client>>()
-                .single(app.world())
-                .expect("one client");
-            app.world_mut().trigger(Connect { entity: client });
+            start_client(app, now);
         }
         Sim {
             server,
+            server_entity,
             clients: apps,
             links,
             now,
@@ -557,6 +602,114 @@ impl Sim {
         }
     }
 
+    /// A client joining now, with netcode id `id`, over a [`TickLink`] of `quality` (hostile:
+    /// see [`TickLink::hostile`]). Returns its index in `clients` and `links`.
+    pub fn add_client(&mut self, id: u64, quality: LinkQuality, hostile: bool) -> usize {
+        let mut app = client_app(false);
+        let (client_io, server_io, mut link) = TickLink::with_quality(2 * id + 1, quality);
+        if hostile {
+            link = link.hostile(id);
+        }
+        connect_pair(
+            &mut app,
+            &mut self.server,
+            self.server_entity,
+            id,
+            (client_io, server_io),
+            Link::default,
+        );
+        start_client(&mut app, self.now);
+        self.clients.push(app);
+        self.links.push(link);
+        self.clients.len() - 1
+    }
+
+    /// The client at `index` leaves: its App and its link are dropped, as a player whose
+    /// game closes (the server finds out when netcode times the connection out).
+    pub fn remove_client(&mut self, index: usize) {
+        drop(self.clients.remove(index));
+        drop(self.links.remove(index));
+    }
+}
+
+/// A client App of the lightyear example with the test's logs (`NET_LOG`: the first one's).
+fn client_app(first: bool) -> App {
+    let mut app = base_app();
+    if first && std::env::var("NET_LOG").is_ok() {
+        app.add_plugins(bevy::log::LogPlugin {
+            filter: "warn,bevy_physics2d=debug".into(),
+            ..default()
+        });
+    }
+    game::client_app(&mut app);
+    add_tick_log(&mut app);
+    add_rollback_counting(&mut app);
+    app.init_resource::<PosesBefore>()
+        .add_systems(
+            PreUpdate,
+            (
+                poses_before.before(RollbackSystems::Check),
+                correction_after.after(RollbackSystems::Rollback),
+            ),
+        )
+        .add_systems(Last, visual_steps);
+    if std::env::var("NO_STATE").is_ok() {
+        app.world_mut()
+            .resource_mut::<PredictionManager>()
+            .rollback_policy
+            .state = RollbackMode::Disabled;
+    }
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// The client's end (netcode id `id`) in `app` and its link entity on the server, over the
+/// pair of ends `io`.
+fn connect_pair(
+    app: &mut App,
+    server: &mut App,
+    server_entity: Entity,
+    id: u64,
+    (client_io, server_io): (CrossbeamIo, CrossbeamIo),
+    link: impl Fn() -> Link,
+) {
+    let server_addr = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 5000);
+    app.world_mut().spawn((
+        Client,
+        link(),
+        client_io,
+        ReplicationReceiver,
+        game::netcode_client(id, server_addr),
+    ));
+    server.world_mut().spawn((
+        LinkOf {
+            server: server_entity,
+        },
+        link(),
+        PeerAddr(SocketAddr::new(
+            Ipv4Addr::LOCALHOST.into(),
+            10_000 + id as u16,
+        )),
+        Linked,
+        server_io,
+    ));
+}
+
+/// Sets a client's clock to `now` and asks it to connect.
+fn start_client(app: &mut App, now: Instant) {
+    app.world_mut()
+        .resource_mut::<Time<Real>>()
+        .update_with_instant(now);
+    let client = app
+        .world_mut()
+        .query_filtered::<Entity, With<Client>>()
+        .single(app.world())
+        .expect("one client");
+    app.world_mut().trigger(Connect { entity: client });
+}
+
+impl Sim {
     /// One tick of time for every App, after the links carried their packets for this tick.
     /// Bevy's clocks and lightyear's mock clock (its pings, its time sync, its receive times)
     /// all move by exactly one tick, however long the step took on the wall clock: a loaded

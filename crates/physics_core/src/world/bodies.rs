@@ -208,6 +208,7 @@ impl World {
     ) -> Result<(), WorldError> {
         self.note(|| RecordedCall::SetTransform(id, position, rotation));
         check_vec(position, "position")?;
+        crate::body::check_world_coordinate(position)?;
         if !rotation.is_valid() {
             return Err(WorldError::NonFinite("rotation"));
         }
