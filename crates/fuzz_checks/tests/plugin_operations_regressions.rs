@@ -39,9 +39,10 @@ fn regression_seed_3051_a_refused_teleport_at_a_type_change_went_unnamed() {
     run_seeded(3051, 800);
 }
 
-/// Bodies teleported to 1e30 (finite) that touched solved to a NaN friction bound, and the
-/// step panicked in `clamp`: places beyond `MAX_WORLD_COORDINATE` are now refused.
+/// Frictions of 1e30 (finite, so accepted) on two touching colliders mixed to infinity, a
+/// point with no normal impulse got a NaN friction bound, and the step panicked in `clamp`:
+/// mixed coefficients are now held finite.
 #[test]
-fn regression_seed_7211_bodies_placed_at_1e30_panicked_the_step() {
+fn regression_seed_7211_a_huge_friction_mixed_to_infinity_panicked_the_step() {
     run_seeded(7211, 1500);
 }

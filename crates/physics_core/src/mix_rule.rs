@@ -49,14 +49,17 @@ impl MixRule {
         }
     }
 
-    /// Combines two coefficients.
+    /// Combines two coefficients. Coefficients are finite, but a product of two huge ones is
+    /// not: the result is held to the largest finite f32 (a friction of 1e30 on both shapes
+    /// mixed to infinity, and infinity times a zero impulse is NaN).
     pub fn mix(self, a: f32, b: f32) -> f32 {
-        match self {
+        let mixed = match self {
             MixRule::GeometricMean => (a * b).sqrt(),
             MixRule::Average => 0.5 * (a + b),
             MixRule::Max => a.max(b),
             MixRule::Min => a.min(b),
             MixRule::Multiply => a * b,
-        }
+        };
+        mixed.min(f32::MAX)
     }
 }

@@ -330,13 +330,11 @@ fn regression_a_shape_of_1e19_made_a_normal_nan() {
     assert_eq!(run(&mut w, &bodies), run(&mut untouched, &bodies));
 }
 
-/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`): bodies
-/// teleported to 1e30 (a finite number) that touched solved their contact to a NaN friction
-/// bound, and the step panicked in `clamp`. Places farther than `MAX_WORLD_COORDINATE` from
-/// the origin are now refused, on creation and on teleport, and the world is unchanged; at
-/// 1e8 m (inside the limit) touching boxes step without a NaN.
+/// Places farther than `MAX_WORLD_COORDINATE` from the origin are refused, on creation and
+/// on teleport, and the world is unchanged (products of two coordinates of 1e30 overflow);
+/// at 1e8 m, inside the limit, touching boxes step without a NaN.
 #[test]
-fn regression_bodies_placed_at_1e30_solved_to_nan_and_panicked() {
+fn places_beyond_the_world_limit_are_refused() {
     use physics_core::constants::MAX_WORLD_COORDINATE;
     let mut w = World::new(WorldDef::default()).unwrap();
     let far = Vec2::new(1.0e30, 0.0);
@@ -371,4 +369,28 @@ fn regression_bodies_placed_at_1e30_solved_to_nan_and_panicked() {
     }
     assert!(w.body_position(top).unwrap().is_finite());
     assert!(w.linear_velocity(top).unwrap().is_finite());
+}
+
+/// Regression (found by the plugin operations fuzz check in `crates/fuzz_checks`, seed 7211
+/// in its regressions): two shapes with a friction of 1e30 (finite, so accepted) mixed to an
+/// infinite friction, whose bound on a point with no normal impulse was NaN, and the scalar
+/// contact solve panicked in `clamp`. Mixed coefficients are now held finite, by every rule,
+/// and ordinary ones mix to the same bits as before.
+#[test]
+fn regression_a_friction_of_1e30_mixed_to_infinity() {
+    use physics_core::mix_rule::MixRule;
+    let rules = [
+        MixRule::GeometricMean,
+        MixRule::Average,
+        MixRule::Max,
+        MixRule::Min,
+        MixRule::Multiply,
+    ];
+    for rule in rules {
+        let mixed = rule.mix(1.0e30, 1.0e30);
+        assert!(mixed.is_finite() && mixed >= 1.0e30, "{rule:?}: {mixed}");
+        assert_eq!(rule.mix(0.0, 1.0e30) * 0.0, 0.0, "{rule:?}: no NaN bound");
+    }
+    assert_eq!(MixRule::GeometricMean.mix(0.6, 0.3), (0.6f32 * 0.3).sqrt());
+    assert_eq!(MixRule::Multiply.mix(0.6, 0.3), 0.6f32 * 0.3);
 }
