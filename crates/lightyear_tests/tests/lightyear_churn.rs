@@ -47,7 +47,7 @@ fn server_ticks(sim: &Sim) -> usize {
 /// One tick with every client's player pressing what `random` says (held for 12 ticks), so
 /// the world moves every tick.
 fn play(sim: &mut Sim, random: &mut Lcg) {
-    if sim.ticks % 12 == 0 {
+    if sim.ticks.is_multiple_of(12) {
         for client in 0..sim.clients.len() {
             let bits =
                 [0, LEFT, RIGHT, JUMP, LEFT | JUMP, RIGHT | JUMP][(random.next() % 6) as usize];
@@ -93,9 +93,8 @@ fn eight_clients_come_and_go_under_loss_with_a_hostile_peer() {
     }
     let before = server_holdings(&mut sim);
     // Churn: an honest client leaves every 200 ticks, a new one joins 100 ticks later.
-    let mut next_id = 100;
     let mut hostile_index = hostile;
-    for _ in 0..6 {
+    for next_id in 100..106 {
         let mut leaving = (random.next() as usize) % sim.clients.len();
         if leaving == hostile_index {
             leaving = (leaving + 1) % sim.clients.len();
@@ -113,7 +112,6 @@ fn eight_clients_come_and_go_under_loss_with_a_hostile_peer() {
             "the server stopped stepping"
         );
         sim.add_client(next_id, CHURN_LINK, false);
-        next_id += 1;
         for _ in 0..100 {
             play(&mut sim, &mut random);
         }

@@ -462,7 +462,7 @@ impl LinkDirection {
             garbage[0] = (garbage[0] & 0x07) | ((garbage[0] >> 4) % 9) << 4;
             let _ = self.deliver.send(bytes::Bytes::from(garbage));
             hostile.sent += 1;
-            if tick % 3 == 0 && !hostile.delivered.is_empty() {
+            if tick.is_multiple_of(3) && !hostile.delivered.is_empty() {
                 let old = (hostile.random.next() as usize) % hostile.delivered.len();
                 let _ = self.deliver.send(hostile.delivered[old].clone());
                 hostile.sent += 1;
