@@ -465,8 +465,9 @@ fn a_body_spawned_with_a_nan_velocity_is_built_once_the_velocity_is_mended() {
 
 /// Regression (found by the plugin operations run in `crates/fuzz_checks`): a character
 /// refused once was never warned about again, whatever bad value came next, and a NaN
-/// velocity went unnamed while the character had no collider. Now each bad value is named once: a NaN velocity, then (mended)
-/// a dynamic body, then (kinematic again, without moving in between) dynamic once more.
+/// velocity went unnamed while the character had no collider. Now each bad value is named
+/// once: a NaN velocity, then (mended) a dynamic body, then (kinematic again, without moving
+/// in between) dynamic once more.
 #[test]
 fn regression_a_character_refused_once_was_never_named_again() {
     let mut app = app();

@@ -195,6 +195,20 @@ impl PhysicsWorld {
         self.world.start_recording();
     }
 
+    /// Whether the game changed a body's velocities (`pushed`, `spun`: changed since the
+    /// last writeback): a velocity equal to the one a restore put back is the rollback's.
+    pub(crate) fn game_changed_velocities(
+        &self,
+        entity: Entity,
+        (pushed, spun): (bool, bool),
+        (linear, angular): (Vec2, f32),
+    ) -> (bool, bool) {
+        match self.restored_velocities.get(&entity) {
+            Some(&(v, w)) => (pushed && v != linear, spun && w != angular),
+            None => (pushed, spun),
+        }
+    }
+
     /// Entities waiting for their core body to be built or rebuilt at the next step, in
     /// order (for tests and diagnostics).
     pub fn pending_bodies(&self) -> impl Iterator<Item = Entity> + '_ {

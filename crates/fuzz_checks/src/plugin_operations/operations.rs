@@ -216,12 +216,7 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
         4..=6 => input(world, rng, t),
         7 => {
             // Zero, mirrored or doubled scale, on a body or a child collider.
-            let list = if rng.below(2) == 0 {
-                &t.bodies
-            } else {
-                &t.children
-            };
-            if let Some(e) = rng.pick(list)
+            if let Some(e) = body_or_child(rng, t)
                 && let Some(mut transform) = world.get_mut::<Transform>(e)
             {
                 transform.scale = match rng.below(4) {
@@ -285,12 +280,7 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
         }
         14 => {
             // Collision hooks switched on or off for a collider.
-            let list = if rng.below(2) == 0 {
-                &t.bodies
-            } else {
-                &t.children
-            };
-            if let Some(e) = rng.pick(list) {
+            if let Some(e) = body_or_child(rng, t) {
                 let mut e = world.entity_mut(e);
                 match rng.below(3) {
                     0 => {
@@ -390,12 +380,7 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
         }
         20 => {
             // A collider's friction, sometimes out of range.
-            let list = if rng.below(2) == 0 {
-                &t.bodies
-            } else {
-                &t.children
-            };
-            if let Some(e) = rng.pick(list)
+            if let Some(e) = body_or_child(rng, t)
                 && world.get::<Collider>(e).is_some()
             {
                 let f = rng.value(-0.3, 1.0);
@@ -405,12 +390,7 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
         }
         21 => {
             // A collider swapped for one built from a mesh that has not loaded (it waits).
-            let list = if rng.below(2) == 0 {
-                &t.bodies
-            } else {
-                &t.children
-            };
-            if let Some(e) = rng.pick(list)
+            if let Some(e) = body_or_child(rng, t)
                 && world.get::<Collider>(e).is_some()
                 && !t.characters.contains(&e)
             {
@@ -454,6 +434,15 @@ pub(crate) fn operate(world: &mut World, rng: &mut impl Choices, t: &mut Tracked
         }
     }
     forget_the_dead(world, t);
+}
+
+/// A body or a child collider, half the time each.
+fn body_or_child(rng: &mut impl Choices, t: &Tracked) -> Option<Entity> {
+    if rng.below(2) == 0 {
+        rng.pick(&t.bodies)
+    } else {
+        rng.pick(&t.children)
+    }
 }
 
 /// Whether a body has another body below it in its hierarchy.

@@ -120,11 +120,14 @@ pub(crate) fn apply_hierarchy_motion(
         let target = own.pose();
         // A velocity the game has just written as NaN or infinite is refused (named once,
         // now); one it wrote earlier stays in its component, unread, until it is mended.
-        let restored = physics.restored_velocities.get(&entity).copied();
-        let pushed =
-            !last_writeback.wrote_only(&linear) && restored.is_none_or(|(v, _)| v != linear.0);
-        let spun =
-            !last_writeback.wrote_only(&angular) && restored.is_none_or(|(_, w)| w != angular.0);
+        let (pushed, spun) = physics.game_changed_velocities(
+            entity,
+            (
+                !last_writeback.wrote_only(&linear),
+                !last_writeback.wrote_only(&angular),
+            ),
+            (linear.0, angular.0),
+        );
         let velocity_ok = linear.0.is_finite() && angular.0.is_finite();
         let refused_velocity =
             if (pushed && !linear.0.is_finite()) || (spun && !angular.0.is_finite()) {

@@ -96,15 +96,13 @@ fn apply_changed_motion(
         // ticks alone, so the moving bodies of a busy world cost no reads of their values.
         let engine = &*last_writeback;
         let moved = !engine.wrote_only(&transform);
-        let (mut pushed, mut spun) = (!engine.wrote_only(&linear), !engine.wrote_only(&angular));
+        let (pushed, spun) = (!engine.wrote_only(&linear), !engine.wrote_only(&angular));
         if !(moved || pushed || spun) {
             continue;
         }
         // Looked up only for a body the game (or a restore) changed.
-        if let Some(&(v, w)) = physics.restored_velocities.get(&entity) {
-            pushed &= v != linear.0;
-            spun &= w != angular.0;
-        }
+        let (pushed, spun) =
+            physics.game_changed_velocities(entity, (pushed, spun), (linear.0, angular.0));
         // The body the map holds now: a body rebuilt earlier in this stage (a new type) has
         // its new handle only once the stage's commands are applied.
         let Some(id) = physics.body(entity) else {

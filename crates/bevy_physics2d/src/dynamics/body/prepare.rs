@@ -197,15 +197,6 @@ pub(crate) fn create_bodies(
         }
         let id = match physics.world.create_body(&def) {
             Ok(id) => id,
-            Err(error) if rebuilt.is_some() => {
-                physics.refused_bodies.insert(entity, refused_bits(&def));
-                // Not expected (the def was mended from the old body, whose slot is free
-                // again), but the stale handle must not stay: without it the body is retried
-                // when the game next changes it.
-                commands.entity(entity).remove::<PhysicsBody>();
-                warn_skipped(&mut warnings, entity, format_args!("rigid body: {error}"));
-                continue;
-            }
             Err(error @ physics_core::world::WorldError::TooManyBodies { .. }) => {
                 // One warning per entity would be a million lines for a million-body
                 // request: name the first, count the rest.
@@ -218,6 +209,11 @@ pub(crate) fn create_bodies(
             }
             Err(error) => {
                 physics.refused_bodies.insert(entity, refused_bits(&def));
+                if rebuilt.is_some() {
+                    // Not expected (the def was mended from the old body), but the stale
+                    // handle must not stay, or the body would never be tried again.
+                    commands.entity(entity).remove::<PhysicsBody>();
+                }
                 let t = components.transform;
                 warn_skipped(
                     &mut warnings,
