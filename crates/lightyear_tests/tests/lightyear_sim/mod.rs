@@ -7,7 +7,8 @@
 //! `NO_STATE=1` turns the clients' state checks off, leaving the installed world and the
 //! input rollbacks alone; `CONDITIONER_LINK=1` links the peers through lightyear's own link
 //! conditioner (the same latency, and the same share of packets lost at random) instead of
-//! `TickLink`.
+//! `TickLink`; `JITTER_MARGIN=<ticks>` sets the clients' lightyear `SyncConfig::jitter_margin`
+//! (how far beyond the jitter they run ahead of the server; lightyear's default is 1).
 //!
 //! Time: this package builds lightyear with its mock clock (`lightyear_core/test_utils`).
 //! `Sim::step` moves it, and Bevy's clocks, by one tick per step, so pings, time sync and
@@ -15,7 +16,8 @@
 //! it to the wall clock (`wind_lightyear_clock_to_the_wall_clock`). The clock is global to
 //! the process: one `Sim` at a time.
 
-#![allow(dead_code)]
+// Each test uses a part of the harness.
+#![allow(dead_code, unused_imports)]
 
 #[path = "../../../../examples/multiplayer_lightyear.rs"]
 pub mod multiplayer_lightyear;
@@ -75,16 +77,31 @@ pub struct TickLog {
 pub fn log_hash(
     timeline: Res<LocalTimeline>,
     physics: Res<bevy_physics2d::PhysicsWorld>,
-    bodies: Query<(&PhysicsNetId, &Transform, &LinearVelocity)>,
+    bodies: Query<(Entity, &PhysicsNetId, &Transform, &LinearVelocity)>,
     mut log: ResMut<TickLog>,
 ) {
     let tick = timeline.tick().0;
     log.hash.insert(tick, physics.state_hash());
-    for (id, t, v) in &bodies {
+    // A resimulation rewrites the tick: what an earlier run of it logged goes.
+    forget_tick(&mut log.bodies, tick);
+    // The bodies the world steps (an entity lightyear keeps after the server despawned it
+    // has no core body).
+    for (_, id, t, v) in bodies.iter().filter(|(e, ..)| physics.body(*e).is_some()) {
         log.bodies.insert(
             (tick, id.0),
             [t.translation.x, t.translation.y, v.0.x, v.0.y],
         );
+    }
+}
+
+/// Drops a tick's entries (a resimulation logs the tick again, maybe with fewer entities).
+fn forget_tick<V>(log: &mut std::collections::BTreeMap<(u32, u64), V>, tick: u32) {
+    let stale: Vec<(u32, u64)> = log
+        .range((tick, 0)..=(tick, u64::MAX))
+        .map(|(k, _)| *k)
+        .collect();
+    for key in stale {
+        log.remove(&key);
     }
 }
 
@@ -96,6 +113,8 @@ pub fn log_inputs(
     )>,
     mut log: ResMut<TickLog>,
 ) {
+    let tick = timeline.tick().0;
+    forget_tick(&mut log.inputs, tick);
     for (player, action) in &players {
         log.inputs.insert((timeline.tick().0, player.0), action.0.0);
     }
@@ -642,6 +661,15 @@ fn client_app(first: bool) -> App {
         });
     }
     game::client_app(&mut app);
+    if let Ok(margin) = std::env::var("JITTER_MARGIN") {
+        let sync = lightyear::prelude::SyncConfig {
+            jitter_margin: margin.parse().unwrap(),
+            ..default()
+        };
+        app.insert_resource(
+            lightyear::prelude::InputTimelineConfig::default().with_sync_config(sync),
+        );
+    }
     add_tick_log(&mut app);
     add_rollback_counting(&mut app);
     app.init_resource::<PosesBefore>()
