@@ -40,7 +40,8 @@ const EXTRA_TICKS: usize = 8;
 /// The physics world after each recent tick, oldest first.
 #[derive(Resource, Default)]
 pub struct WorldHistory {
-    ticks: VecDeque<(Tick, PhysicsWorldSnapshot)>,
+    /// Each tick's world and its state hash (none for a world the server sent).
+    ticks: VecDeque<(Tick, PhysicsWorldSnapshot, Option<u64>)>,
     /// The tick of the last world the server sent, while it is held. The worlds before it
     /// were the client's own guesses and are dropped; a rollback to a tick before it starts
     /// from it instead (see [`restore_world`]).
@@ -56,17 +57,27 @@ impl WorldHistory {
         self.ticks
             .iter()
             .rev()
-            .find(|(t, _)| *t == tick)
-            .map(|(_, s)| s)
+            .find(|(t, ..)| *t == tick)
+            .map(|(_, s, _)| s)
+    }
+
+    /// The state hash of the world recorded after `tick` (none for the server's world, and
+    /// none for a tick not held).
+    pub fn hash(&self, tick: Tick) -> Option<u64> {
+        self.ticks
+            .iter()
+            .rev()
+            .find(|(t, ..)| *t == tick)
+            .and_then(|(.., hash)| *hash)
     }
 
     /// Records the world after `tick`, replacing what was recorded for it and for later
     /// ticks (a resimulation rewrites them), and forgetting ticks more than `keep` ago.
-    pub fn record(&mut self, tick: Tick, world: PhysicsWorldSnapshot, keep: usize) {
-        while self.ticks.back().is_some_and(|(t, _)| *t >= tick) {
+    pub fn record(&mut self, tick: Tick, world: PhysicsWorldSnapshot, hash: u64, keep: usize) {
+        while self.ticks.back().is_some_and(|(t, ..)| *t >= tick) {
             self.ticks.pop_back();
         }
-        self.ticks.push_back((tick, world));
+        self.ticks.push_back((tick, world, Some(hash)));
         while self.ticks.len() > keep {
             self.ticks.pop_front();
         }
@@ -75,7 +86,7 @@ impl WorldHistory {
     /// Holds a world the server sent for its tick, instead of everything recorded.
     pub(crate) fn install(&mut self, tick: Tick, world: PhysicsWorldSnapshot) {
         self.ticks.clear();
-        self.ticks.push_back((tick, world));
+        self.ticks.push_back((tick, world, None));
         self.installed = Some(tick);
     }
 
@@ -87,7 +98,7 @@ impl WorldHistory {
 
     /// The newest recorded tick.
     pub fn newest(&self) -> Option<Tick> {
-        self.ticks.back().map(|(t, _)| *t)
+        self.ticks.back().map(|(t, ..)| *t)
     }
 
     /// Number of ticks held.
@@ -119,7 +130,7 @@ pub(crate) fn record_world(
     }
     history.skip_through = None;
     let keep = ticks_to_keep(&manager);
-    history.record(tick, physics.save_snapshot(), keep);
+    history.record(tick, physics.save_snapshot(), physics.state_hash(), keep);
     if history.installed.is_some_and(|t| history.get(t).is_none()) {
         history.installed = None;
     }
@@ -149,7 +160,7 @@ pub(crate) fn shift_history(on: On<LocalTimelineShift>, mut history: ResMut<Worl
     let history = &mut *history;
     let delta = on.event().delta;
     let shift = |tick: &mut Tick| *tick = Tick(tick.0.wrapping_add_signed(delta));
-    for (tick, _) in &mut history.ticks {
+    for (tick, ..) in &mut history.ticks {
         shift(tick);
     }
     for tick in [&mut history.installed, &mut history.skip_through]
@@ -202,7 +213,7 @@ pub(crate) fn restore_world(
         return;
     }
     // Later ticks are simulated again and recorded again.
-    while history.ticks.back().is_some_and(|(t, _)| *t > tick) {
+    while history.ticks.back().is_some_and(|(t, ..)| *t > tick) {
         history.ticks.pop_back();
     }
     reconcile(

@@ -11,9 +11,11 @@
 //!   keeps the [`PhysicsWorld`](crate::PhysicsWorld) snapshot of every recent tick
 //!   ([`history`]) and, when lightyear rolls back to tick `T`, restores the one of `T` before
 //!   the resimulation. The server sends its whole world as bytes ([`world_state`]) when a
-//!   client connects and whenever bodies come or go, and the client installs it at its tick,
-//!   so from then on a client that has every player's inputs computes the server's future bit
-//!   for bit: its only mispredictions come from inputs that arrived late.
+//!   client connects, whenever bodies come or go, and to a client whose state hash differs
+//!   from the server's ([`resync`]: an input reached the server late, or a body came or went
+//!   on the way). The client installs it at its tick, so from then on a client that has every
+//!   player's inputs computes the server's future bit for bit: its only mispredictions come
+//!   from inputs that arrived late.
 //! - **Corrections on screen.** A rollback can move a body far at once (another player's
 //!   late input); the client draws it where it was shown and eases the difference away
 //!   ([`correction`]), while the physics keeps the corrected pose.
@@ -30,6 +32,7 @@
 
 pub mod correction;
 pub mod history;
+pub mod resync;
 pub mod world_state;
 
 use crate::collision::collider::Collider;
@@ -136,6 +139,7 @@ impl Plugin for PhysicsLightyearPlugin {
             .predict()
             .with_rollback_condition(angular_velocity_differs);
         world_state::register(app);
+        resync::register(app);
 
         app.init_resource::<history::WorldHistory>()
             .init_resource::<correction::ShownBeforeRollback>()
@@ -213,9 +217,15 @@ impl Plugin for PhysicsLightyearPlugin {
                 (
                     (history::hold_components, history::record_world)
                         .run_if(resource_exists::<PredictionManager>),
-                    world_state::send_world.run_if(is_server),
+                    (resync::serve_resyncs, world_state::send_world)
+                        .chain()
+                        .run_if(is_server),
                 )
                     .in_set(PhysicsNetSystems::RecordWorld),
+            )
+            .add_systems(
+                bevy_app::PostUpdate,
+                resync::check_hashes.run_if(resource_exists::<PredictionManager>),
             );
     }
 }

@@ -6,9 +6,10 @@
 //! bodies itself would predict a slightly different future. So the server sends its
 //! [`PhysicsWorldSnapshot`] as bytes (entities named by [`PhysicsNetId`]) to a client that
 //! connects, to every client after bodies, colliders or joints came or went (at most every
-//! [`RESEND_INTERVAL_TICKS`]), and to every client every [`KEYFRAME_INTERVAL_TICKS`]. The client keeps the newest one until it has every
-//! entity it names, then records it as its world of that tick and asks lightyear for a
-//! rollback to it: the resimulation carries it to the present.
+//! [`RESEND_INTERVAL_TICKS`]), to every client every [`KEYFRAME_INTERVAL_TICKS`], and to a
+//! client that found its state off the server's ([`resync`](super::resync)). The client keeps
+//! the newest one until it has every entity it names, then records it as its world of that
+//! tick and asks lightyear for a rollback to it: the resimulation carries it to the present.
 
 use super::PhysicsNetId;
 use super::history::WorldHistory;
@@ -57,6 +58,15 @@ pub(crate) struct WorldStateDue {
     last_broadcast: Option<Tick>,
 }
 
+impl WorldStateDue {
+    /// Sends the world to `link` at the next send (a client that asked for it).
+    pub(crate) fn send_to(&mut self, link: Entity) {
+        if !self.new_clients.contains(&link) {
+            self.new_clients.push(link);
+        }
+    }
+}
+
 /// Client: the newest world received and not yet installed.
 #[derive(Resource, Default)]
 pub(crate) struct ReceivedWorld(Option<PhysicsWorldState>);
@@ -72,6 +82,8 @@ pub struct WorldStateStats {
     pub last_tick: Option<Tick>,
     /// The tick of the first world state installed (client).
     pub first_tick: Option<Tick>,
+    /// The client's own tick when it last installed a world (client).
+    pub installed_at: Option<Tick>,
 }
 
 pub(crate) fn register(app: &mut App) {
@@ -206,6 +218,7 @@ pub(crate) fn install_world(
     stats.last_bytes = state.bytes.len();
     stats.last_tick = Some(state.tick);
     stats.first_tick.get_or_insert(state.tick);
+    stats.installed_at = Some(now);
     // Resimulate from the server's world to the present.
     bevy_log::debug!(
         "physics: installing the server's world of tick {} at tick {}",

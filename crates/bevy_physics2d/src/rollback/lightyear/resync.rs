@@ -1,0 +1,215 @@
+//! Desync detection: a client that left the server's bits asks for the server's world.
+//!
+//! A client computes the server's state bit for bit only while it simulates every tick with
+//! the inputs the server applied and the bodies the server had. An input that reached the
+//! server after the server stepped its tick (the server then applies another, but forwards
+//! the late one to the other clients), or a body that came or went, puts a client off the
+//! server's bits, and lightyear's state checks only hold it near them.
+//!
+//! So the server sends the state hash of its world every [`HASH_INTERVAL_TICKS`]
+//! ([`PhysicsStateHash`]). A client compares it with the hash of its own world of that tick.
+//! The tick may still be resimulated for a moment (another player's input can arrive just
+//! after the hash), so a client calls a differing hash a desync only when it still differs
+//! [`SETTLE_TICKS`] later. It then asks for the server's world ([`PhysicsResyncRequest`]), and
+//! the server sends it to that client alone, at most once per
+//! [`RESEND_INTERVAL_TICKS`](super::world_state::RESEND_INTERVAL_TICKS) per client: a client
+//! that asks too often (or lies) gets no more than that.
+
+use super::history::WorldHistory;
+use super::world_state::{WorldStateDue, WorldStateStats};
+use crate::world::physics_world::PhysicsWorld;
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use lightyear::prelude::client::Client;
+use lightyear::prelude::server::ClientOf;
+use lightyear::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The server sends its state hash this often (ticks; 10 a second at 60 Hz, 12 bytes each).
+pub const HASH_INTERVAL_TICKS: u32 = 6;
+
+/// How long (ticks) a client's hash may differ from the server's before the client asks for
+/// the server's world: long enough for another player's input sent with the hash to arrive.
+pub const SETTLE_TICKS: u32 = 8;
+
+/// A client asks again after this many ticks if no world came (the request or the world was
+/// lost, or the world did not put it back on the server's bits).
+pub const REQUEST_RETRY_TICKS: u32 = 60;
+
+/// The server's state hash after `tick` ([`PhysicsWorld::state_hash`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhysicsStateHash {
+    /// The server tick the hash was taken after.
+    pub tick: Tick,
+    /// The hash.
+    pub hash: u64,
+}
+
+/// A client found its world off the server's at `tick` and asks for the server's world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhysicsResyncRequest {
+    /// The tick whose hash differed.
+    pub tick: Tick,
+}
+
+/// The channel hashes travel on: unreliable (the next one comes soon).
+pub struct PhysicsHashChannel;
+
+/// The channel requests travel on: reliable (a lost request would cost a retry).
+pub struct PhysicsResyncChannel;
+
+/// Client: server hashes waiting for their tick to settle, and the last request.
+#[derive(Resource, Default)]
+pub(crate) struct ResyncState {
+    /// (server tick, server hash, client tick it arrived at).
+    waiting: Vec<(Tick, u64, Tick)>,
+    /// Client tick of the last request.
+    requested_at: Option<Tick>,
+}
+
+/// Counts for reports and tests.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResyncStats {
+    /// Client: server hashes compared with its own. Server: hashes sent (one per client).
+    pub hashes: u32,
+    /// Client: hashes that differed once the tick settled.
+    pub desyncs: u32,
+    /// Client: worlds asked for. Server: worlds sent because a client asked.
+    pub requests: u32,
+}
+
+/// Server: the tick a link last got a world because it asked.
+#[derive(Component, Clone, Copy, Debug)]
+pub(crate) struct LastResync(Tick);
+
+pub(crate) fn register(app: &mut App) {
+    app.register_message::<PhysicsStateHash>()
+        .add_direction(NetworkDirection::ServerToClient);
+    app.register_message::<PhysicsResyncRequest>()
+        .add_direction(NetworkDirection::ClientToServer);
+    app.add_channel::<PhysicsHashChannel>(ChannelSettings {
+        mode: ChannelMode::UnorderedUnreliable,
+        ..Default::default()
+    })
+    .add_direction(NetworkDirection::ServerToClient);
+    app.add_channel::<PhysicsResyncChannel>(ChannelSettings {
+        mode: ChannelMode::UnorderedReliable(ReliableSettings::default()),
+        ..Default::default()
+    })
+    .add_direction(NetworkDirection::ClientToServer);
+    app.init_resource::<ResyncState>()
+        .init_resource::<ResyncStats>();
+}
+
+/// Server, `FixedPostUpdate` after the writeback and before the world is sent: queues the
+/// world for clients that asked (rate-limited per client), and sends the state hash every
+/// [`HASH_INTERVAL_TICKS`].
+pub(crate) fn serve_resyncs(
+    mut commands: Commands,
+    timeline: Res<LocalTimeline>,
+    physics: Res<PhysicsWorld>,
+    mut due: ResMut<WorldStateDue>,
+    mut stats: ResMut<ResyncStats>,
+    mut links: Query<
+        (
+            Entity,
+            // lightyear adds a receiver with the first message it receives.
+            Option<&mut MessageReceiver<PhysicsResyncRequest>>,
+            &mut MessageSender<PhysicsStateHash>,
+            Option<&LastResync>,
+        ),
+        (With<ClientOf>, With<Connected>),
+    >,
+) {
+    let tick = timeline.tick();
+    let send_hash = tick.0.is_multiple_of(HASH_INTERVAL_TICKS);
+    let hash = PhysicsStateHash {
+        tick,
+        hash: physics.state_hash(),
+    };
+    for (link, requests, mut sender, last) in &mut links {
+        let asked = requests.is_some_and(|mut requests| requests.receive().count() > 0);
+        let allowed = last.is_none_or(|last| {
+            tick.0.wrapping_sub(last.0.0) >= super::world_state::RESEND_INTERVAL_TICKS
+        });
+        if asked && allowed {
+            due.send_to(link);
+            stats.requests += 1;
+            commands.entity(link).insert(LastResync(tick));
+        }
+        if send_hash {
+            sender.send::<PhysicsHashChannel>(hash);
+            stats.hashes += 1;
+        }
+    }
+}
+
+/// Client, `PostUpdate` (after the frame's rollback): compares the server's hashes with its
+/// own worlds' and asks for the server's world after a desync.
+pub(crate) fn check_hashes(
+    timeline: Res<LocalTimeline>,
+    history: Res<WorldHistory>,
+    installed: Res<WorldStateStats>,
+    mut state: ResMut<ResyncState>,
+    mut stats: ResMut<ResyncStats>,
+    mut clients: Query<
+        (
+            // lightyear adds a receiver with the first message it receives.
+            Option<&mut MessageReceiver<PhysicsStateHash>>,
+            &mut MessageSender<PhysicsResyncRequest>,
+        ),
+        With<Client>,
+    >,
+) {
+    let Ok((hashes, mut sender)) = clients.single_mut() else {
+        return;
+    };
+    let now = timeline.tick();
+    let state = &mut *state;
+    if let Some(mut hashes) = hashes {
+        for server in hashes.receive() {
+            state.waiting.push((server.tick, server.hash, now));
+        }
+    }
+    let mut desync = None;
+    state.waiting.retain(|&(tick, hash, arrived)| {
+        // Before the last world installed, or no longer held: nothing to compare.
+        if installed.last_tick.is_none_or(|last| tick <= last) {
+            return false;
+        }
+        let Some(own) = history.hash(tick) else {
+            return false;
+        };
+        if own == hash {
+            stats.hashes += 1;
+            return false;
+        }
+        if now.0.wrapping_sub(arrived.0) < SETTLE_TICKS {
+            return true;
+        }
+        stats.hashes += 1;
+        stats.desyncs += 1;
+        desync = Some(tick);
+        false
+    });
+    let Some(tick) = desync else {
+        return;
+    };
+    let waited = state
+        .requested_at
+        .is_none_or(|at| now.0.wrapping_sub(at.0) >= REQUEST_RETRY_TICKS);
+    // A world installed since the request answers it.
+    let answered = state
+        .requested_at
+        .zip(installed.installed_at)
+        .is_some_and(|(asked, got)| got >= asked);
+    if waited || answered {
+        bevy_log::debug!(
+            "physics: off the server's state at tick {}; asking for its world",
+            tick.0
+        );
+        sender.send::<PhysicsResyncChannel>(PhysicsResyncRequest { tick });
+        state.requested_at = Some(now);
+        stats.requests += 1;
+    }
+}
