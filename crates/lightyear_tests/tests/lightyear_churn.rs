@@ -236,6 +236,175 @@ fn eight_clients_come_and_go_under_loss_with_a_hostile_peer() {
     );
 }
 
+/// Counts the bytes every App of this process holds on the heap (allocated and not yet
+/// freed), so the long run sees growth that the allocator's own caching would hide in the
+/// resident size.
+struct CountingAllocator;
+
+/// Bytes allocated and not freed.
+static LIVE_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// SAFETY: every call is passed on to the system allocator unchanged; only a counter is added.
+// (`unsafe` is denied in the workspace; a global allocator cannot be written without it.)
+#[allow(unsafe_code)]
+unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is the system allocator's.
+        let pointer = unsafe { std::alloc::System.alloc(layout) };
+        if !pointer.is_null() {
+            LIVE_BYTES.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        }
+        pointer
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: as above.
+        unsafe { std::alloc::System.dealloc(pointer, layout) };
+        LIVE_BYTES.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(
+        &self,
+        pointer: *mut u8,
+        layout: std::alloc::Layout,
+        new_size: usize,
+    ) -> *mut u8 {
+        // SAFETY: as above.
+        let moved = unsafe { std::alloc::System.realloc(pointer, layout, new_size) };
+        if !moved.is_null() {
+            LIVE_BYTES.fetch_add(new_size, std::sync::atomic::Ordering::Relaxed);
+            LIVE_BYTES.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// Kilobytes every App of this process holds on the heap.
+fn live_kb() -> usize {
+    LIVE_BYTES.load(std::sync::atomic::Ordering::Relaxed) / 1024
+}
+
+/// Resident memory of this process, kilobytes (Linux).
+fn resident_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmRSS:"))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Keeps the last `ticks` of every App's test logs, so the process's memory is the Apps' own.
+fn trim_logs(sim: &mut Sim, ticks: u32) {
+    for app in std::iter::once(&mut sim.server).chain(sim.clients.iter_mut()) {
+        let now = app.world().resource::<LocalTimeline>().tick().0;
+        let keep = |t: u32| t + ticks > now;
+        let mut log = app.world_mut().resource_mut::<TickLog>();
+        log.hash.retain(|t, _| keep(*t));
+        log.bodies.retain(|(t, _), _| keep(*t));
+        log.inputs.retain(|(t, _), _| keep(*t));
+        if let Some(mut rollbacks) = app.world_mut().get_resource_mut::<RollbackLog>() {
+            rollbacks.0.retain(|r| keep(r.at));
+        }
+        if let Some(mut starts) = app.world_mut().get_resource_mut::<StartsSeen>() {
+            starts.0.retain(|(t, ..)| keep(*t));
+        }
+    }
+}
+
+/// By hand: `CHURN_MINUTES` (default 10) minutes of game time of the churn above, an honest
+/// client leaving every 200 ticks and another joining 100 ticks later, under the same loss
+/// and hostile peer. Prints the server's holdings, the heap every App holds and this
+/// process's resident memory once a minute; at the end the server must hold what it held
+/// with the same clients, and the heap must not have grown by more than a tenth (the server
+/// and eight clients, as at the start, with the test's logs cut to their last 600 ticks).
+/// `cargo test -p lightyear_tests --test lightyear_churn -- --ignored --nocapture`
+#[test]
+#[ignore = "a measurement, run by hand (about 3 minutes of wall time per game minute)"]
+fn churn_for_minutes() {
+    let minutes: u32 = std::env::var("CHURN_MINUTES")
+        .ok()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(10);
+    let mut sim = Sim::new(0);
+    for id in 1..=7 {
+        sim.add_client(id, CHURN_LINK, false);
+    }
+    let mut hostile_index = sim.add_client(8, CHURN_LINK, true);
+    let mut random = Lcg(17);
+    assert!(settle(&mut sim, 1200), "{}", sim.status());
+    for _ in 0..300 {
+        play(&mut sim, &mut random);
+    }
+    trim_logs(&mut sim, 600);
+    let before = server_holdings(&mut sim);
+    let (heap_before, memory_before) = (live_kb(), resident_kb());
+    println!(
+        "start: holdings (links, players, bodies, entities) {before:?}, heap {heap_before} kB, \
+         resident {memory_before} kB"
+    );
+    let rounds = minutes * 60 * 60 / 200;
+    let mut joins = 0;
+    for round in 1..=rounds {
+        let mut leaving = (random.next() as usize) % sim.clients.len();
+        if leaving == hostile_index {
+            leaving = (leaving + 1) % sim.clients.len();
+        }
+        sim.remove_client(leaving);
+        if leaving < hostile_index {
+            hostile_index -= 1;
+        }
+        let ticks = server_ticks(&sim);
+        for _ in 0..100 {
+            play(&mut sim, &mut random);
+        }
+        assert!(
+            server_ticks(&sim) >= ticks + 95,
+            "the server stopped stepping"
+        );
+        sim.add_client(1000 + u64::from(round), CHURN_LINK, false);
+        joins += 1;
+        for _ in 0..100 {
+            play(&mut sim, &mut random);
+        }
+        trim_logs(&mut sim, 600);
+        if round % 18 == 0 {
+            println!(
+                "minute {}: holdings {:?}, heap {} kB, resident {} kB, {joins} joins",
+                round / 18,
+                server_holdings(&mut sim),
+                live_kb(),
+                resident_kb()
+            );
+        }
+    }
+    // The last leaver's link times out (3 s) and the last joiner connects.
+    for _ in 0..300 {
+        play(&mut sim, &mut random);
+    }
+    trim_logs(&mut sim, 600);
+    let after = server_holdings(&mut sim);
+    let (heap_after, memory_after) = (live_kb(), resident_kb());
+    let hostile_packets = sim.links[hostile_index].hostile_packets();
+    println!(
+        "end after {minutes} min, {joins} joins and as many leaves, {hostile_packets} hostile \
+         packets: holdings {after:?}, heap {heap_after} kB, resident {memory_after} kB (start \
+         {before:?}, heap {heap_before} kB, resident {memory_before} kB)"
+    );
+    assert_eq!((after.0, after.1, after.2), (before.0, before.1, before.2));
+    assert!(after.3 <= before.3 + 8, "{before:?} -> {after:?}");
+    assert!(
+        heap_after <= heap_before + heap_before / 10,
+        "the heap grew from {heap_before} kB to {heap_after} kB"
+    );
+}
+
 /// One tick's inputs in a [`TickLog`]: ((tick, player), bits).
 type TickInputs = Vec<((u32, u64), u8)>;
 
