@@ -59,6 +59,29 @@ fn play(sim: &mut Sim, random: &mut Lcg) {
     sim.step();
 }
 
+/// A random honest client leaves; 100 ticks of play later (the server must keep stepping),
+/// client `next_id` joins. Returns the hostile client's index after the departure.
+fn churn_round(sim: &mut Sim, random: &mut Lcg, mut hostile_index: usize, next_id: u64) -> usize {
+    let mut leaving = (random.next() as usize) % sim.clients.len();
+    if leaving == hostile_index {
+        leaving = (leaving + 1) % sim.clients.len();
+    }
+    sim.remove_client(leaving);
+    if leaving < hostile_index {
+        hostile_index -= 1;
+    }
+    let ticks = server_ticks(sim);
+    for _ in 0..100 {
+        play(sim, random);
+    }
+    assert!(
+        server_ticks(sim) >= ticks + 95,
+        "the server stopped stepping"
+    );
+    sim.add_client(next_id, CHURN_LINK, false);
+    hostile_index
+}
+
 /// Steps until every client has installed a world and synchronised its clock.
 fn settle(sim: &mut Sim, limit: usize) -> bool {
     for _ in 0..limit {
@@ -97,23 +120,7 @@ fn eight_clients_come_and_go_under_loss_with_a_hostile_peer() {
     // Churn: an honest client leaves every 200 ticks, a new one joins 100 ticks later.
     let mut hostile_index = hostile;
     for next_id in 100..106 {
-        let mut leaving = (random.next() as usize) % sim.clients.len();
-        if leaving == hostile_index {
-            leaving = (leaving + 1) % sim.clients.len();
-        }
-        sim.remove_client(leaving);
-        if leaving < hostile_index {
-            hostile_index -= 1;
-        }
-        let ticks = server_ticks(&sim);
-        for _ in 0..100 {
-            play(&mut sim, &mut random);
-        }
-        assert!(
-            server_ticks(&sim) >= ticks + 95,
-            "the server stopped stepping"
-        );
-        sim.add_client(next_id, CHURN_LINK, false);
+        hostile_index = churn_round(&mut sim, &mut random, hostile_index, next_id);
         for _ in 0..100 {
             play(&mut sim, &mut random);
         }
@@ -352,23 +359,12 @@ fn churn_for_minutes() {
     let rounds = minutes * 60 * 60 / 200;
     let mut joins = 0;
     for round in 1..=rounds {
-        let mut leaving = (random.next() as usize) % sim.clients.len();
-        if leaving == hostile_index {
-            leaving = (leaving + 1) % sim.clients.len();
-        }
-        sim.remove_client(leaving);
-        if leaving < hostile_index {
-            hostile_index -= 1;
-        }
-        let ticks = server_ticks(&sim);
-        for _ in 0..100 {
-            play(&mut sim, &mut random);
-        }
-        assert!(
-            server_ticks(&sim) >= ticks + 95,
-            "the server stopped stepping"
+        hostile_index = churn_round(
+            &mut sim,
+            &mut random,
+            hostile_index,
+            1000 + u64::from(round),
         );
-        sim.add_client(1000 + u64::from(round), CHURN_LINK, false);
         joins += 1;
         for _ in 0..100 {
             play(&mut sim, &mut random);
