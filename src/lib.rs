@@ -45,6 +45,8 @@ pub mod guide {
     pub struct Recording;
     #[doc = include_str!("../docs/from-avian.md")]
     pub struct FromAvian;
+    #[doc = include_str!("../ARCHITECTURE.md")]
+    pub struct Architecture;
 }
 
 mod scene;
