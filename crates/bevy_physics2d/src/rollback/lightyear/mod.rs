@@ -144,6 +144,7 @@ impl Plugin for PhysicsLightyearPlugin {
         app.init_resource::<history::WorldHistory>()
             .init_resource::<correction::ShownBeforeRollback>()
             .add_observer(history::shift_history)
+            .add_observer(resync::shift_resync)
             .add_observer(name_server_entities::<RigidBody>)
             .add_observer(name_server_entities::<Collider>)
             .add_observer(name_server_entities::<crate::dynamics::joint::components::Joint>)
@@ -185,6 +186,9 @@ impl Plugin for PhysicsLightyearPlugin {
                     history::restore_world
                         .in_set(PhysicsNetSystems::RestoreWorld)
                         .run_if(is_in_rollback),
+                    resync::receive_resync_requests
+                        .after(MessageSystems::Receive)
+                        .run_if(is_server),
                     correction::remember_shown
                         .before(RollbackSystems::Check)
                         .run_if(resource_exists::<PredictionManager>),

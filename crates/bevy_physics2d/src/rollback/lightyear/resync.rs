@@ -16,7 +16,7 @@
 //! that asks too often (or lies) gets no more than that.
 
 use super::history::WorldHistory;
-use super::world_state::{WorldStateDue, WorldStateStats};
+use super::world_state::{RESEND_INTERVAL_TICKS, WorldStateDue, WorldStateStats};
 use crate::world::physics_world::PhysicsWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -61,10 +61,24 @@ pub struct PhysicsResyncChannel;
 /// Client: server hashes waiting for their tick to settle, and the last request.
 #[derive(Resource, Default)]
 pub(crate) struct ResyncState {
-    /// (server tick, server hash, client tick it arrived at).
-    waiting: Vec<(Tick, u64, Tick)>,
+    /// Server hashes not yet judged.
+    waiting: Vec<WaitingHash>,
     /// Client tick of the last request.
     requested_at: Option<Tick>,
+}
+
+/// A server hash waiting for its tick to settle on the client.
+#[derive(Clone, Copy, Debug)]
+struct WaitingHash {
+    /// The server tick.
+    tick: Tick,
+    /// The server's hash.
+    hash: u64,
+    /// The client tick it arrived at.
+    arrived: Tick,
+    /// The client's own hash of that tick when last seen in its history (a tick that left
+    /// the history can no longer be resimulated: its last hash is final).
+    own: Option<u64>,
 }
 
 /// Counts for reports and tests.
@@ -101,9 +115,28 @@ pub(crate) fn register(app: &mut App) {
         .init_resource::<ResyncStats>();
 }
 
+/// Server: the link asked for the world and has not been sent it yet.
+#[derive(Component, Clone, Copy, Debug)]
+pub(crate) struct ResyncAsked;
+
+/// Server, `PreUpdate` after lightyear received messages: marks the links that asked for the
+/// world. (lightyear clears received messages every frame, and a frame may run no fixed tick,
+/// so they are read here rather than where the world is sent.)
+pub(crate) fn receive_resync_requests(
+    mut commands: Commands,
+    mut links: Query<(Entity, &mut MessageReceiver<PhysicsResyncRequest>), With<ClientOf>>,
+) {
+    for (link, mut requests) in &mut links {
+        if requests.receive().count() > 0 {
+            commands.entity(link).insert(ResyncAsked);
+        }
+    }
+}
+
 /// Server, `FixedPostUpdate` after the writeback and before the world is sent: queues the
-/// world for clients that asked (rate-limited per client), and sends the state hash every
-/// [`HASH_INTERVAL_TICKS`].
+/// world for links that asked, once their last one is [`RESEND_INTERVAL_TICKS`] old (a
+/// request waits until then; one that comes while a send to every client is due is answered
+/// by it), and sends the state hash every [`HASH_INTERVAL_TICKS`].
 pub(crate) fn serve_resyncs(
     mut commands: Commands,
     timeline: Res<LocalTimeline>,
@@ -113,8 +146,7 @@ pub(crate) fn serve_resyncs(
     mut links: Query<
         (
             Entity,
-            // lightyear adds a receiver with the first message it receives.
-            Option<&mut MessageReceiver<PhysicsResyncRequest>>,
+            Has<ResyncAsked>,
             &mut MessageSender<PhysicsStateHash>,
             Option<&LastResync>,
         ),
@@ -122,22 +154,27 @@ pub(crate) fn serve_resyncs(
     >,
 ) {
     let tick = timeline.tick();
-    let send_hash = tick.0.is_multiple_of(HASH_INTERVAL_TICKS);
-    let hash = PhysicsStateHash {
-        tick,
-        hash: physics.state_hash(),
-    };
-    for (link, requests, mut sender, last) in &mut links {
-        let asked = requests.is_some_and(|mut requests| requests.receive().count() > 0);
-        let allowed = last.is_none_or(|last| {
-            tick.0.wrapping_sub(last.0.0) >= super::world_state::RESEND_INTERVAL_TICKS
+    let hash = tick
+        .0
+        .is_multiple_of(HASH_INTERVAL_TICKS)
+        .then(|| PhysicsStateHash {
+            tick,
+            hash: physics.state_hash(),
         });
-        if asked && allowed {
+    for (link, asked, mut sender, last) in &mut links {
+        if asked && due.is_broadcast_due() {
+            commands.entity(link).remove::<ResyncAsked>();
+        } else if asked
+            && last.is_none_or(|last| tick.0.wrapping_sub(last.0.0) >= RESEND_INTERVAL_TICKS)
+        {
             due.send_to(link);
             stats.requests += 1;
-            commands.entity(link).insert(LastResync(tick));
+            commands
+                .entity(link)
+                .insert(LastResync(tick))
+                .remove::<ResyncAsked>();
         }
-        if send_hash {
+        if let Some(hash) = hash {
             sender.send::<PhysicsHashChannel>(hash);
             stats.hashes += 1;
         }
@@ -168,28 +205,36 @@ pub(crate) fn check_hashes(
     let state = &mut *state;
     if let Some(mut hashes) = hashes {
         for server in hashes.receive() {
-            state.waiting.push((server.tick, server.hash, now));
+            state.waiting.push(WaitingHash {
+                tick: server.tick,
+                hash: server.hash,
+                arrived: now,
+                own: None,
+            });
         }
     }
     let mut desync = None;
-    state.waiting.retain(|&(tick, hash, arrived)| {
-        // Before the last world installed, or no longer held: nothing to compare.
-        if installed.last_tick.is_none_or(|last| tick <= last) {
+    state.waiting.retain_mut(|waiting| {
+        // Before the last world installed: the server's world is the client's there.
+        if installed.last_tick.is_none_or(|last| waiting.tick <= last) {
             return false;
         }
-        let Some(own) = history.hash(tick) else {
-            return false;
+        if let Some(own) = history.hash(waiting.tick) {
+            waiting.own = Some(own);
+        }
+        let Some(own) = waiting.own else {
+            return false; // never held (older than the history): nothing to compare
         };
-        if own == hash {
+        if own == waiting.hash {
             stats.hashes += 1;
             return false;
         }
-        if now.0.wrapping_sub(arrived.0) < SETTLE_TICKS {
+        if now.0.saturating_sub(waiting.arrived.0) < SETTLE_TICKS {
             return true;
         }
         stats.hashes += 1;
         stats.desyncs += 1;
-        desync = Some(tick);
+        desync = Some(waiting.tick);
         false
     });
     let Some(tick) = desync else {
@@ -197,7 +242,7 @@ pub(crate) fn check_hashes(
     };
     let waited = state
         .requested_at
-        .is_none_or(|at| now.0.wrapping_sub(at.0) >= REQUEST_RETRY_TICKS);
+        .is_none_or(|at| now.0.saturating_sub(at.0) >= REQUEST_RETRY_TICKS);
     // A world installed since the request answers it.
     let answered = state
         .requested_at
@@ -211,5 +256,25 @@ pub(crate) fn check_hashes(
         sender.send::<PhysicsResyncChannel>(PhysicsResyncRequest { tick });
         state.requested_at = Some(now);
         stats.requests += 1;
+    }
+}
+
+/// lightyear moved the client's clock by whole ticks: the ticks the client noted move with it
+/// (as its history's do).
+pub(crate) fn shift_resync(
+    on: On<LocalTimelineShift>,
+    mut state: ResMut<ResyncState>,
+    mut installed: ResMut<WorldStateStats>,
+) {
+    let delta = on.event().delta;
+    let shift = |tick: &mut Tick| *tick = Tick(tick.0.wrapping_add_signed(delta));
+    for waiting in &mut state.waiting {
+        shift(&mut waiting.arrived);
+    }
+    for tick in [&mut state.requested_at, &mut installed.installed_at]
+        .into_iter()
+        .flatten()
+    {
+        shift(tick);
     }
 }

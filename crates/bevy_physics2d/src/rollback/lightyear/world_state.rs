@@ -50,7 +50,7 @@ pub struct PhysicsWorldChannel;
 /// Server: which clients need the world, and when it was last sent to all.
 #[derive(Resource, Default)]
 pub(crate) struct WorldStateDue {
-    /// Links that connected since the last send.
+    /// Links to send the world to at the next send: connected since the last one, or asked.
     new_clients: Vec<Entity>,
     /// Physics entities came or went since the last send to all.
     changed: bool,
@@ -64,6 +64,11 @@ impl WorldStateDue {
         if !self.new_clients.contains(&link) {
             self.new_clients.push(link);
         }
+    }
+
+    /// Whether the world goes to every client soon (bodies came or went).
+    pub(crate) fn is_broadcast_due(&self) -> bool {
+        self.changed
     }
 }
 
