@@ -11,9 +11,8 @@
 //! The tick may still be resimulated for a moment (another player's input can arrive just
 //! after the hash), so a client calls a differing hash a desync only when it still differs
 //! [`SETTLE_TICKS`] later. It then asks for the server's world ([`PhysicsResyncRequest`]), and
-//! the server sends it to that client alone, at most once per
-//! [`RESEND_INTERVAL_TICKS`](super::world_state::RESEND_INTERVAL_TICKS) per client: a client
-//! that asks too often (or lies) gets no more than that.
+//! the server sends it to that client alone, at most once per [`RESEND_INTERVAL_TICKS`] per
+//! client: a client that asks too often (or lies) gets no more than that.
 
 use super::history::WorldHistory;
 use super::world_state::{RESEND_INTERVAL_TICKS, WorldStateDue, WorldStateStats};
