@@ -82,24 +82,6 @@ fn churn_round(sim: &mut Sim, random: &mut Lcg, mut hostile_index: usize, next_i
     hostile_index
 }
 
-/// Steps until every client has installed a world and synchronised its clock.
-fn settle(sim: &mut Sim, limit: usize) -> bool {
-    for _ in 0..limit {
-        sim.step();
-        let ready = sim.clients.iter_mut().all(|app| {
-            app.world()
-                .resource::<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>()
-                .count
-                > 0
-                && app.world().resource::<LocalTimelineSync>().is_synced()
-        });
-        if ready {
-            return true;
-        }
-    }
-    false
-}
-
 #[test]
 fn eight_clients_come_and_go_under_loss_with_a_hostile_peer() {
     let mut sim = Sim::new(0);
@@ -109,7 +91,7 @@ fn eight_clients_come_and_go_under_loss_with_a_hostile_peer() {
     let hostile = sim.add_client(8, CHURN_LINK, true);
     let mut random = Lcg(11);
     assert!(
-        settle(&mut sim, 1200),
+        sim.settle(1200),
         "the first clients did not connect in 20 s: {}",
         sim.status()
     );
@@ -126,7 +108,7 @@ fn eight_clients_come_and_go_under_loss_with_a_hostile_peer() {
         }
     }
     assert!(
-        settle(&mut sim, 1200),
+        sim.settle(1200),
         "the last clients did not connect in 20 s: {}",
         sim.status()
     );
@@ -349,7 +331,7 @@ fn churn_for_minutes() {
     }
     let mut hostile_index = sim.add_client(8, CHURN_LINK, true);
     let mut random = Lcg(17);
-    assert!(settle(&mut sim, 1200), "{}", sim.status());
+    assert!(sim.settle(1200), "{}", sim.status());
     for _ in 0..300 {
         play(&mut sim, &mut random);
     }

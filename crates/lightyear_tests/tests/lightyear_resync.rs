@@ -25,19 +25,8 @@ fn installed(sim: &Sim) -> (u32, Option<u32>) {
 #[test]
 fn a_client_off_the_server_state_by_a_hair_is_back_before_the_next_keyframe() {
     let mut sim = Sim::new(2);
-    let mut ready = false;
-    for _ in 0..900 {
-        sim.step();
-        ready = sim.clients.iter_mut().all(|app| {
-            app.world().resource::<WorldStateStats>().count > 0
-                && app.world().resource::<LocalTimelineSync>().is_synced()
-        });
-        if ready {
-            break;
-        }
-    }
     assert!(
-        ready,
+        sim.settle(900),
         "the clients did not connect in 15 s: {}",
         sim.status()
     );

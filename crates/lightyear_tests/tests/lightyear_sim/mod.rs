@@ -116,7 +116,7 @@ pub fn log_inputs(
     let tick = timeline.tick().0;
     forget_tick(&mut log.inputs, tick);
     for (player, action) in &players {
-        log.inputs.insert((timeline.tick().0, player.0), action.0.0);
+        log.inputs.insert((tick, player.0), action.0.0);
     }
 }
 
@@ -641,6 +641,25 @@ impl Sim {
         self.clients.push(app);
         self.links.push(link);
         self.clients.len() - 1
+    }
+
+    /// Steps until every client has installed a world from the server and synchronised its
+    /// clock, at most `limit` ticks; whether they all did.
+    pub fn settle(&mut self, limit: usize) -> bool {
+        for _ in 0..limit {
+            self.step();
+            let ready = self.clients.iter().all(|app| {
+                app.world()
+                    .resource::<bevy_physics2d::rollback::lightyear::world_state::WorldStateStats>()
+                    .count
+                    > 0
+                    && app.world().resource::<LocalTimelineSync>().is_synced()
+            });
+            if ready {
+                return true;
+            }
+        }
+        false
     }
 
     /// The client at `index` leaves: its App and its link are dropped, as a player whose
