@@ -281,7 +281,8 @@ fn deepest_pile_overlap(scene: &Scene, end: &[BodySample]) -> f32 {
 pub const EXACT_ISLAND_BODIES: u32 = 64;
 
 /// The table's columns: every engine with its defaults, then physics_core with exact contact
-/// islands, then physics_core with the block solver.
+/// islands, with the block solver, and without carried mass (Box2D v3's soft contacts under
+/// any load).
 fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
     // The floor steps physics_core itself: its column would repeat physics_core's.
     let mut out: Vec<_> = ENGINES
@@ -308,6 +309,11 @@ fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
             ..Settings::default()
         };
         out.push(("physics_core, block solver".to_string(), build, block));
+        let soft = Settings {
+            carried_mass_fraction: Some(0.0),
+            ..Settings::default()
+        };
+        out.push(("physics_core, no carried mass".to_string(), build, soft));
     }
     out
 }

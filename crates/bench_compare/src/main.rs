@@ -50,6 +50,10 @@
 //! two-point manifolds (`WorldDef::enable_block_solver`) in the race and the differential
 //! mode, to time and compare it.
 //!
+//! `--carried-mass F` sets physics_core's and bevy_physics2d's
+//! `WorldDef::carried_mass_fraction` in the race and the differential mode (0: off, Box2D
+//! v3's soft contacts under any load).
+//!
 //! `--lanes four|eight` forces physics_core's and bevy_physics2d's contact SIMD path
 //! (`World::set_contact_lanes`; by default the widest the processor runs), to time one
 //! against the other in one build.
@@ -238,6 +242,15 @@ fn parse() -> Result<Options, String> {
                 );
             }
             "--block-solver" => options.settings.block_solver = Some(true),
+            "--carried-mass" => {
+                let text = value()?;
+                options.settings.carried_mass_fraction = Some(
+                    text.parse()
+                        .ok()
+                        .filter(|f: &f32| (0.0..1.0).contains(f))
+                        .ok_or(format!("bad carried mass fraction {text} (0 to below 1)"))?,
+                );
+            }
             "--lanes" => {
                 use physics_core::world::ContactLanes;
                 let text = value()?;
@@ -373,6 +386,7 @@ fn main() {
         exact_contact_island_bodies: options.settings.exact_contact_island_bodies,
         exact_joint_mass_ratio: options.settings.exact_joint_mass_ratio,
         block_solver: options.settings.block_solver,
+        carried_mass_fraction: options.settings.carried_mass_fraction,
         ..engines::Settings::default()
     };
     let mut table = String::new();

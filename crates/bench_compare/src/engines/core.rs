@@ -32,6 +32,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         enable_block_solver: settings
             .block_solver
             .unwrap_or(defaults.enable_block_solver),
+        carried_mass_fraction: settings
+            .carried_mass_fraction
+            .unwrap_or(defaults.carried_mass_fraction),
         ..defaults
     };
     let mut built = scene.build(def).map_err(|e| e.to_string())?;

@@ -47,6 +47,11 @@ pub struct PhysicsSettings {
     /// v3's soft joints and its cost. 10, the default; 1 for every tree; infinity for none.
     /// See `WorldDef::exact_joint_mass_ratio`.
     pub exact_joint_mass_ratio: f32,
+    /// A body carrying a heavier one is solved with at least this fraction of the mass on
+    /// it, passed down the stack, so a heavy body rests on light ones instead of sinking into
+    /// them; weights and contact forces stay as they are (0 switches it off; below 1). See
+    /// `WorldDef::carried_mass_fraction`.
+    pub carried_mass_fraction: f32,
     /// Lets bodies at rest fall asleep (they then cost nothing per step).
     pub enable_sleep: bool,
     /// Seconds a body must rest before it may sleep.
@@ -109,6 +114,7 @@ impl PhysicsSettings {
             block_solver: def.enable_block_solver,
             exact_contact_island_bodies: def.exact_contact_island_bodies,
             exact_joint_mass_ratio: def.exact_joint_mass_ratio,
+            carried_mass_fraction: def.carried_mass_fraction,
             enable_sleep: def.enable_sleep,
             time_to_sleep: def.time_to_sleep,
             restitution_threshold: def.restitution_threshold,
@@ -134,6 +140,7 @@ impl PhysicsSettings {
             enable_block_solver: self.block_solver,
             exact_contact_island_bodies: self.exact_contact_island_bodies,
             exact_joint_mass_ratio: self.exact_joint_mass_ratio,
+            carried_mass_fraction: self.carried_mass_fraction,
             enable_sleep: self.enable_sleep,
             time_to_sleep: self.time_to_sleep,
             restitution_threshold: self.restitution_threshold,

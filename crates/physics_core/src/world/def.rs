@@ -90,6 +90,15 @@ pub struct WorldDef {
     /// of ragdolls run at Box2D's cost. 10 is the default; 1 solves every tree exactly;
     /// infinity solves none exactly, held or not.
     pub exact_joint_mass_ratio: f32,
+    /// A moving body carrying a heavier one is solved with at least this fraction of the
+    /// mass resting on it, passed down the stack (`world/step/carried_mass.rs`): its contacts
+    /// then hold a heavy body up instead of letting it sink in. Soft contacts settle at a
+    /// depth of the load over the lighter body's stiffness, so Box2D v3's let a box 400 times
+    /// a crate's mass sink 8 cm into two crates. Weights, forces and contact forces stay as
+    /// they are; only how far a loaded body moves under a blow changes. Scaling happens only
+    /// where two touching bodies' masses differ by more than 1 / fraction; elsewhere the step
+    /// is Box2D v3's to the bit. 0 switches it off; it must be below 1.
+    pub carried_mass_fraction: f32,
     /// How shape frictions combine.
     pub friction_mixing: MixRule,
     /// How shape restitutions combine.
@@ -126,6 +135,7 @@ impl Default for WorldDef {
             enable_block_solver: false,
             exact_contact_island_bodies: 0,
             exact_joint_mass_ratio: 10.0,
+            carried_mass_fraction: 0.9,
             friction_mixing: MixRule::GeometricMean,
             restitution_mixing: MixRule::Max,
             max_bodies: 1 << 20,
@@ -240,6 +250,12 @@ impl WorldDef {
         if ratio.is_nan() || ratio < 1.0 {
             return Err(InvalidSetting(
                 "exact_joint_mass_ratio must be at least 1 (or infinite)",
+            ));
+        }
+        let fraction = self.carried_mass_fraction;
+        if !(0.0..1.0).contains(&fraction) {
+            return Err(InvalidSetting(
+                "carried_mass_fraction must be at least 0 and below 1",
             ));
         }
         Ok(())

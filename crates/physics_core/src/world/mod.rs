@@ -107,6 +107,8 @@ pub struct World {
     prepare_slots: Vec<u32>,
     /// What the solve set was built for, and whether it still holds.
     solve_set: step::solve_set::SolveSetCache,
+    /// The scratch of the carried-mass scaling, and the bodies it scaled this step.
+    carried_mass: step::carried_mass::CarriedMass,
     /// The narrowphase's notes for its serial pass, kept for their capacity.
     collide_notes: Notes<CollideOutcome>,
     /// The finalize's notes for its serial pass and its batch of broadphase moves, kept for
@@ -156,6 +158,7 @@ impl World {
             last_dt: 0.0,
             prepare_slots: Vec::new(),
             solve_set: step::solve_set::SolveSetCache::empty(),
+            carried_mass: Default::default(),
             collide_notes: Notes::default(),
             finalize_notes: Notes::default(),
             finalize_moves: Vec::new(),

@@ -4,6 +4,7 @@
 use super::{HitEvent, World, WorldError};
 use crate::world::recording::{ModifiedContact, RecordedCall};
 
+pub(in crate::world) mod carried_mass;
 pub(in crate::world) mod continuous;
 mod finalize;
 mod sleep;
@@ -488,6 +489,19 @@ impl World {
         // constraints.
         let mut prepared = std::mem::take(&mut self.prepare_slots);
         let any_restitution = self.find_solve_set(&solver_index, &mut prepared, &mut arrays);
+        // Bodies carrying much heavier ones are solved heavier (`carried_mass.rs`).
+        let mut carried = std::mem::take(&mut self.carried_mass);
+        carried.scale_carrying_bodies(
+            carried_mass::CarriedMassInput {
+                bodies: &self.bodies,
+                contacts: &self.contacts,
+                solver_index: &solver_index,
+                pairs: &mut self.solve_set.solved_pairs(),
+                gravity: self.def.gravity,
+                fraction: self.def.carried_mass_fraction,
+            },
+            &mut arrays,
+        );
         // A solver body's constraint data was gathered above, densely; a body outside the
         // solver (static or asleep) acts as a fixed one, read from its record.
         let contact_bodies = std::mem::take(&mut arrays.contact_bodies);
@@ -537,6 +551,8 @@ impl World {
         let mut hits = link.hits.into_inner().unwrap_or_else(|e| e.into_inner());
         arrays.solver_index = solver_index;
         arrays.contact_bodies = contact_bodies;
+        carried.restore(&mut arrays);
+        self.carried_mass = carried;
 
         self.joint_breaks.clear();
         self.hold_joint_results(&mut arrays, 1.0 / h);

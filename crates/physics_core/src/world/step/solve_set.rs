@@ -139,6 +139,12 @@ impl SolveSetCache {
         }
     }
 
+    /// The solved contacts as (slot, solver index of body A, of body B), in constraint order;
+    /// empty when the set was built with exact contact islands.
+    pub(in crate::world) fn solved_pairs(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        self.keys.iter().map(|k| (k.slot, k.a, k.b))
+    }
+
     /// Whether last step's joint order (colours, places, exact islands) still holds; from
     /// here on it is taken as rebuilt, so call it once per solve, after
     /// [`SolveSetCache::note_bodies`].
