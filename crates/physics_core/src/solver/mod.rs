@@ -7,6 +7,10 @@
 //!                                        last step's colours are kept while no contact
 //!                                        started or stopped touching and the same bodies
 //!                                        move (`world/solve_set.rs`)
+//! carried mass                           (once per step, `world/step/carried_mass.rs`)
+//!                                        a body under a much heavier one is solved with
+//!                                        most of the mass it carries, weight unchanged;
+//!                                        put back before finalize
 //! prepare contacts                       (once per step, in parallel blocks) coloured
 //!                                        ones group by group straight into their SIMD
 //!                                        lanes, the overflow in its own order

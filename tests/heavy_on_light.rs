@@ -1,0 +1,106 @@
+//! Heavy bodies on light ones, with the default settings: Solver2D's high mass ratio scenes
+//! rest on their light boxes (`WorldDef::carried_mass_fraction`), where Box2D v3's soft
+//! contacts, rapier's and this engine's without carried mass sink 8.6 to 22 cm
+//! (`bench_compare --fidelity`).
+//!
+//! Why they sink without it: a soft contact settles at s = K F / w^2, K the light body's
+//! inverse mass, F the heavy body's load (`physics_core/src/world/step/carried_mass.rs`).
+
+use physics2d_demos::physics_core::prelude::*;
+use physics2d_demos::scenes::{BIG_BOX_REST_HEIGHT, high_mass_ratio_1_heavy_boxes};
+use physics2d_demos::{BuiltScene, scene};
+
+/// The scene built with the default settings but `fraction` and no sleeping (these tests
+/// watch bodies at rest, which sleep would freeze), stepped for its 10 s.
+fn settled(name: &str, fraction: f32) -> BuiltScene {
+    let s = scene(name).unwrap();
+    let def = WorldDef {
+        carried_mass_fraction: fraction,
+        enable_sleep: false,
+        ..WorldDef::default()
+    };
+    let mut built = s.build(def).unwrap();
+    for _ in 0..s.steps {
+        built.world.step(s.dt).unwrap();
+    }
+    built
+}
+
+/// (body index, rigid rest height) of the heavy boxes of a high mass ratio scene.
+fn heavy_boxes(name: &str) -> Vec<(usize, f32)> {
+    if name == "high_mass_ratio_1" {
+        high_mass_ratio_1_heavy_boxes().to_vec()
+    } else {
+        vec![(3, BIG_BOX_REST_HEIGHT)]
+    }
+}
+
+const SCENES: [&str; 3] = [
+    "high_mass_ratio_1",
+    "high_mass_ratio_2",
+    "high_mass_ratio_3",
+];
+
+#[test]
+fn solver2d_high_mass_ratio_scenes_sink_under_two_centimetres_by_default() {
+    let fraction = WorldDef::default().carried_mass_fraction;
+    for name in SCENES {
+        let s = scene(name).unwrap();
+        let built = settled(name, fraction);
+        for (index, rest) in heavy_boxes(name) {
+            let id = built.bodies[index];
+            let sink = rest - built.world.body_position(id).unwrap().y;
+            assert!(sink.abs() < 0.02, "{name}: heavy box {index} sank {sink} m");
+            let v = built.world.linear_velocity(id).unwrap();
+            assert!(v.length() < 0.01, "{name}: box {index} still moves at {v}");
+        }
+        // The light boxes hold their places: none squeezed out sideways.
+        for (desc, id) in s.bodies.iter().zip(&built.bodies).skip(1) {
+            let moved = built.world.body_position(*id).unwrap().x - desc.position.x;
+            assert!(moved.abs() < 0.05, "{name}: a box moved {moved} m sideways");
+        }
+    }
+}
+
+/// The guard of the test above: without carried mass the same scenes sink as Box2D v3's do.
+#[test]
+fn without_carried_mass_the_heavy_boxes_sink_as_in_box2d() {
+    for name in SCENES {
+        let built = settled(name, 0.0);
+        let deepest = heavy_boxes(name)
+            .into_iter()
+            .map(|(index, rest)| rest - built.world.body_position(built.bodies[index]).unwrap().y)
+            .fold(0.0f32, f32::max);
+        // Box2D v3: 8.58 cm (2 and 3) and 21.7 cm (1).
+        assert!(deepest > 0.08, "{name}: sank only {deepest} m");
+    }
+}
+
+/// Carried mass changes how a loaded body moves, never what it weighs: at rest the ground
+/// under the two crates of "high mass ratio 2" carries the big box and the crates, 402 kg.
+#[test]
+fn the_ground_carries_the_weight_of_what_rests_on_it_not_the_solver_mass() {
+    let built = settled(
+        "high_mass_ratio_2",
+        WorldDef::default().carried_mass_fraction,
+    );
+    let world = &built.world;
+    let ground = built.bodies[0];
+    let support: f32 = world
+        .body_contact_data(ground)
+        .iter()
+        .flat_map(|c| c.manifold.points().iter().map(|p| p.normal_impulse))
+        .sum::<f32>()
+        / world.last_substep_seconds();
+    let mass: f32 = built.bodies[1..]
+        .iter()
+        .map(|&b| world.body_mass_data(b).unwrap().mass)
+        .sum();
+    let weight = mass * -world.def().gravity.y;
+    // Were the crates' weights scaled with their solver mass (0.9 of 400 kg each), the
+    // ground would carry 720 kg more.
+    assert!(
+        (support - weight).abs() < 0.01 * weight,
+        "the ground carries {support} N of {weight} N"
+    );
+}
