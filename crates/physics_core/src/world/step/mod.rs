@@ -57,6 +57,9 @@ pub struct StepCounters {
     /// it from the body records: no body record changed between the steps, the same bodies
     /// moved, and the time step and gravity were the same.
     pub solver_bodies_kept: bool,
+    /// Bodies solved heavier this step because they carry a much heavier one
+    /// (`WorldDef::carried_mass_fraction`).
+    pub bodies_carrying: usize,
 }
 
 /// Wall-clock time of each stage of the last step, in milliseconds.
@@ -502,6 +505,7 @@ impl World {
             },
             &mut arrays,
         );
+        self.counters.bodies_carrying = carried.scaled.len();
         // A solver body's constraint data was gathered above, densely; a body outside the
         // solver (static or asleep) acts as a fixed one, read from its record.
         let contact_bodies = std::mem::take(&mut arrays.contact_bodies);
