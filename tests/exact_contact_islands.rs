@@ -10,8 +10,9 @@ use physics2d_demos::scenes::{BIG_BOX_REST_HEIGHT, high_mass_ratio_1_heavy_boxes
 use physics2d_demos::{ABSENT_BODY, scene};
 
 /// Solver2D's high mass ratio scenes: the heavy box sinks at most 2 cm below its rigid rest
-/// height after 10 s. Box2D v3, rapier2d and this engine's soft contacts sink it 8.6 to
-/// 22 cm (`bench_compare --fidelity`): a soft contact's stiffness is the light body's.
+/// height after 10 s. Box2D v3, rapier2d and this engine's soft contacts without carried
+/// mass sink it 8.6 to 22 cm (`bench_compare --fidelity`): a soft contact's stiffness is the
+/// light body's. (Carried mass, on by default, holds them too: `tests/heavy_on_light.rs`.)
 #[test]
 fn heavy_boxes_on_light_ones_sink_at_most_two_centimetres() {
     for name in [

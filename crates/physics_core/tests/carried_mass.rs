@@ -91,7 +91,7 @@ fn scene_without_heavy_loads(fraction: f32) -> (World, Vec<BodyId>) {
 
 #[test]
 fn stacks_without_heavy_loads_step_as_box2d_does_to_the_bit() {
-    let (mut scaled, bodies) = scene_without_heavy_loads(0.9);
+    let (mut scaled, bodies) = scene_without_heavy_loads(0.8);
     let (mut unscaled, _) = scene_without_heavy_loads(0.0);
     for step in 0..300 {
         scaled.step(DT).unwrap();
@@ -123,7 +123,8 @@ fn a_carried_mass_fraction_of_one_or_more_or_nan_is_refused() {
 }
 
 /// A box of 40 bodies whose masses span a hundred to one (boxes and balls of densities 1 to
-/// 100, dropped in random order), stepped 10 s: the kinetic energy left, in joules.
+/// 100, dropped in random order), stepped 20 s: the kinetic energy left, in joules, and the
+/// most bodies carrying in a step.
 fn pile_of_mixed_masses(fraction: f32) -> (f32, usize) {
     let mut world = World::new(def(fraction)).unwrap();
     let walls = world.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
@@ -163,7 +164,7 @@ fn pile_of_mixed_masses(fraction: f32) -> (f32, usize) {
         bodies.push(body);
     }
     let mut carrying = 0;
-    for _ in 0..600 {
+    for _ in 0..1200 {
         world.step(DT).unwrap();
         carrying = carrying.max(world.counters().bodies_carrying);
     }
@@ -180,16 +181,18 @@ fn pile_of_mixed_masses(fraction: f32) -> (f32, usize) {
 }
 
 /// Solver masses change how loaded bodies move, so they must not feed a pile energy: a pile
-/// of masses a hundred to one apart comes to rest with carried mass as it does without.
+/// of masses a hundred to one apart comes to rest with carried mass as it does without. (A
+/// wedged ball spins down more slowly under its larger solver inertia: here one still turns
+/// at 0.1 to 0.4 rad/s after 10 s with carried mass, and is still by 20 s.)
 #[test]
 fn a_pile_of_masses_a_hundred_to_one_apart_comes_to_rest() {
     let (without, none) = pile_of_mixed_masses(0.0);
-    let (with, carrying) = pile_of_mixed_masses(0.9);
-    println!("kinetic energy after 10 s: {without} J without, {with} J with ({carrying} carrying)");
+    let (with, carrying) = pile_of_mixed_masses(0.8);
+    println!("kinetic energy after 20 s: {without} J without, {with} J with ({carrying} carrying)");
     assert_eq!(none, 0);
     assert!(carrying > 0, "no body carried a heavier one");
-    // At rest a pile keeps only the soft solve's creep: millijoules against the 60 kJ of
+    // At rest a pile keeps only the soft solve's creep: under a millijoule against the 60 kJ of
     // its fall.
-    assert!(with < 0.05, "{with} J left with carried mass");
-    assert!(without < 0.05, "{without} J left without carried mass");
+    assert!(with < 1e-3, "{with} J left with carried mass");
+    assert!(without < 1e-3, "{without} J left without carried mass");
 }

@@ -135,7 +135,7 @@ impl Default for WorldDef {
             enable_block_solver: false,
             exact_contact_island_bodies: 0,
             exact_joint_mass_ratio: 10.0,
-            carried_mass_fraction: 0.9,
+            carried_mass_fraction: 0.8,
             friction_mixing: MixRule::GeometricMean,
             restitution_mixing: MixRule::Max,
             max_bodies: 1 << 20,
