@@ -31,6 +31,17 @@ fn add_box(world: &mut World, at: Vec2, half: Vec2, density: f32, friction: f32)
     body
 }
 
+fn add_ball(world: &mut World, at: Vec2, radius: f32, density: f32) -> BodyId {
+    let ball = world.create_body(&BodyDef::dynamic(at)).unwrap();
+    let shape = ShapeDef {
+        density,
+        ..ShapeDef::default()
+    };
+    let circle = Circle::new(Vec2::ZERO, radius).unwrap();
+    world.create_shape(ball, &shape, circle.into()).unwrap();
+    ball
+}
+
 fn ground_segment(world: &mut World, half_width: f32, friction: f32) {
     let ground = world.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
     let shape = ShapeDef {
@@ -73,14 +84,7 @@ fn scene_without_heavy_loads(fraction: f32) -> (World, Vec<BodyId>) {
         if k % 2 == 0 {
             bodies.push(add_box(&mut world, at, Vec2::splat(0.5), density, 0.6));
         } else {
-            let ball = world.create_body(&BodyDef::dynamic(at)).unwrap();
-            let shape = ShapeDef {
-                density,
-                ..ShapeDef::default()
-            };
-            let circle = Circle::new(Vec2::ZERO, 0.5).unwrap();
-            world.create_shape(ball, &shape, circle.into()).unwrap();
-            bodies.push(ball);
+            bodies.push(add_ball(&mut world, at, 0.5, density));
         }
     }
     let heavy = add_box(&mut world, Vec2::new(30.0, 1.0), Vec2::splat(1.0), 7.5, 0.6);
@@ -152,14 +156,7 @@ fn pile_of_mixed_masses(fraction: f32) -> (f32, usize) {
         let body = if next() % 2 == 0 {
             add_box(&mut world, at, Vec2::splat(0.45), density, 0.6)
         } else {
-            let ball = world.create_body(&BodyDef::dynamic(at)).unwrap();
-            let shape = ShapeDef {
-                density,
-                ..ShapeDef::default()
-            };
-            let circle = Circle::new(Vec2::ZERO, 0.45).unwrap();
-            world.create_shape(ball, &shape, circle.into()).unwrap();
-            ball
+            add_ball(&mut world, at, 0.45, density)
         };
         bodies.push(body);
     }
