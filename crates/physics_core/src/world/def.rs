@@ -95,9 +95,10 @@ pub struct WorldDef {
     /// then hold a heavy body up instead of letting it sink in. Soft contacts settle at a
     /// depth of the load over the lighter body's stiffness, so Box2D v3's let a box 400 times
     /// a crate's mass sink 8 cm into two crates. Weights, forces and contact forces stay as
-    /// they are; only how far a loaded body moves under a blow changes. Scaling happens only
-    /// where two touching bodies' masses differ by more than 1 / fraction; elsewhere the step
-    /// is Box2D v3's to the bit. 0 switches it off; it must be below 1.
+    /// they are; only how far a loaded body moves under a blow changes. Scaling starts only
+    /// where two touching moving bodies' masses differ more than four times; elsewhere the
+    /// step is Box2D v3's to the bit. 0.8 by default; 0 switches it off (Box2D v3's soft
+    /// contacts under any load); it must be below 1.
     pub carried_mass_fraction: f32,
     /// How shape frictions combine.
     pub friction_mixing: MixRule,
