@@ -37,8 +37,9 @@
 //! its scaled mass would (it is pinned by the load anyway), and falls at g / sigma for the one
 //! step after the load leaves it. Where no contact joins two bodies whose masses differ by
 //! more than [`SEED_MASS_RATIO`], nothing is scaled and the step is Box2D v3's to the bit;
-//! that check reads the solve set's dense keys only. Bodies with joints keep their mass (their joint rows
-//! are prepared from the body records), but still pass the mass they carry down.
+//! that check reads the solve set's dense keys only. Bodies with joints keep their mass
+//! (their joint rows are prepared from the body records), but still pass the mass they carry
+//! down.
 
 use crate::body::Body;
 use crate::contact::Contact;
@@ -65,7 +66,7 @@ pub(in crate::world) struct ScaledBody {
     params: BodyParams,
 }
 
-/// The scratch of [`scale_carrying_bodies`], kept for its allocations.
+/// The scratch of [`CarriedMass::scale_carrying_bodies`], kept for its allocations.
 #[derive(Default)]
 pub(in crate::world) struct CarriedMass {
     /// Solver mass of each solver body (its own mass, or what it carries times the fraction).
@@ -73,17 +74,17 @@ pub(in crate::world) struct CarriedMass {
     /// Contact slots whose lower body may have to take a larger mass.
     work: Vec<u32>,
     /// The bodies scaled this step, to put back after the substeps.
-    pub scaled: Vec<ScaledBody>,
+    scaled: Vec<ScaledBody>,
 }
 
-/// What the scaling reads of the world.
-pub(in crate::world) struct CarriedMassInput<'a> {
+/// What the scaling reads of the world; `I` walks the solved contacts.
+pub(in crate::world) struct CarriedMassInput<'a, I> {
     pub bodies: &'a Slots<Body>,
     pub contacts: &'a Slots<Contact>,
     /// Solver index of each body slot.
     pub solver_index: &'a [u32],
     /// The solved contacts' solver bodies, in constraint order.
-    pub pairs: &'a mut dyn Iterator<Item = (u32, u32, u32)>,
+    pub pairs: I,
     pub gravity: Vec2,
     pub fraction: f32,
 }
@@ -93,7 +94,13 @@ impl CarriedMass {
     /// its mass (directly, or down a stack from a contact of two masses [`SEED_MASS_RATIO`]
     /// apart), as the module explains, noting each in `self.scaled`. Does nothing when the
     /// fraction or gravity is zero.
-    pub fn scale_carrying_bodies(&mut self, input: CarriedMassInput, arrays: &mut SolverArrays) {
+    pub fn scale_carrying_bodies<I>(
+        &mut self,
+        input: CarriedMassInput<I>,
+        arrays: &mut SolverArrays,
+    ) where
+        I: Iterator<Item = (u32, u32, u32)>,
+    {
         self.scaled.clear();
         let fraction = input.fraction;
         let gravity = input.gravity.length();
@@ -174,6 +181,11 @@ impl CarriedMass {
             p.linear_acceleration *= scale;
             p.angular_acceleration *= scale;
         }
+    }
+
+    /// How many bodies the last [`CarriedMass::scale_carrying_bodies`] scaled.
+    pub fn scaled_count(&self) -> usize {
+        self.scaled.len()
     }
 
     /// Gives the scaled bodies back the solver data they had, bit for bit, so that what

@@ -499,13 +499,13 @@ impl World {
                 bodies: &self.bodies,
                 contacts: &self.contacts,
                 solver_index: &solver_index,
-                pairs: &mut self.solve_set.solved_pairs(),
+                pairs: self.solve_set.solved_pairs(),
                 gravity: self.def.gravity,
                 fraction: self.def.carried_mass_fraction,
             },
             &mut arrays,
         );
-        self.counters.bodies_carrying = carried.scaled.len();
+        self.counters.bodies_carrying = carried.scaled_count();
         // A solver body's constraint data was gathered above, densely; a body outside the
         // solver (static or asleep) acts as a fixed one, read from its record.
         let contact_bodies = std::mem::take(&mut arrays.contact_bodies);
