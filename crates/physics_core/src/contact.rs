@@ -9,7 +9,6 @@ use crate::collision::{CollideSettings, Manifold, collide};
 use crate::contact_recycle::{BodyFrame, RecycleCache};
 use crate::shape::Shape;
 use crate::solver::contact_solver::SolvedPoint;
-use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// The world's record of a contact.
@@ -130,16 +129,23 @@ impl Contact {
 
     /// The fastest approach (speed, point) among the points that pushed this step, if faster
     /// than `threshold`: a hit event.
-    pub fn fastest_hit(&self, solved: &[SolvedPoint; 2], threshold: f32) -> Option<(f32, Vec2)> {
+    pub fn fastest_hit(
+        &self,
+        solved: &[SolvedPoint; 2],
+        threshold: f32,
+    ) -> Option<(f32, crate::position::Position)> {
         solved
             .iter()
             .zip(self.manifold.points())
             .filter(|(sp, _)| sp.max_normal_impulse > 0.0)
             .map(|(sp, mp)| (-sp.relative_velocity, mp.point))
-            .fold(None, |best: Option<(f32, Vec2)>, x| match best {
-                Some(b) if b.0 >= x.0 => Some(b),
-                _ => Some(x),
-            })
+            .fold(
+                None,
+                |best: Option<(f32, crate::position::Position)>, x| match best {
+                    Some(b) if b.0 >= x.0 => Some(b),
+                    _ => Some(x),
+                },
+            )
             .filter(|&(speed, _)| speed > threshold)
     }
 
@@ -182,6 +188,7 @@ impl Contact {
         let old = self.manifold;
         let (xf_a, xf_b) = (a.transform, b.transform);
         let mut manifold = collide(shape_a, xf_a, shape_b, xf_b, settings);
+        manifold.move_out_of(a.origin);
         carry_impulses(&old, &mut manifold);
         self.manifold = manifold;
         let recyclable = !self.sensor && recycling.distance > 0.0;

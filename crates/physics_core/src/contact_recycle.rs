@@ -28,6 +28,7 @@
 
 use crate::collision::{Manifold, ManifoldPoint};
 use crate::math::{Rot, Transform};
+use crate::position::{FrameOrigin, WorldTransform};
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -36,10 +37,25 @@ use serde::{Deserialize, Serialize};
 const RECYCLE_MIN_COS: f32 = 0.98;
 
 /// A body's pose and the centre of mass in its frame: what carrying a manifold reads of it.
+/// The pose is in a float frame that both bodies of a contact share (`origin`: the world
+/// itself in the float build, body A's origin in the `large-world` build).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct BodyFrame {
     pub transform: Transform,
     pub local_center: Vec2,
+    pub origin: FrameOrigin,
+}
+
+impl BodyFrame {
+    /// A body at `transform` in the world, seen from the frame at `origin`.
+    #[inline(always)]
+    pub fn new(transform: WorldTransform, local_center: Vec2, origin: FrameOrigin) -> Self {
+        BodyFrame {
+            transform: origin.transform_to_frame(transform),
+            local_center,
+            origin,
+        }
+    }
 }
 
 /// What a contact keeps from its last full manifold computation.
@@ -166,7 +182,7 @@ impl RecycleCache {
             p.separation = k.separation + (on_b - on_a).dot(normal);
             p.anchor_a = k.anchor_a + shift_a;
             p.anchor_b = k.anchor_b + shift_b;
-            p.point = 0.5 * (on_a + on_b);
+            p.point = a.origin.to_world(0.5 * (on_a + on_b));
             p.id = k.id;
             p.persisted = true;
         }
@@ -237,6 +253,7 @@ mod tests {
         BodyFrame {
             transform,
             local_center: Vec2::ZERO,
+            origin: FrameOrigin::WORLD,
         }
     }
 

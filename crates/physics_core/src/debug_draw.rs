@@ -75,6 +75,10 @@ pub struct DebugDrawOptions {
     pub impulse_scale: f32,
     /// Length of drawn normals and axes, in world units.
     pub axis_length: f32,
+    /// The world point drawn at (0, 0): every point handed to the renderer is relative to
+    /// it. A renderer whose scene floats with the camera (a floating origin, far from the
+    /// world's) passes its origin here and gets float points near it.
+    pub origin: crate::position::Position,
 }
 
 impl Default for DebugDrawOptions {
@@ -88,12 +92,13 @@ impl Default for DebugDrawOptions {
             centers_of_mass: false,
             impulse_scale: 0.1,
             axis_length: 0.3,
+            origin: crate::position::Position::ZERO,
         }
     }
 }
 
 /// A renderer for [`World::debug_draw`](crate::world::World::debug_draw). Points are in world
-/// coordinates.
+/// coordinates relative to [`DebugDrawOptions::origin`].
 pub trait DebugDraw {
     /// A closed convex polygon (counter-clockwise), rounded by `radius` when it is not zero.
     fn polygon(&mut self, vertices: &[Vec2], radius: f32, color: DebugColor);

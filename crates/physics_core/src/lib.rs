@@ -52,6 +52,7 @@ pub mod math;
 pub mod mix_rule;
 mod pair_hash;
 pub mod parallel;
+pub mod position;
 mod prefetch;
 pub mod shape;
 pub mod shape_def;
@@ -72,6 +73,7 @@ pub mod prelude {
         PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint,
     };
     pub use crate::math::{Rot, Transform};
+    pub use crate::position::{Position, WorldTransform};
     pub use crate::shape::{Aabb, Capsule, Circle, MassData, Polygon, Segment, Shape, ShapeError};
     pub use crate::shape_def::ShapeDef;
     pub use crate::world::{

@@ -4,6 +4,8 @@
 
 mod support;
 
+use physics_core::position::to_position;
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use support::{DT, ground, unit_box, world};
 
@@ -32,7 +34,7 @@ fn destroying_a_body_destroys_its_shapes_and_contacts() {
         w.step(DT).unwrap();
     }
     // Nothing else was disturbed: b still rests on the ground.
-    assert!((w.body_position(b).unwrap() - Vec2::new(3.0, 0.5)).length() < 0.01);
+    assert!((to_vec2(w.body_position(b).unwrap()) - Vec2::new(3.0, 0.5)).length() < 0.01);
     assert!(w.body_exists(g));
 }
 
@@ -85,7 +87,7 @@ fn a_body_that_swaps_its_only_shape_lands_on_the_one_it_kept() {
     for _ in 0..120 {
         w.step(DT).unwrap();
     }
-    let y = w.body_position(body).unwrap().y;
+    let y = to_vec2(w.body_position(body).unwrap()).y;
     // Resting on the ground (top at y = 0) on the 0.25 m half-height slab, sunk at most the
     // contact slop (5 mm) and a little solver softness.
     assert!(
@@ -153,7 +155,7 @@ fn a_body_def_read_back_creates_the_body_again_as_it_is_now() {
     ground(&mut w);
     let def = BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(1.0, 4.0),
+        position: to_position(Vec2::new(1.0, 4.0)),
         linear_velocity: Vec2::new(2.0, 0.0),
         angular_velocity: 1.5,
         gravity_scale: 0.5,

@@ -2,6 +2,7 @@
 //! to the step height and not higher, no wall crossed at any speed, moving platforms ridden,
 //! one-way platforms, light bodies pushed and heavy ones not, ground followed downhill.
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use physics_core::world::{CharacterExceptions, CharacterMove, CharacterSettings};
 
@@ -86,7 +87,7 @@ impl Rig {
     }
 
     fn feet(&self) -> Vec2 {
-        self.world.body_position(self.body).unwrap() - Vec2::new(0.0, FEET)
+        to_vec2(self.world.body_position(self.body).unwrap()) - Vec2::new(0.0, FEET)
     }
 
     fn grounded(&self) -> bool {
@@ -225,14 +226,14 @@ fn never_ends_inside_a_wall_at_20_m_per_s() {
     for i in 0..240 {
         if i == 120 {
             // Teleport up and dive.
-            let p = rig.world.body_position(rig.body).unwrap();
+            let p = to_vec2(rig.world.body_position(rig.body).unwrap());
             rig.world
                 .set_transform(rig.body, Vec2::new(0.0, p.y + 6.0), Rot::IDENTITY)
                 .unwrap();
             rig.velocity = Vec2::new(20.0, -20.0);
         }
         rig.step(20.0);
-        let p = rig.world.body_position(rig.body).unwrap();
+        let p = to_vec2(rig.world.body_position(rig.body).unwrap());
         deepest = deepest.max(p.x + RADIUS - 5.0);
         assert!(p.y - FEET > -0.005, "through the floor: {p}");
     }
@@ -258,7 +259,7 @@ fn rides_a_moving_platform_without_sliding() {
     for _ in 0..30 {
         rig.step(0.0);
     }
-    let offset = |rig: &Rig| rig.feet() - rig.world.body_position(platform).unwrap();
+    let offset = |rig: &Rig| rig.feet() - to_vec2(rig.world.body_position(platform).unwrap());
     let start = offset(&rig);
     let mut worst: f32 = 0.0;
     for i in 0..480 {
@@ -332,7 +333,7 @@ fn pushes_a_light_crate_and_is_stopped_by_a_heavy_one() {
         for _ in 0..180 {
             rig.step(3.0);
         }
-        let crate_x = rig.world.body_position(crate_).unwrap().x;
+        let crate_x = to_vec2(rig.world.body_position(crate_).unwrap()).x;
         (rig.feet().x, crate_x)
     };
     // One kilogram, under the 50 kg limit: walked along at about walking speed for the

@@ -7,6 +7,7 @@
 //! the corner's nearly level normal instead of trying the step: a 0.25 m step under a 0.3 m
 //! capsule cost 0.35 m of walking, six frames under half speed.
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use physics_core::world::{CharacterExceptions, CharacterSettings};
 
@@ -95,10 +96,10 @@ fn walk_into_step(radius: f32, height: f32, settings: &CharacterSettings) -> Wal
         velocity = moved.velocity;
         stepped_up |= moved.stepped_up;
         world.step(DT).unwrap();
-        let feet = world.body_position(body).unwrap().y - centre_above_feet;
+        let feet = to_vec2(world.body_position(body).unwrap()).y - centre_above_feet;
         highest = highest.max(feet);
     }
-    let centre = world.body_position(body).unwrap();
+    let centre = to_vec2(world.body_position(body).unwrap());
     Walk {
         feet: centre - Vec2::new(0.0, centre_above_feet),
         highest,

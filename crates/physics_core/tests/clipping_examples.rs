@@ -8,6 +8,7 @@
 //! the manifold keeps it as a speculative point (positive separation), as Box2D does.
 
 use physics_core::collision::{CollideSettings, collide};
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 
 fn polygon(points: &[(f32, f32)]) -> Shape {
@@ -33,7 +34,8 @@ fn manifold(a: &Shape) -> Manifold {
 fn surface_point(m: &Manifold, i: usize, on_b: bool) -> Vec2 {
     let p = &m.points[i];
     let half = 0.5 * p.separation * m.normal;
-    if on_b { p.point + half } else { p.point - half }
+    let point = to_vec2(p.point);
+    if on_b { point + half } else { point - half }
 }
 
 /// The index of the point whose surface point (on B or A) is nearest (x, y).

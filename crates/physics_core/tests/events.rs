@@ -2,6 +2,7 @@
 //! groups, and a body destroyed inside a sleeping island, each showing nothing else in the
 //! world is disturbed.
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use physics_core::world::one_way_platforms;
 
@@ -80,7 +81,7 @@ fn static_sensor_reports_a_ball_passing_through_without_touching_it() {
             .all(|c| c.shape_a != sensor && c.shape_b != sensor)
     );
     assert!(
-        (w.body_position(b).unwrap().y - 0.25).abs() < 0.01,
+        (to_vec2(w.body_position(b).unwrap()).y - 0.25).abs() < 0.01,
         "ball rests on the ground"
     );
 }
@@ -109,10 +110,10 @@ fn a_body_with_only_sensor_shapes_falls_through_and_reports_overlaps() {
     }
     assert!(saw_ground, "the ghost never reported the ground");
     assert!(
-        w.body_position(ghost).unwrap().y < -3.0,
+        to_vec2(w.body_position(ghost).unwrap()).y < -3.0,
         "the ghost did not fall through"
     );
-    assert!((w.body_position(resting).unwrap() - Vec2::new(3.0, 0.5)).length() < 0.01);
+    assert!((to_vec2(w.body_position(resting).unwrap()) - Vec2::new(3.0, 0.5)).length() < 0.01);
 }
 
 #[test]
@@ -205,9 +206,9 @@ fn one_way_platform_lets_a_box_jump_up_through_and_land_on_top() {
     }
     // Resting on the shelf's top at 3.1 + 0.5.
     assert!(
-        (w.body_position(b).unwrap().y - 3.6).abs() < 0.02,
+        (to_vec2(w.body_position(b).unwrap()).y - 3.6).abs() < 0.02,
         "box at {}",
-        w.body_position(b).unwrap()
+        to_vec2(w.body_position(b).unwrap())
     );
 }
 
@@ -244,21 +245,21 @@ fn destroying_a_body_inside_a_sleeping_island_disturbs_nothing_else() {
     let before: Vec<Vec2> = column
         .iter()
         .chain(&other)
-        .map(|b| w.body_position(*b).unwrap())
+        .map(|b| to_vec2(w.body_position(*b).unwrap()))
         .collect();
     // Take the middle box out of the first column: the top one falls onto the bottom one.
     w.destroy_body(column[1]).unwrap();
     for _ in 0..120 {
         w.step(DT).unwrap();
     }
-    assert!((w.body_position(column[0]).unwrap() - before[0]).length() < 0.01);
+    assert!((to_vec2(w.body_position(column[0]).unwrap()) - before[0]).length() < 0.01);
     assert!(
-        (w.body_position(column[2]).unwrap().y - 1.5).abs() < 0.02,
+        (to_vec2(w.body_position(column[2]).unwrap()).y - 1.5).abs() < 0.02,
         "top box fell onto the bottom one"
     );
     // The other island never woke and never moved.
     for (b, p) in other.iter().zip(&before[3..]) {
-        assert_eq!(w.body_position(*b).unwrap(), *p);
+        assert_eq!(to_vec2(w.body_position(*b).unwrap()), *p);
     }
 }
 

@@ -5,6 +5,8 @@
 mod joint_rig;
 
 use joint_rig::{anchor_body, pin, pin_gap};
+use physics_core::position::to_position;
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -77,9 +79,9 @@ fn widest_pin_opening(mass_ratio: f32, end_density: f32, hold: ChainHold) -> f32
     if hold == ChainHold::Mouse {
         let last = links[9];
         let target = Vec2::new(6.0, 4.0);
-        let at = w.body_position(last).unwrap();
+        let at = to_vec2(w.body_position(last).unwrap());
         let mouse = MouseJoint {
-            target,
+            target: to_position(target),
             hertz: 5.0,
             damping_ratio: 0.7,
             max_force: 1000.0,

@@ -4,6 +4,7 @@
 //! substeps of length h from rest with acceleration g:
 //!   v_n = v0 + n h g,   x_n = x0 + n h v0 + h^2 g n (n + 1) / 2.
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 
 fn closed_form(x0: Vec2, v0: Vec2, g: Vec2, h: f32, n: usize) -> (Vec2, Vec2) {
@@ -32,7 +33,7 @@ fn fly(v0: Vec2, steps: usize) -> (Vec2, Vec2, Vec2) {
     }
     (
         x0,
-        world.body_position(body).unwrap(),
+        to_vec2(world.body_position(body).unwrap()),
         world.linear_velocity(body).unwrap(),
     )
 }

@@ -2,6 +2,7 @@
 //! wheel joint's motor and travel limits, the prismatic motor's force cap, the reaction a pin
 //! reports, and the angle joint's offset.
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -144,7 +145,7 @@ fn a_wheel_joint_travel_limit_stops_a_soft_suspension() {
     let mut lowest = f32::INFINITY;
     for _ in 0..240 {
         w.step(DT).unwrap();
-        lowest = lowest.min(w.body_position(chassis).unwrap().y);
+        lowest = lowest.min(to_vec2(w.body_position(chassis).unwrap()).y);
     }
     let sunk = 1.5 - lowest;
     assert!(

@@ -3,6 +3,8 @@
 mod joint_rig;
 
 use joint_rig::{anchor_body, pin, pin_gap};
+use physics_core::position::to_position;
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -56,7 +58,7 @@ fn pendulum_period_matches_two_pi_root_l_over_g() {
     let mut xs = Vec::new();
     for _ in 0..900 {
         w.step(DT).unwrap();
-        xs.push(w.body_position(bob).unwrap().x);
+        xs.push(to_vec2(w.body_position(bob).unwrap()).x);
     }
     let crossings = upward_crossings(&xs);
     assert!(crossings.len() >= 5);
@@ -193,7 +195,7 @@ fn prismatic_stays_on_its_axis_and_within_its_limits() {
     let (mut worst_off_axis, mut lowest, mut worst_angle) = (0.0f32, f32::INFINITY, 0.0f32);
     for _ in 0..300 {
         w.step(DT).unwrap();
-        let p = w.body_position(slider).unwrap();
+        let p = to_vec2(w.body_position(slider).unwrap());
         worst_off_axis = worst_off_axis.max(p.dot(Vec2::new(-axis.y, axis.x)).abs());
         lowest = lowest.min(p.dot(axis));
         worst_angle = worst_angle.max(w.body_rotation(slider).unwrap().angle().abs());
@@ -229,7 +231,7 @@ fn distance_spring_oscillates_at_its_frequency_and_rope_stays_short() {
     let mut xs = Vec::new();
     for _ in 0..600 {
         w.step(DT).unwrap();
-        xs.push(w.body_position(mass_body).unwrap().x - 2.0);
+        xs.push(to_vec2(w.body_position(mass_body).unwrap()).x - 2.0);
     }
     let crossings = upward_crossings(&xs);
     let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f32;
@@ -254,11 +256,8 @@ fn distance_spring_oscillates_at_its_frequency_and_rope_stays_short() {
     let mut longest = 0.0f32;
     for _ in 0..600 {
         w.step(DT).unwrap();
-        longest = longest.max(
-            w.body_position(weight)
-                .unwrap()
-                .distance(Vec2::new(0.0, 10.0)),
-        );
+        longest =
+            longest.max(to_vec2(w.body_position(weight).unwrap()).distance(Vec2::new(0.0, 10.0)));
     }
     assert!(longest < 3.0 + 0.01, "rope stretched to {longest} m");
 }
@@ -297,7 +296,7 @@ fn a_joint_breaks_above_its_threshold_and_not_below() {
         (
             broke,
             w.joint_enabled(j).unwrap(),
-            w.body_position(weight).unwrap().y,
+            to_vec2(w.body_position(weight).unwrap()).y,
         )
     };
     let (broke, enabled, y) = hang(120.0);
@@ -423,12 +422,12 @@ fn pulley_keeps_its_rope_length_constant() {
     w.create_joint(&JointDef::new(a, b, ta, tb, JointKind::Pulley(pulley)))
         .unwrap();
     let rope = |w: &World| {
-        let pa = w.body_transform(a).unwrap().apply(ta);
-        let pb = w.body_transform(b).unwrap().apply(tb);
+        let pa = to_vec2(w.body_transform(a).unwrap().apply(ta));
+        let pb = to_vec2(w.body_transform(b).unwrap().apply(tb));
         pa.distance(ga) + ratio * pb.distance(gb)
     };
     let start = rope(&w);
-    let y0 = w.body_position(b).unwrap().y;
+    let y0 = to_vec2(w.body_position(b).unwrap()).y;
     let mut worst = 0.0f32;
     for _ in 0..600 {
         w.step(DT).unwrap();
@@ -436,7 +435,7 @@ fn pulley_keeps_its_rope_length_constant() {
     }
     assert!(worst < 0.01, "rope length drifted by {worst} m");
     // Balanced, the pair keeps its momentum: B rises at 0.1 m/s for 10 s.
-    let risen = w.body_position(b).unwrap().y - y0;
+    let risen = to_vec2(w.body_position(b).unwrap()).y - y0;
     assert!(
         (risen - 1.0).abs() < 0.05,
         "B rose {risen} m, balanced coasting gives 1 m"
@@ -523,7 +522,7 @@ fn gear_holds_its_ratio_and_motor_joint_reaches_its_target() {
     for _ in 0..300 {
         w.step(DT).unwrap();
     }
-    let reached = w.body_position(target).unwrap();
+    let reached = to_vec2(w.body_position(target).unwrap());
     assert!(
         reached.distance(Vec2::new(2.0, 5.0)) < 0.01,
         "motor joint reached {reached}"
@@ -578,13 +577,13 @@ fn wheel_suspension_settles_at_its_static_deflection() {
     let m_eff = 1.0 / (1.0 / mc + 1.0 / mw);
     let omega = 2.0 * std::f32::consts::PI * 4.0;
     let predicted = mc * G / (omega * omega * m_eff);
-    let deflection = 1.5 - w.body_position(chassis).unwrap().y;
+    let deflection = 1.5 - to_vec2(w.body_position(chassis).unwrap()).y;
     assert!(
         (deflection - predicted).abs() < 0.05 * predicted,
         "deflection {deflection}, predicted {predicted}"
     );
     assert!(
-        w.body_position(wheel).unwrap().x.abs() < 1e-3,
+        to_vec2(w.body_position(wheel).unwrap()).x.abs() < 1e-3,
         "the wheel stayed under the chassis"
     );
 }
@@ -602,7 +601,7 @@ fn mouse_joint_drags_within_its_force() {
     let b = boxed(&mut w, Vec2::new(0.0, 0.5), 0.5, 0.5);
     let mouse = |target: Vec2, max_force: f32| {
         JointKind::Mouse(MouseJoint {
-            target,
+            target: to_position(target),
             hertz: 5.0,
             damping_ratio: 0.7,
             max_force,
@@ -621,7 +620,10 @@ fn mouse_joint_drags_within_its_force() {
     for _ in 0..120 {
         w.step(DT).unwrap();
     }
-    assert!(w.body_position(b).unwrap().y < 0.52, "lifted with 5 N");
+    assert!(
+        to_vec2(w.body_position(b).unwrap()).y < 0.52,
+        "lifted with 5 N"
+    );
     // 100 N can: the box hangs at the target, below it by the weight over the stiffness.
     w.set_joint_kind(j, mouse(Vec2::new(2.0, 3.0), 100.0))
         .unwrap();
@@ -630,7 +632,7 @@ fn mouse_joint_drags_within_its_force() {
     }
     let omega = 2.0 * std::f32::consts::PI * 5.0;
     let sag = G / (omega * omega);
-    let p = w.body_position(b).unwrap();
+    let p = to_vec2(w.body_position(b).unwrap());
     assert!(p.distance(Vec2::new(2.0, 3.0 - sag)) < 0.01, "held at {p}");
 }
 
@@ -687,7 +689,7 @@ fn springs_and_motors_of_revolute_and_prismatic_joints() {
     for _ in 0..240 {
         w.step(DT).unwrap();
     }
-    assert!((w.body_position(slider).unwrap().x - 5.0).abs() < 0.01);
+    assert!((to_vec2(w.body_position(slider).unwrap()).x - 5.0).abs() < 0.01);
 }
 
 #[test]
@@ -758,7 +760,7 @@ fn collide_connected_enable_disable_stale_ids_and_breaking_torque() {
     for _ in 0..30 {
         w.step(DT).unwrap();
     }
-    assert!(w.body_position(bob).unwrap().y < 2.0);
+    assert!(to_vec2(w.body_position(bob).unwrap()).y < 2.0);
     assert!(!w.joint_enabled(j).unwrap());
 
     // A weld holding a 1 kg, 2 m beam carries about m g L/2 = 10 N m: it breaks at 5 N m.

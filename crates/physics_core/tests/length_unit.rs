@@ -2,6 +2,7 @@
 
 mod support;
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use support::DT;
 
@@ -63,7 +64,7 @@ fn a_game_in_pixels_behaves_like_one_in_metres() {
         }
         bodies
             .iter()
-            .map(|b| w.body_position(*b).unwrap() / unit)
+            .map(|b| to_vec2(w.body_position(*b).unwrap()) / unit)
             .collect::<Vec<_>>()
     };
     let metres = run(1.0);

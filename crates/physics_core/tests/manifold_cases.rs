@@ -2,6 +2,7 @@
 //! lying capsules, corners approaching, and ids that persist while features keep touching.
 
 use physics_core::collision::{CollideSettings, collide};
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 
 fn ground() -> Shape {
@@ -33,10 +34,11 @@ fn box_resting_on_ground_has_two_points_with_the_overlap() {
         assert!((p.separation + 0.01).abs() < 1e-5);
         assert!((p.point.y - 0.495).abs() < 1e-5);
         // Anchors are relative to each body's origin.
-        assert!((p.anchor_a - p.point).length() < 1e-6);
-        assert!((p.anchor_b - (p.point - Vec2::new(2.0, 0.99))).length() < 1e-6);
+        let point = to_vec2(p.point);
+        assert!((p.anchor_a - point).length() < 1e-6);
+        assert!((p.anchor_b - (point - Vec2::new(2.0, 0.99))).length() < 1e-6);
     }
-    let xs: Vec<f32> = m.points().iter().map(|p| p.point.x).collect();
+    let xs: Vec<f32> = m.points().iter().map(|p| to_vec2(p.point).x).collect();
     assert!(
         (xs[0] - xs[1]).abs() > 0.99,
         "points at both corners: {xs:?}"
@@ -190,7 +192,11 @@ fn segment_against_circle_from_both_sides() {
 /// The lowest point of a capsule's rounded outline (world).
 fn capsule_bottom(world: &World, body: BodyId, capsule: &Capsule) -> f32 {
     let xf = world.body_transform(body).unwrap();
-    xf.apply(capsule.center1).y.min(xf.apply(capsule.center2).y) - capsule.radius
+    let (c1, c2) = (
+        to_vec2(xf.apply(capsule.center1)),
+        to_vec2(xf.apply(capsule.center2)),
+    );
+    c1.y.min(c2.y) - capsule.radius
 }
 
 /// Regression: a capsule touching a segment with one end and turning fast towards it got one
@@ -237,7 +243,7 @@ fn regression_a_turning_capsule_swung_its_far_end_through_a_segment() {
         }
         // No deeper than the soft contact lets a point sink in a step or two.
         assert!(lowest > -0.02, "spin {spin}: {lowest} m below the segment");
-        let y = world.body_position(body).unwrap().y;
+        let y = to_vec2(world.body_position(body).unwrap()).y;
         assert!(y > 0.0, "spin {spin}: ended below the segment at {y}");
     }
 }

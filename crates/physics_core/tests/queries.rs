@@ -4,6 +4,9 @@
 mod support;
 
 use physics_core::collision::{ShapeProxy, Sweep, ToiState, shapes_overlap, time_of_impact};
+use physics_core::position::{
+    FrameOrigin, Position, WorldTransform, relative, to_position, to_world_transform,
+};
 use physics_core::prelude::*;
 use physics_core::shape::{RayCastInput, RayHit};
 use support::Rng;
@@ -11,7 +14,7 @@ use support::{ground, unit_box, world};
 
 struct Scene {
     world: World,
-    shapes: Vec<(ShapeId, Shape, Transform, ShapeDef)>,
+    shapes: Vec<(ShapeId, Shape, WorldTransform, ShapeDef)>,
 }
 
 fn random_scene(seed: u64) -> Scene {
@@ -51,13 +54,13 @@ fn accepts(filter: &QueryFilter, def: &ShapeDef) -> bool {
 }
 
 /// A scene's shapes with their poses and definitions.
-type Placed = [(ShapeId, Shape, Transform, ShapeDef)];
+type Placed = [(ShapeId, Shape, WorldTransform, ShapeDef)];
 
 /// Brute force: the shapes `filter` accepts whose bounding box overlaps `aabb`, sorted.
 fn in_box(shapes: &Placed, filter: &QueryFilter, aabb: &Aabb) -> Vec<ShapeId> {
     let mut found: Vec<ShapeId> = shapes
         .iter()
-        .filter(|(_, s, xf, d)| accepts(filter, d) && s.compute_aabb(*xf).overlaps(aabb))
+        .filter(|(_, s, xf, d)| accepts(filter, d) && s.world_aabb(*xf).overlaps(aabb))
         .map(|(id, ..)| *id)
         .collect();
     found.sort();
@@ -66,9 +69,17 @@ fn in_box(shapes: &Placed, filter: &QueryFilter, aabb: &Aabb) -> Vec<ShapeId> {
 
 /// Brute force: the shapes `filter` accepts that contain `point`, sorted.
 fn at_point(shapes: &Placed, filter: &QueryFilter, point: Vec2) -> Vec<ShapeId> {
+    // In a float frame at the point, as the world tests it.
+    let frame = FrameOrigin::at(to_position(point));
+    let inside = |s: &Shape, xf: &WorldTransform| {
+        s.contains_point(
+            frame.transform_to_frame(*xf),
+            frame.to_frame(to_position(point)),
+        )
+    };
     let mut found: Vec<ShapeId> = shapes
         .iter()
-        .filter(|(_, s, xf, d)| accepts(filter, d) && s.contains_point(*xf, point))
+        .filter(|(_, s, xf, d)| accepts(filter, d) && inside(s, xf))
         .map(|(id, ..)| *id)
         .collect();
     found.sort();
@@ -77,8 +88,12 @@ fn at_point(shapes: &Placed, filter: &QueryFilter, point: Vec2) -> Vec<ShapeId> 
 
 /// Brute force: every hit of the ray on the shapes `filter` accepts, nearest first (ties by
 /// id).
-fn ray_hits(shapes: &Placed, filter: &QueryFilter, input: &RayCastInput) -> Vec<(ShapeId, RayHit)> {
-    let mut hits: Vec<(ShapeId, RayHit)> = shapes
+fn ray_hits(
+    shapes: &Placed,
+    filter: &QueryFilter,
+    input: &RayCastInput<Position>,
+) -> Vec<(ShapeId, RayHit<Position>)> {
+    let mut hits: Vec<(ShapeId, RayHit<Position>)> = shapes
         .iter()
         .filter(|(.., d)| accepts(filter, d))
         .filter_map(|(id, s, xf, _)| s.ray_cast(*xf, input).map(|h| (*id, h)))
@@ -119,13 +134,20 @@ fn aabb_point_and_overlap_queries_match_brute_force() {
 
             let probe = rng.shape();
             let at = rng.transform(25.0);
+            // The world tests in a float frame at the probe.
+            let frame = FrameOrigin::at(to_position(at.p));
             let proxy = ShapeProxy::from_shape(&probe);
             let mut expected: Vec<ShapeId> = scene
                 .shapes
                 .iter()
                 .filter(|(_, s, xf, d)| {
                     accepts(&filter, d)
-                        && shapes_overlap(&proxy, at, &ShapeProxy::from_shape(s), *xf)
+                        && shapes_overlap(
+                            &proxy,
+                            frame.transform_to_frame(to_world_transform(at)),
+                            &ShapeProxy::from_shape(s),
+                            frame.transform_to_frame(*xf),
+                        )
                 })
                 .map(|(id, ..)| *id)
                 .collect();
@@ -145,7 +167,7 @@ fn ray_casts_match_brute_force_in_order() {
             let origin = rng.vec(30.0);
             let translation = rng.vec(40.0);
             let input = RayCastInput {
-                origin,
+                origin: to_position(origin),
                 translation,
                 max_fraction: 1.0,
             };
@@ -173,10 +195,13 @@ fn shape_casts_match_brute_force() {
             let xf = rng.transform(30.0);
             let translation = rng.vec(20.0);
             let proxy = ShapeProxy::from_shape(&probe);
+            // As the world casts: in a float frame at the probe's start.
+            let frame = FrameOrigin::at(to_position(xf.p));
+            let start = frame.to_frame(to_position(xf.p));
             let sweep = Sweep {
                 local_center: Vec2::ZERO,
-                c1: xf.p,
-                c2: xf.p + translation,
+                c1: start,
+                c2: start + translation,
                 q1: xf.q,
                 q2: xf.q,
             };
@@ -189,7 +214,7 @@ fn shape_casts_match_brute_force() {
                         &proxy,
                         &sweep,
                         &ShapeProxy::from_shape(s),
-                        &Sweep::fixed(*sxf),
+                        &Sweep::fixed(frame.transform_to_frame(*sxf)),
                         0.005,
                     );
                     match out.state {
@@ -225,7 +250,7 @@ fn queries_match_brute_force_after_the_bodies_moved() {
         let now = world
             .body_transform(world.shape_body(*id).unwrap())
             .unwrap();
-        moved += usize::from(now.p.distance(xf.p) > 0.5);
+        moved += usize::from(relative(now.p, xf.p).length() > 0.5);
         *xf = now;
     }
     assert!(moved > 200, "only {moved} shapes moved half a metre");
@@ -246,7 +271,7 @@ fn queries_match_brute_force_after_the_bodies_moved() {
 
             let (origin, translation) = (rng.vec(30.0), rng.vec(40.0));
             let input = RayCastInput {
-                origin,
+                origin: to_position(origin),
                 translation,
                 max_fraction: 1.0,
             };

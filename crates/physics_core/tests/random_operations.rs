@@ -3,6 +3,7 @@
 
 mod support;
 
+use physics_core::position::to_position;
 use physics_core::prelude::*;
 use support::Rng;
 
@@ -38,7 +39,7 @@ fn random_joint(rng: &mut Rng) -> JointKind {
             ..Default::default()
         }),
         _ => JointKind::Mouse(MouseJoint {
-            target: rng.vec(10.0),
+            target: to_position(rng.vec(10.0)),
             hertz: 5.0,
             damping_ratio: 0.7,
             max_force: 100.0,
@@ -79,7 +80,7 @@ fn random_calls_never_panic_or_spread_nan() {
                     };
                     let def = BodyDef {
                         body_type: kind,
-                        position: rng.vec(15.0) + Vec2::new(0.0, 15.0),
+                        position: to_position(rng.vec(15.0) + Vec2::new(0.0, 15.0)),
                         bullet: rng.next_u64().is_multiple_of(7),
                         ..Default::default()
                     };

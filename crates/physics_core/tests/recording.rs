@@ -4,6 +4,7 @@
 
 mod support;
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use physics_core::world::{Replay, one_way_platforms};
 use support::Rng;
@@ -119,9 +120,9 @@ fn frame(
             10 => {
                 let (a, b) = (pick(rng, bodies), pick(rng, bodies));
                 if a != b {
-                    let at = w.body_position(a).unwrap();
+                    let at = to_vec2(w.body_position(a).unwrap());
                     let (la, lb) = w.local_anchors(a, b, at).unwrap();
-                    let length = at.distance(w.body_position(b).unwrap()).max(0.1);
+                    let length = at.distance(to_vec2(w.body_position(b).unwrap())).max(0.1);
                     let kind = JointKind::Distance(DistanceJoint::rigid(length));
                     let _ = w.create_joint(&JointDef::new(a, b, la, lb, kind));
                 }

@@ -2,6 +2,7 @@
 //! hit threshold, the overlap push speed, the one-way platform's 45 degree rule, and the end
 //! of a sensor overlap when the visitor is destroyed.
 
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use physics_core::world::one_way_platforms;
 
@@ -52,7 +53,7 @@ fn overlapping_boxes(w: &mut World, overlap: f32) -> [BodyId; 2] {
 
 /// The gap between the two boxes of [`overlapping_boxes`] (negative: their overlap).
 fn gap_between(w: &World, [a, b]: [BodyId; 2]) -> f32 {
-    w.body_position(b).unwrap().x - w.body_position(a).unwrap().x - 1.0
+    to_vec2(w.body_position(b).unwrap()).x - to_vec2(w.body_position(a).unwrap()).x - 1.0
 }
 
 /// With `hit_event_threshold` at 4 m/s, a ball meeting a wall at 3 m/s reports no hit and
@@ -148,9 +149,9 @@ fn a_one_way_platform_stops_what_comes_from_above_only() {
     for _ in 0..90 {
         w.step(DT).unwrap();
     }
-    let landed = w.body_position(lander).unwrap().y;
+    let landed = to_vec2(w.body_position(lander).unwrap()).y;
     assert!(landed > 0.25, "the falling ball went through to {landed}");
-    let ran = w.body_position(runner).unwrap().x;
+    let ran = to_vec2(w.body_position(runner).unwrap()).x;
     assert!(ran > 2.2, "the side-on ball stopped at {ran}");
 }
 

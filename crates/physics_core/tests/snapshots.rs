@@ -2,6 +2,8 @@
 
 mod support;
 
+use physics_core::position::offset;
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 use support::motion_bits;
 
@@ -230,7 +232,7 @@ fn contacts_of_a_body_moved_after_the_step_restore_exactly() {
     step(&mut w, 60);
     let moved = bodies[40];
     let xf = w.body_transform(moved).unwrap();
-    w.set_transform(moved, xf.p + Vec2::new(0.01, 0.0), xf.q)
+    w.set_transform(moved, offset(xf.p, Vec2::new(0.01, 0.0)), xf.q)
         .unwrap();
     let bytes = w.snapshot().to_bytes();
     let contacts = format!("{:?}", w.contact_data());
@@ -288,8 +290,8 @@ fn restored_world_keeps_shape_filters_for_pair_finding() {
     }
     // Two seconds of free fall is 19.6 m; resting on the ground leaves the centre at 0.5 m
     // (minus the contact slop).
-    let ghost_y = restored.body_position(ghost).unwrap().y;
-    let plain_y = restored.body_position(plain).unwrap().y;
+    let ghost_y = to_vec2(restored.body_position(ghost).unwrap()).y;
+    let plain_y = to_vec2(restored.body_position(plain).unwrap()).y;
     assert!(ghost_y < -10.0, "the filtered box fell through: {ghost_y}");
     assert!(
         (plain_y - 0.5).abs() < 0.02,

@@ -1,5 +1,7 @@
 //! Surfaces that move (conveyor belts), rolling resistance, and explosions.
 
+use physics_core::position::to_position;
+use physics_core::position::to_vec2;
 use physics_core::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -91,7 +93,7 @@ fn roll(speed: f32, resistance: f32) -> (f32, f32) {
     for _ in 0..600 {
         w.step(DT).unwrap();
     }
-    let x = w.body_position(ball).unwrap().x + 15.0;
+    let x = to_vec2(w.body_position(ball).unwrap()).x + 15.0;
     (x, w.linear_velocity(ball).unwrap().x)
 }
 
@@ -152,7 +154,7 @@ fn an_explosion_pushes_bodies_away_falling_off_with_distance() {
     let ball = |w: &mut World, p: Vec2, kind: BodyDef| {
         let b = w
             .create_body(&BodyDef {
-                position: p,
+                position: to_position(p),
                 ..kind
             })
             .unwrap();
@@ -226,7 +228,7 @@ fn mixing_rules_decide_whether_a_box_slides() {
         for _ in 0..60 {
             w.step(DT).unwrap();
         }
-        w.body_position(b).unwrap().distance(0.75 * normal) > 0.5
+        to_vec2(w.body_position(b).unwrap()).distance(0.75 * normal) > 0.5
     };
     assert!(slides(MixRule::GeometricMean));
     assert!(!slides(MixRule::Max));

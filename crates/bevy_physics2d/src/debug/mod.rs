@@ -110,6 +110,7 @@ impl PhysicsGizmos {
             centers_of_mass: self.centers_of_mass,
             impulse_scale: self.impulse_scale,
             axis_length: self.axis_length,
+            ..DebugDrawOptions::default()
         }
     }
 

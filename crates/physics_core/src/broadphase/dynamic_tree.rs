@@ -13,6 +13,7 @@
 //! more than a few proxies builds the part of the tree above its leaves again
 //! (`rebuild.rs`), which keeps queries as cheap as in a fresh tree while a crowd churns.
 
+use crate::position::{Position, relative, to_position};
 use crate::shape::{Aabb, RayCastInput};
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
@@ -436,8 +437,8 @@ impl DynamicTree {
     /// fraction to keep only closer hits, the input's fraction to keep going, 0 to stop.
     pub fn ray_cast(
         &self,
-        input: &RayCastInput,
-        mut visit: impl FnMut(&RayCastInput, u32, u64) -> f32,
+        input: &RayCastInput<Position>,
+        mut visit: impl FnMut(&RayCastInput<Position>, u32, u64) -> f32,
     ) {
         if self.root == NULL_NODE {
             return;
@@ -623,18 +624,23 @@ impl NodeStack {
     }
 }
 
-/// Slab test: does the segment origin + t d, t in [0, max_fraction], touch the box?
-fn ray_reaches_box(origin: Vec2, d: Vec2, max_fraction: f32, b: &Aabb) -> bool {
+/// Slab test: does the segment origin + t d, t in [0, max_fraction], touch the box? The box
+/// is measured from the origin first (in double, in the `large-world` build, so a far ray
+/// is tested as exactly as a near one).
+fn ray_reaches_box(origin: Position, d: Vec2, max_fraction: f32, b: &Aabb) -> bool {
     let (mut lo, mut hi) = (0.0f32, max_fraction);
+    let from_origin = |corner: Vec2| relative(to_position(corner), origin);
+    let (min_from_origin, max_from_origin) = (from_origin(b.min), from_origin(b.max));
     for axis in 0..2 {
-        let (o, dir, min, max) = (origin[axis], d[axis], b.min[axis], b.max[axis]);
+        let (dir, min, max) = (d[axis], min_from_origin[axis], max_from_origin[axis]);
         if dir.abs() < f32::EPSILON {
-            if o < min || o > max {
+            // The origin lies below the box's low side or above its high side.
+            if min > 0.0 || max < 0.0 {
                 return false;
             }
         } else {
             let inv = 1.0 / dir;
-            let (mut t1, mut t2) = ((min - o) * inv, (max - o) * inv);
+            let (mut t1, mut t2) = (min * inv, max * inv);
             if t1 > t2 {
                 std::mem::swap(&mut t1, &mut t2);
             }
@@ -811,7 +817,7 @@ mod tests {
         }
         tree.create_proxy(unit_box(5.0, 5.0), 99);
         let input = RayCastInput {
-            origin: Vec2::new(-1.0, 0.5),
+            origin: to_position(Vec2::new(-1.0, 0.5)),
             translation: Vec2::new(40.0, 0.0),
             max_fraction: 1.0,
         };

@@ -8,6 +8,7 @@
 
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::math::Transform;
+use crate::position::{FrameOrigin, Position, is_finite_position, to_position};
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -53,8 +54,9 @@ pub struct ManifoldPoint {
     pub id: u16,
     /// True when this point matched a point of the previous step by id.
     pub persisted: bool,
-    /// World position, midway between the two surfaces.
-    pub point: Vec2,
+    /// World position, midway between the two surfaces (double precision in the
+    /// `large-world` build).
+    pub point: Position,
 }
 
 /// Up to two contact points sharing one normal. Serialised with its valid points only.
@@ -113,7 +115,7 @@ impl Manifold {
             && self.normal.is_finite()
             && (self.point_count == 0 || (self.normal.length() - 1.0).abs() < 1.0e-3)
             && self.points().iter().all(|p| {
-                p.point.is_finite()
+                is_finite_position(p.point)
                     && p.anchor_a.is_finite()
                     && p.anchor_b.is_finite()
                     && p.separation.is_finite()
@@ -130,6 +132,17 @@ impl Manifold {
     /// The valid points, mutable.
     pub fn points_mut(&mut self) -> &mut [ManifoldPoint] {
         &mut self.points[..self.point_count]
+    }
+
+    /// A manifold computed in a float frame (its points are that frame's) with its points
+    /// moved out to the world. Nothing to do in the float build, whose frames are the world.
+    #[inline(always)]
+    pub(crate) fn move_out_of(&mut self, frame: FrameOrigin) {
+        if crate::position::LARGE_WORLD {
+            for p in self.points_mut() {
+                p.point = frame.to_world(crate::position::to_vec2(p.point));
+            }
+        }
     }
 
     /// The same contact seen from B: normal reversed, anchors and feature bytes swapped.
@@ -174,7 +187,7 @@ pub(crate) fn world_manifold(
         let anchor_a = xf_a.q.rotate(src.point);
         let point = anchor_a + xf_a.p;
         *dst = ManifoldPoint {
-            point,
+            point: to_position(point),
             anchor_a,
             anchor_b: point - xf_b.p,
             separation: src.separation,

@@ -686,7 +686,7 @@ mod tests {
             solver_index: index,
             inv_mass: 1.0,
             inv_inertia: 6.0,
-            center: Vec2::new(x, 0.0),
+            center: crate::position::to_position(Vec2::new(x, 0.0)),
             rotation: Rot::IDENTITY,
             local_center: Vec2::ZERO,
         };

@@ -230,7 +230,7 @@ pub(crate) struct JointBody {
     pub solver_index: u32,
     pub inv_mass: f32,
     pub inv_inertia: f32,
-    pub center: Vec2,
+    pub center: crate::position::Position,
     pub rotation: Rot,
     pub local_center: Vec2,
 }
@@ -251,7 +251,7 @@ pub(crate) struct JointFrame {
     /// cB - cA at the start of the step.
     pub delta_center: Vec2,
     /// cA at the start of the step (joints with world-fixed points: pulleys).
-    pub center_a: Vec2,
+    pub center_a: crate::position::Position,
     /// Rotations at the start of the step.
     pub rotation_a: Rot,
     pub rotation_b: Rot,
@@ -280,7 +280,7 @@ impl JointFrame {
             inv_inertia_b: b.inv_inertia,
             anchor_a: a.rotation.rotate(def.local_anchor_a - a.local_center),
             anchor_b: b.rotation.rotate(def.local_anchor_b - b.local_center),
-            delta_center: b.center - a.center,
+            delta_center: crate::position::relative(b.center, a.center),
             center_a: a.center,
             rotation_a: a.rotation,
             rotation_b: b.rotation,

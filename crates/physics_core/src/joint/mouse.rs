@@ -9,7 +9,6 @@ use super::{JointFrame, JointImpulses, solve22};
 use crate::math::cross_sv;
 use crate::solver::body_state::BodyState;
 use crate::solver::softness::Softness;
-use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of a mouse joint.
@@ -17,7 +16,7 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct MouseJoint {
     /// World point the anchor is pulled to.
-    pub target: Vec2,
+    pub target: crate::position::Position,
     /// Stiffness (hertz).
     pub hertz: f32,
     /// Damping ratio.

@@ -9,6 +9,7 @@
 
 use super::{JointFrame, JointImpulses, RowContext, effective_mass, limit_row};
 use crate::math::{cross, cross_sv, length_and_normalize};
+use crate::position::{FrameOrigin, Position, relative};
 use crate::solver::body_state::BodyState;
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
@@ -18,9 +19,9 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 pub struct PulleyJoint {
     /// World point body A's rope runs over.
-    pub ground_a: Vec2,
+    pub ground_a: Position,
     /// World point body B's rope runs over.
-    pub ground_b: Vec2,
+    pub ground_b: Position,
     /// length_a + ratio * length_b, kept at most this.
     pub constant: f32,
     /// Mechanical advantage: B's rope length counts `ratio` times.
@@ -30,11 +31,22 @@ pub struct PulleyJoint {
 impl PulleyJoint {
     /// A pulley whose ropes run from `ground_a` to `anchor_a` and from `ground_b` to
     /// `anchor_b` (world points), the current lengths defining the constant.
-    pub fn new(ground_a: Vec2, ground_b: Vec2, anchor_a: Vec2, anchor_b: Vec2, ratio: f32) -> Self {
+    pub fn new(
+        ground_a: impl Into<Position>,
+        ground_b: impl Into<Position>,
+        anchor_a: impl Into<Position>,
+        anchor_b: impl Into<Position>,
+        ratio: f32,
+    ) -> Self {
+        let ground_a = ground_a.into();
+        let ground_b = ground_b.into();
+        let anchor_a = anchor_a.into();
+        let anchor_b = anchor_b.into();
         PulleyJoint {
             ground_a,
             ground_b,
-            constant: anchor_a.distance(ground_a) + ratio * anchor_b.distance(ground_b),
+            constant: relative(anchor_a, ground_a).length()
+                + ratio * relative(anchor_b, ground_b).length(),
             ratio,
         }
     }
@@ -50,10 +62,13 @@ struct Geometry {
 
 fn geometry(f: &JointFrame, j: &PulleyJoint, sa: &BodyState, sb: &BodyState) -> Geometry {
     let (ra, rb, _) = f.current(sa, sb);
-    let pa = f.center_a + sa.delta_position + ra;
-    let pb = f.center_a + f.delta_center + sb.delta_position + rb;
-    let (la, ua) = length_and_normalize(pa - j.ground_a);
-    let (lb, ub) = length_and_normalize(pb - j.ground_b);
+    // In a float frame at A's centre (the world itself in the float build).
+    let frame = FrameOrigin::at(f.center_a);
+    let center_a = frame.to_frame(f.center_a);
+    let pa = center_a + sa.delta_position + ra;
+    let pb = center_a + f.delta_center + sb.delta_position + rb;
+    let (la, ua) = length_and_normalize(pa - frame.to_frame(j.ground_a));
+    let (lb, ub) = length_and_normalize(pb - frame.to_frame(j.ground_b));
     Geometry {
         ra,
         rb,

@@ -2,6 +2,7 @@
 
 use super::Shape;
 use crate::math::{Transform, is_finite_vec};
+use crate::position::WorldTransform;
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -79,6 +80,28 @@ impl Aabb {
 }
 
 impl Shape {
+    /// The shape's broadphase box when its body is at `xf` in the world: [`compute_aabb`]
+    /// in the float build; in the `large-world` build the box around the body's origin,
+    /// moved out to it in double and rounded outward to float, so it always holds the shape.
+    ///
+    /// [`compute_aabb`]: Shape::compute_aabb
+    #[inline]
+    pub fn world_aabb(&self, xf: WorldTransform) -> Aabb {
+        #[cfg(feature = "large-world")]
+        {
+            let local = self.compute_aabb(Transform::new(Vec2::ZERO, xf.q));
+            let (min, max) = crate::position::outward_corners(
+                crate::position::offset(xf.p, local.min),
+                crate::position::offset(xf.p, local.max),
+            );
+            Aabb::new(min, max)
+        }
+        #[cfg(not(feature = "large-world"))]
+        {
+            self.compute_aabb(xf)
+        }
+    }
+
     /// The shape's bounding box when its body has transform `xf`.
     pub fn compute_aabb(&self, xf: Transform) -> Aabb {
         match self {

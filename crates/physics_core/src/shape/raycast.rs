@@ -2,26 +2,30 @@
 //! query from inside a wall finds what lies beyond it.
 
 use super::{Circle, Polygon, Segment, Shape};
-use crate::math::{Transform, cross, left_perp};
+use crate::math::{cross, left_perp};
+use crate::position::{Position, WorldTransform};
 use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
-/// A ray: the points `origin + t * translation` for `t` in `[0, max_fraction]`.
+/// A ray: the points `origin + t * translation` for `t` in `[0, max_fraction]`. `P` is the
+/// type of its start: `Vec2` in a shape's own frame, [`Position`] for a ray in the world
+/// (the same type in the float build; double in the `large-world` build).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RayCastInput {
+pub struct RayCastInput<P = Vec2> {
     /// Start point.
-    pub origin: Vec2,
+    pub origin: P,
     /// Direction and length of the ray (not necessarily unit).
     pub translation: Vec2,
     /// The largest fraction of `translation` to consider (usually 1).
     pub max_fraction: f32,
 }
 
-/// Where a ray first enters a shape.
+/// Where a ray first enters a shape. `P` is the type of the hit point, as for
+/// [`RayCastInput`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RayHit {
+pub struct RayHit<P = Vec2> {
     /// The hit point.
-    pub point: Vec2,
+    pub point: P,
     /// Unit surface normal at the hit, pointing out of the shape.
     pub normal: Vec2,
     /// Fraction of the translation travelled to the hit.
@@ -30,7 +34,11 @@ pub struct RayHit {
 
 impl Shape {
     /// Casts a ray given in world coordinates against this shape on a body at `xf`.
-    pub fn ray_cast(&self, xf: Transform, input: &RayCastInput) -> Option<RayHit> {
+    pub fn ray_cast(
+        &self,
+        xf: WorldTransform,
+        input: &RayCastInput<Position>,
+    ) -> Option<RayHit<Position>> {
         let local = RayCastInput {
             origin: xf.apply_inverse(input.origin),
             translation: xf.q.inv_rotate(input.translation),
@@ -207,12 +215,13 @@ fn ray_cast_sharp_polygon(polygon: &Polygon, input: &RayCastInput) -> Option<Ray
 mod tests {
     use super::*;
     use crate::math::Rot;
+    use crate::position::{to_position, to_vec2};
     use crate::shape::Capsule;
     use approx::assert_relative_eq;
 
-    fn ray(origin: Vec2, translation: Vec2) -> RayCastInput {
+    fn ray(origin: Vec2, translation: Vec2) -> RayCastInput<Position> {
         RayCastInput {
-            origin,
+            origin: to_position(origin),
             translation,
             max_fraction: 1.0,
         }
@@ -223,19 +232,19 @@ mod tests {
         let s = Shape::Circle(Circle::new(Vec2::ZERO, 1.0).unwrap());
         let hit = s
             .ray_cast(
-                Transform::IDENTITY,
+                WorldTransform::IDENTITY,
                 &ray(Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0)),
             )
             .unwrap();
         assert_relative_eq!(hit.fraction, 0.4, epsilon = 1e-6);
         assert_relative_eq!(hit.normal.x, -1.0, epsilon = 1e-6);
         assert!(
-            s.ray_cast(Transform::IDENTITY, &ray(Vec2::ZERO, Vec2::X))
+            s.ray_cast(WorldTransform::IDENTITY, &ray(Vec2::ZERO, Vec2::X))
                 .is_none()
         );
         assert!(
             s.ray_cast(
-                Transform::IDENTITY,
+                WorldTransform::IDENTITY,
                 &ray(Vec2::new(-5.0, 2.0), Vec2::new(10.0, 0.0))
             )
             .is_none()
@@ -245,15 +254,15 @@ mod tests {
     #[test]
     fn rotated_box_hit_in_world_frame() {
         let s = Shape::Polygon(Polygon::new_box(1.0, 0.5).unwrap());
-        let xf = Transform::new(
-            Vec2::new(0.0, 3.0),
+        let xf = WorldTransform::new(
+            to_position(Vec2::new(0.0, 3.0)),
             Rot::from_angle(std::f32::consts::FRAC_PI_2),
         );
         // Upright now: 1 wide, 2 tall; a ray from below hits the bottom face at y = 2.
         let hit = s
             .ray_cast(xf, &ray(Vec2::ZERO, Vec2::new(0.0, 4.0)))
             .unwrap();
-        assert_relative_eq!(hit.point.y, 2.0, epsilon = 1e-5);
+        assert_relative_eq!(to_vec2(hit.point).y, 2.0, epsilon = 1e-5);
         assert_relative_eq!(hit.normal.y, -1.0, epsilon = 1e-5);
         assert_relative_eq!(hit.fraction, 0.5, epsilon = 1e-5);
         // Short ray stops before it.
@@ -269,14 +278,14 @@ mod tests {
         let s = Shape::Segment(Segment::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)).unwrap());
         let down = s
             .ray_cast(
-                Transform::IDENTITY,
+                WorldTransform::IDENTITY,
                 &ray(Vec2::new(0.5, 2.0), Vec2::new(0.0, -4.0)),
             )
             .unwrap();
         assert_relative_eq!(down.normal.y, 1.0, epsilon = 1e-6);
         let up = s
             .ray_cast(
-                Transform::IDENTITY,
+                WorldTransform::IDENTITY,
                 &ray(Vec2::new(0.5, -2.0), Vec2::new(0.0, 4.0)),
             )
             .unwrap();
@@ -289,19 +298,19 @@ mod tests {
         let s = Shape::Capsule(Capsule::new(Vec2::new(-1.0, 0.0), Vec2::X, 0.5).unwrap());
         let side = s
             .ray_cast(
-                Transform::IDENTITY,
+                WorldTransform::IDENTITY,
                 &ray(Vec2::new(0.0, 3.0), Vec2::new(0.0, -6.0)),
             )
             .unwrap();
-        assert_relative_eq!(side.point.y, 0.5, epsilon = 1e-5);
+        assert_relative_eq!(to_vec2(side.point).y, 0.5, epsilon = 1e-5);
         assert_relative_eq!(side.normal.y, 1.0, epsilon = 1e-5);
         let cap = s
             .ray_cast(
-                Transform::IDENTITY,
+                WorldTransform::IDENTITY,
                 &ray(Vec2::new(4.0, 0.0), Vec2::new(-6.0, 0.0)),
             )
             .unwrap();
-        assert_relative_eq!(cap.point.x, 1.5, epsilon = 1e-5);
+        assert_relative_eq!(to_vec2(cap.point).x, 1.5, epsilon = 1e-5);
         assert_relative_eq!(cap.normal.x, 1.0, epsilon = 1e-5);
     }
 
@@ -311,12 +320,12 @@ mod tests {
         let s = Shape::Polygon(p);
         let dir = Vec2::new(-1.0, -1.0).normalize();
         let hit = s
-            .ray_cast(Transform::IDENTITY, &ray(Vec2::splat(5.0), dir * 10.0))
+            .ray_cast(WorldTransform::IDENTITY, &ray(Vec2::splat(5.0), dir * 10.0))
             .unwrap();
         // The diagonal ray reaches the corner disk at (1, 1) + 0.5 (1, 1)/sqrt 2.
         let expected = Vec2::ONE + Vec2::ONE.normalize() * 0.5;
-        assert_relative_eq!(hit.point.x, expected.x, epsilon = 1e-4);
-        assert_relative_eq!(hit.point.y, expected.y, epsilon = 1e-4);
+        assert_relative_eq!(to_vec2(hit.point).x, expected.x, epsilon = 1e-4);
+        assert_relative_eq!(to_vec2(hit.point).y, expected.y, epsilon = 1e-4);
         assert_relative_eq!(
             hit.normal.x,
             std::f32::consts::FRAC_1_SQRT_2,

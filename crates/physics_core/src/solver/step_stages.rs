@@ -32,7 +32,6 @@ use crate::parallel::TaskRunner;
 use crate::parallel::shared::{SharedMut, StatesView};
 use crate::parallel::stages::{Claim, MIN_BODY_BLOCK, StageClock, block_range, blocks, run_stages};
 use crate::prefetch::PREFETCH_DISTANCE;
-use bevy_math::Vec2;
 use std::ops::Range;
 use std::sync::Mutex;
 
@@ -76,7 +75,11 @@ const IMPULSE_BYTES: usize = std::mem::size_of::<crate::collision::ManifoldPoint
 // The impulses lie within the slot.
 const _: () = assert!(IMPULSES_IN_SLOT + IMPULSE_BYTES <= std::mem::size_of::<Slot<Contact>>());
 
-// The record's solver part fits its first two cache lines (when the slot starts a line).
+// The record's solver part fits its first two cache lines (when the slot starts a line). The
+// `large-world` build's double world points make each manifold point 16 bytes longer and its
+// solver part spills 8 bytes into a third line: a cost of that build, measured in
+// BENCHMARKS.md ("Large worlds").
+#[cfg(not(feature = "large-world"))]
 const _: () = assert!(HOT_CONTACT_BYTES <= 128);
 
 /// The world's side of the contact constraints: where constraint `k` comes from and where its
@@ -94,7 +97,7 @@ pub(crate) struct ContactLink<'a, B> {
     /// Approach speed above which a contact with hit events reports a hit.
     pub hit_threshold: f32,
     /// Hits found while storing: (constraint index, approach speed, point), in no order.
-    pub hits: Mutex<Vec<(u32, f32, Vec2)>>,
+    pub hits: Mutex<Vec<(u32, f32, crate::position::Position)>>,
 }
 
 impl<B> ContactLink<'_, B>
@@ -207,7 +210,7 @@ where
     }
 
     /// Notes a hit of constraint `k`'s contact, whichever worker found it.
-    fn note_hit(&self, k: u32, speed: f32, point: Vec2) {
+    fn note_hit(&self, k: u32, speed: f32, point: crate::position::Position) {
         let mut hits = self.hits.lock().unwrap_or_else(|e| e.into_inner());
         hits.push((k, speed, point));
     }

@@ -3,13 +3,22 @@
 use super::{World, WorldError};
 use crate::body::{Body, BodyDef, BodyExtents, BodyType, validate_body_def};
 use crate::id::BodyId;
-use crate::math::{Rot, Transform, cross, cross_sv, is_finite_vec};
+use crate::math::{Rot, cross, cross_sv, is_finite_vec};
+use crate::position::{Position, WorldTransform, is_finite_position, relative};
 use crate::shape::MassData;
 use crate::world::recording::RecordedCall;
 use bevy_math::Vec2;
 
 fn check_vec(v: Vec2, what: &'static str) -> Result<(), WorldError> {
     if is_finite_vec(v) {
+        Ok(())
+    } else {
+        Err(WorldError::NonFinite(what))
+    }
+}
+
+fn check_position(p: Position, what: &'static str) -> Result<(), WorldError> {
+    if is_finite_position(p) {
         Ok(())
     } else {
         Err(WorldError::NonFinite(what))
@@ -114,12 +123,12 @@ impl World {
     }
 
     /// Transform of the body origin.
-    pub fn body_transform(&self, id: BodyId) -> Result<Transform, WorldError> {
+    pub fn body_transform(&self, id: BodyId) -> Result<WorldTransform, WorldError> {
         Ok(self.body(id)?.transform)
     }
 
     /// Position of the body origin.
-    pub fn body_position(&self, id: BodyId) -> Result<Vec2, WorldError> {
+    pub fn body_position(&self, id: BodyId) -> Result<Position, WorldError> {
         Ok(self.body(id)?.transform.p)
     }
 
@@ -129,7 +138,7 @@ impl World {
     }
 
     /// World centre of mass.
-    pub fn body_center_of_mass(&self, id: BodyId) -> Result<Vec2, WorldError> {
+    pub fn body_center_of_mass(&self, id: BodyId) -> Result<Position, WorldError> {
         Ok(self.body(id)?.center)
     }
 
@@ -203,17 +212,18 @@ impl World {
     pub fn set_transform(
         &mut self,
         id: BodyId,
-        position: Vec2,
+        position: impl Into<Position>,
         rotation: Rot,
     ) -> Result<(), WorldError> {
+        let position = position.into();
         self.note(|| RecordedCall::SetTransform(id, position, rotation));
-        check_vec(position, "position")?;
+        check_position(position, "position")?;
         crate::body::check_world_coordinate(position)?;
         if !rotation.is_valid() {
             return Err(WorldError::NonFinite("rotation"));
         }
         let body = self.body_mut(id)?;
-        body.transform = Transform::new(position, rotation);
+        body.transform = WorldTransform::new(position, rotation);
         body.collide_pose = body.transform;
         body.center = body.transform.apply(body.local_center);
         self.refresh_shape_bounds(id.index, true);
@@ -262,15 +272,16 @@ impl World {
         &mut self,
         id: BodyId,
         force: Vec2,
-        point: Vec2,
+        point: impl Into<Position>,
     ) -> Result<(), WorldError> {
+        let point = point.into();
         self.note(|| RecordedCall::ApplyForceAtPoint(id, force, point));
         check_vec(force, "force")?;
-        check_vec(point, "point")?;
+        check_position(point, "point")?;
         let body = self.body_mut(id)?;
         if body.body_type == BodyType::Dynamic {
             body.force += force;
-            body.torque += cross(point - body.center, force);
+            body.torque += cross(relative(point, body.center), force);
         }
         self.wake_island(id.index);
         Ok(())
@@ -305,15 +316,17 @@ impl World {
         &mut self,
         id: BodyId,
         impulse: Vec2,
-        point: Vec2,
+        point: impl Into<Position>,
     ) -> Result<(), WorldError> {
+        let point = point.into();
         self.note(|| RecordedCall::ApplyLinearImpulseAtPoint(id, impulse, point));
         check_vec(impulse, "impulse")?;
-        check_vec(point, "point")?;
+        check_position(point, "point")?;
         let body = self.body_mut(id)?;
         if body.body_type == BodyType::Dynamic {
             body.linear_velocity += body.inv_mass * impulse;
-            body.angular_velocity += body.inv_inertia * cross(point - body.center, impulse);
+            body.angular_velocity +=
+                body.inv_inertia * cross(relative(point, body.center), impulse);
         }
         self.wake_island(id.index);
         Ok(())
@@ -625,7 +638,7 @@ impl World {
         body.local_center = center;
         body.center = body.transform.apply(center);
         // Keep the velocity of material points: v_new_centre = v + w x (c_new - c_old).
-        body.linear_velocity += cross_sv(body.angular_velocity, body.center - old_center);
+        body.linear_velocity += cross_sv(body.angular_velocity, relative(body.center, old_center));
     }
 }
 
@@ -633,7 +646,7 @@ impl World {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyMotion {
     /// Transform of the body origin ([`World::body_transform`]).
-    pub transform: Transform,
+    pub transform: WorldTransform,
     /// Velocity of the centre of mass ([`World::linear_velocity`]).
     pub linear_velocity: Vec2,
     /// Angular velocity in rad/s ([`World::angular_velocity`]).

@@ -4,7 +4,8 @@ use super::World;
 use crate::debug_draw::{DebugColor, DebugDraw, DebugDrawOptions};
 use crate::joint::JointKind;
 use crate::math::Transform;
-use crate::shape::Shape;
+use crate::position::{Position, WorldTransform, relative, to_position};
+use crate::shape::{Aabb, Shape};
 use bevy_math::Vec2;
 
 impl World {
@@ -12,6 +13,7 @@ impl World {
     /// sleep state), broadphase boxes, contact points with normals and impulses, joints and
     /// centres of mass.
     pub fn debug_draw(&self, draw: &mut impl DebugDraw, options: &DebugDrawOptions) {
+        let origin = options.origin;
         if options.shapes || options.aabbs {
             for (slot, record) in self.shapes.iter() {
                 let body = self.bodies.at(record.body.index);
@@ -21,10 +23,17 @@ impl World {
                 if options.shapes {
                     let color =
                         DebugColor::for_body(body.body_type, body.awake, record.def.is_sensor);
-                    draw_shape(draw, &record.shape, body.transform, color);
+                    draw_shape(
+                        draw,
+                        &record.shape,
+                        seen_from(origin, body.transform),
+                        color,
+                    );
                 }
                 if options.aabbs {
-                    draw.aabb(record.fat_aabb, DebugColor::Aabb);
+                    let b = record.fat_aabb;
+                    let corner = |v: Vec2| relative(to_position(v), origin);
+                    draw.aabb(Aabb::new(corner(b.min), corner(b.max)), DebugColor::Aabb);
                 }
             }
         }
@@ -37,7 +46,7 @@ impl World {
         if options.centers_of_mass {
             for (_, body) in self.bodies.iter() {
                 if body.is_moving() {
-                    let xf = Transform::new(body.center, body.transform.q);
+                    let xf = Transform::new(relative(body.center, origin), body.transform.q);
                     draw.transform(xf, options.axis_length, DebugColor::CenterOfMass);
                 }
             }
@@ -46,28 +55,30 @@ impl World {
 
     fn draw_contacts(&self, draw: &mut impl DebugDraw, options: &DebugDrawOptions) {
         let size = 0.1 * options.axis_length;
+        let origin = options.origin;
         for (_, contact) in self.contacts.iter() {
             if contact.sensor || !contact.enabled {
                 continue;
             }
             let normal = contact.manifold.normal;
             for p in contact.manifold.points() {
+                let point = relative(p.point, origin);
                 if options.contacts {
                     let color = if p.separation > self.tolerances.linear_slop {
                         DebugColor::SpeculativePoint
                     } else {
                         DebugColor::ContactPoint
                     };
-                    draw.point(p.point, size, color);
+                    draw.point(point, size, color);
                     draw.segment(
-                        p.point,
-                        p.point + options.axis_length * normal,
+                        point,
+                        point + options.axis_length * normal,
                         DebugColor::ContactNormal,
                     );
                 }
                 if options.contact_impulses && p.normal_impulse > 0.0 {
-                    let tip = p.point + options.impulse_scale * p.normal_impulse * normal;
-                    draw.segment(p.point, tip, DebugColor::ContactImpulse);
+                    let tip = point + options.impulse_scale * p.normal_impulse * normal;
+                    draw.segment(point, tip, DebugColor::ContactImpulse);
                 }
             }
         }
@@ -75,10 +86,11 @@ impl World {
 
     fn draw_joints(&self, draw: &mut impl DebugDraw, options: &DebugDrawOptions) {
         let size = 0.1 * options.axis_length;
+        let seen = |p: Position| relative(p, options.origin);
         for (_, joint) in self.joints.iter() {
             let def = &joint.def;
-            let xa = self.bodies.at(def.body_a.index).transform;
-            let xb = self.bodies.at(def.body_b.index).transform;
+            let xa = seen_from(options.origin, self.bodies.at(def.body_a.index).transform);
+            let xb = seen_from(options.origin, self.bodies.at(def.body_b.index).transform);
             let (pa, pb) = (xa.apply(def.local_anchor_a), xb.apply(def.local_anchor_b));
             draw.point(pa, size, DebugColor::Joint);
             draw.point(pb, size, DebugColor::Joint);
@@ -102,13 +114,14 @@ impl World {
                     }
                 }
                 JointKind::Pulley(j) => {
-                    draw.segment(j.ground_a, pa, DebugColor::Joint);
-                    draw.segment(j.ground_b, pb, DebugColor::Joint);
-                    draw.segment(j.ground_a, j.ground_b, axis_color);
+                    let (ga, gb) = (seen(j.ground_a), seen(j.ground_b));
+                    draw.segment(ga, pa, DebugColor::Joint);
+                    draw.segment(gb, pb, DebugColor::Joint);
+                    draw.segment(ga, gb, axis_color);
                 }
                 JointKind::Mouse(j) => {
-                    draw.point(j.target, size, axis_color);
-                    draw.segment(j.target, pb, DebugColor::Joint);
+                    draw.point(seen(j.target), size, axis_color);
+                    draw.segment(seen(j.target), pb, DebugColor::Joint);
                 }
                 _ => {
                     draw.segment(xa.p, pa, DebugColor::Joint);
@@ -154,6 +167,11 @@ fn draw_line_limits(
     } else {
         draw.segment(anchor - length * axis, anchor + length * axis, color);
     }
+}
+
+/// A body's pose as drawn: relative to the drawing's origin.
+fn seen_from(origin: Position, xf: WorldTransform) -> Transform {
+    Transform::new(relative(xf.p, origin), xf.q)
 }
 
 /// One shape of a body at `xf`.

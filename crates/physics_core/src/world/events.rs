@@ -33,7 +33,7 @@ pub struct HitEvent {
     /// Second shape.
     pub shape_b: ShapeId,
     /// Where they met (world).
-    pub point: Vec2,
+    pub point: crate::position::Position,
     /// Unit normal from A to B.
     pub normal: Vec2,
     /// Speed at which they approached along the normal.

@@ -3,7 +3,8 @@
 use super::{QueryFilter, World, WorldError};
 use crate::collision::{DistanceInput, ShapeProxy, SimplexCache, shape_distance};
 use crate::id::BodyId;
-use crate::math::{Transform, is_finite_vec};
+use crate::math::Transform;
+use crate::position::{FrameOrigin, Position, is_finite_position, offset, outward_corners};
 use crate::shape::Aabb;
 use bevy_math::Vec2;
 
@@ -16,12 +17,13 @@ impl World {
     /// impulses, in body order.
     pub fn explode(
         &mut self,
-        center: Vec2,
+        center: impl Into<Position>,
         radius: f32,
         impulse: f32,
         filter: &QueryFilter,
     ) -> Result<Vec<(BodyId, Vec2)>, WorldError> {
-        if !is_finite_vec(center) {
+        let center = center.into();
+        if !is_finite_position(center) {
             return Err(WorldError::NonFinite("explosion centre"));
         }
         if !(radius.is_finite() && radius > 0.0) {
@@ -34,8 +36,16 @@ impl World {
                 "an explosion's impulse must be finite and not negative",
             ));
         }
-        let area = Aabb::new(center - Vec2::splat(radius), center + Vec2::splat(radius));
-        // The nearest point of each dynamic body within reach: (distance, point).
+        let (low, high) = outward_corners(
+            offset(center, -Vec2::splat(radius)),
+            offset(center, Vec2::splat(radius)),
+        );
+        let area = Aabb::new(low, high);
+        // Distances are measured in a float frame at the centre (the world's own frame in
+        // the float build).
+        let frame = FrameOrigin::at(center);
+        let center_in_frame = frame.to_frame(center);
+        // The nearest point of each dynamic body within reach: (distance, point in frame).
         let mut nearest: Vec<(BodyId, f32, Vec2)> = Vec::new();
         let point_proxy = ShapeProxy::from_points(&[Vec2::ZERO], 0.0);
         for shape_id in self.query_aabb(&area, filter) {
@@ -50,8 +60,8 @@ impl World {
             let input = DistanceInput {
                 proxy_a: ShapeProxy::from_shape(&record.shape),
                 proxy_b: point_proxy,
-                transform_a: body.transform,
-                transform_b: Transform::new(center, crate::math::Rot::IDENTITY),
+                transform_a: frame.transform_to_frame(body.transform),
+                transform_b: Transform::new(center_in_frame, crate::math::Rot::IDENTITY),
                 use_radii: true,
             };
             let output = shape_distance(&input, &mut SimplexCache::default());
@@ -71,12 +81,13 @@ impl World {
             let strength = impulse * (1.0 - distance / radius);
             // From the centre through the nearest point; a body over the centre is pushed
             // away through its own centre of mass, or up when that too is the centre.
-            let away = (point - center)
+            let body_center = frame.to_frame(self.bodies.at(body.index).center);
+            let away = (point - center_in_frame)
                 .try_normalize()
-                .or_else(|| (self.bodies.at(body.index).center - center).try_normalize())
+                .or_else(|| (body_center - center_in_frame).try_normalize())
                 .unwrap_or(Vec2::Y);
             let push = strength * away;
-            self.apply_linear_impulse_at_point(body, push, point)?;
+            self.apply_linear_impulse_at_point(body, push, frame.to_world(point))?;
             pushed.push((body, push));
         }
         Ok(pushed)

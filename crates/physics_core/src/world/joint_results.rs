@@ -71,9 +71,11 @@ pub(super) fn reaction(c: &JointConstraint, inv_h: f32) -> (Vec2, f32) {
             )
         }
         JointKind::Pulley(p) => {
-            let anchor_b = f.center_a + f.delta_center + f.anchor_b;
+            // In a float frame at A's centre (the world's own in the float build).
+            let frame = crate::position::FrameOrigin::at(f.center_a);
+            let anchor_b = frame.to_frame(f.center_a) + f.delta_center + f.anchor_b;
             (
-                (p.ground_b - anchor_b).normalize_or_zero() * (i.axial * p.ratio),
+                (frame.to_frame(p.ground_b) - anchor_b).normalize_or_zero() * (i.axial * p.ratio),
                 0.0,
             )
         }

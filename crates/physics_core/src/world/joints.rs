@@ -135,7 +135,7 @@ pub(crate) fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
         JointKind::Mouse(j) => {
             // An infinite force cap is no cap (the plugin's `Joint::mouse` default).
             check(
-                is_finite_vec(j.target)
+                crate::position::is_finite_position(j.target)
                     && finite(&[j.hertz, j.damping_ratio])
                     && !j.max_force.is_nan(),
                 "mouse parameter is NaN or infinite",
@@ -159,8 +159,8 @@ pub(crate) fn validate_kind(kind: &JointKind) -> Result<(), WorldError> {
         }
         JointKind::Pulley(j) => {
             check(
-                is_finite_vec(j.ground_a)
-                    && is_finite_vec(j.ground_b)
+                crate::position::is_finite_position(j.ground_a)
+                    && crate::position::is_finite_position(j.ground_b)
                     && finite(&[j.constant, j.ratio]),
                 "pulley parameter is NaN or infinite",
             )?;
@@ -368,8 +368,9 @@ impl World {
         &self,
         body_a: BodyId,
         body_b: BodyId,
-        world_point: Vec2,
+        world_point: impl Into<crate::position::Position>,
     ) -> Result<(Vec2, Vec2), WorldError> {
+        let world_point = world_point.into();
         let (a, b) = (self.body(body_a)?, self.body(body_b)?);
         Ok((
             a.transform.apply_inverse(world_point),
@@ -442,7 +443,7 @@ impl World {
                 frame.inv_inertia_a = 0.0;
                 frame.axial_mass = crate::joint::effective_mass(frame.inv_inertia_b);
                 frame.anchor_a = Vec2::ZERO;
-                frame.delta_center = b.center - m.target;
+                frame.delta_center = crate::position::relative(b.center, m.target);
             }
             out.kind = joint.def.kind;
             out.impulses = if keep_impulses {

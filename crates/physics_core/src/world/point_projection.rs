@@ -5,6 +5,9 @@ use super::queries::QueryFilter;
 use crate::collision::{DistanceInput, ShapeProxy, SimplexCache, shape_distance};
 use crate::id::ShapeId;
 use crate::math::Transform;
+use crate::position::{
+    FrameOrigin, Position, is_finite_position, offset, outward_corners, relative, to_position,
+};
 use crate::shape::Aabb;
 use bevy_math::Vec2;
 
@@ -14,7 +17,7 @@ pub struct PointProjection {
     /// The nearest shape.
     pub shape: ShapeId,
     /// The nearest point of it (the point itself when it is inside).
-    pub point: Vec2,
+    pub point: Position,
     /// True when the point is inside the shape.
     pub inside: bool,
     /// Distance from the point to the shape (zero inside).
@@ -28,18 +31,22 @@ impl World {
     /// `None` when no shape is accepted.
     pub fn project_point(
         &self,
-        point: Vec2,
+        point: impl Into<Position>,
         filter: &QueryFilter,
         accept: &mut dyn FnMut(ShapeId) -> bool,
     ) -> Option<PointProjection> {
-        if !point.is_finite() {
+        let point = point.into();
+        if !is_finite_position(point) {
             return None;
         }
-        let probe = ShapeProxy::from_points(&[point], 0.0);
+        // Distances are measured in a float frame at the point (the world's own frame in
+        // the float build).
+        let frame = FrameOrigin::at(point);
+        let probe = ShapeProxy::from_points(&[frame.to_frame(point)], 0.0);
         let world_size = [&self.broadphase.static_tree, &self.broadphase.moving_tree]
             .iter()
             .filter_map(|t| t.root_aabb())
-            .map(|b| (b.max - b.min).length() + (b.center() - point).length())
+            .map(|b| (b.max - b.min).length() + relative(to_position(b.center()), point).length())
             .fold(0.0f32, f32::max);
         let mut reach = 1.0f32;
         // Doubling from 1 passes any finite world within 130 rounds; more means a point or a
@@ -48,7 +55,11 @@ impl World {
             if !reach.is_finite() {
                 return None;
             }
-            let region = Aabb::new(point - Vec2::splat(reach), point + Vec2::splat(reach));
+            let (low, high) = outward_corners(
+                offset(point, -Vec2::splat(reach)),
+                offset(point, Vec2::splat(reach)),
+            );
+            let region = Aabb::new(low, high);
             let mut best: Option<PointProjection> = None;
             self.candidates(&region, filter, |slot, record| {
                 let id = self.shape_id(slot);
@@ -59,14 +70,14 @@ impl World {
                     proxy_a: probe,
                     proxy_b: ShapeProxy::from_shape(&record.shape),
                     transform_a: Transform::IDENTITY,
-                    transform_b: self.transform_of(record),
+                    transform_b: frame.transform_to_frame(self.transform_of(record)),
                     use_radii: true,
                 };
                 let out = shape_distance(&input, &mut SimplexCache::default());
                 let found = PointProjection {
                     shape: id,
                     point: if out.distance > 0.0 {
-                        out.point_b
+                        frame.to_world(out.point_b)
                     } else {
                         point
                     },

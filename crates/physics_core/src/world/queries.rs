@@ -8,7 +8,7 @@ use crate::collision::{
     ShapeProxy, Sweep, ToiState, shape_distance, shapes_overlap, time_of_impact,
 };
 use crate::id::ShapeId;
-use crate::math::Transform;
+use crate::position::{FrameOrigin, Position, WorldTransform, offset, outward_corners};
 use crate::shape::{Aabb, RayCastInput, RayHit, Shape};
 use crate::shape_def::ShapeRecord;
 use bevy_math::Vec2;
@@ -49,7 +49,7 @@ pub struct ShapeCastHit {
     /// The shape hit.
     pub shape: ShapeId,
     /// Contact point (world) when they meet.
-    pub point: Vec2,
+    pub point: Position,
     /// Unit normal out of the hit shape at the contact.
     pub normal: Vec2,
     /// Fraction of the translation travelled (0 when already overlapping).
@@ -75,7 +75,7 @@ impl World {
         }
     }
 
-    pub(super) fn transform_of(&self, record: &ShapeRecord) -> Transform {
+    pub(super) fn transform_of(&self, record: &ShapeRecord) -> WorldTransform {
         self.bodies.at(record.body.index).transform
     }
 
@@ -85,7 +85,7 @@ impl World {
         self.candidates(aabb, filter, |slot, record| {
             if record
                 .shape
-                .compute_aabb(self.transform_of(record))
+                .world_aabb(self.transform_of(record))
                 .overlaps(aabb)
             {
                 found.push(self.shape_id(slot));
@@ -96,13 +96,15 @@ impl World {
     }
 
     /// Shapes containing `point`, sorted by id.
-    pub fn query_point(&self, point: Vec2, filter: &QueryFilter) -> Vec<ShapeId> {
+    pub fn query_point(&self, point: impl Into<Position>, filter: &QueryFilter) -> Vec<ShapeId> {
+        let point = point.into();
         let mut found = Vec::new();
-        self.candidates(&Aabb::new(point, point), filter, |slot, record| {
-            if record
-                .shape
-                .contains_point(self.transform_of(record), point)
-            {
+        let (low, high) = outward_corners(point, point);
+        // Each shape is tested in a float frame at the point (the world's in the float build).
+        let frame = FrameOrigin::at(point);
+        self.candidates(&Aabb::new(low, high), filter, |slot, record| {
+            let xf = frame.transform_to_frame(self.transform_of(record));
+            if record.shape.contains_point(xf, frame.to_frame(point)) {
                 found.push(self.shape_id(slot));
             }
         });
@@ -114,14 +116,19 @@ impl World {
     pub fn query_overlap(
         &self,
         shape: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         filter: &QueryFilter,
     ) -> Vec<ShapeId> {
+        let xf = xf.into();
         let proxy = ShapeProxy::from_shape(shape);
         let mut found = Vec::new();
-        self.candidates(&shape.compute_aabb(xf), filter, |slot, record| {
+        // Tested in a float frame at the query shape (the world's in the float build).
+        let frame = FrameOrigin::at(xf.p);
+        let xf_in_frame = frame.transform_to_frame(xf);
+        self.candidates(&shape.world_aabb(xf), filter, |slot, record| {
             let other = ShapeProxy::from_shape(&record.shape);
-            if shapes_overlap(&proxy, xf, &other, self.transform_of(record)) {
+            let other_xf = frame.transform_to_frame(self.transform_of(record));
+            if shapes_overlap(&proxy, xf_in_frame, &other, other_xf) {
                 found.push(self.shape_id(slot));
             }
         });
@@ -132,10 +139,11 @@ impl World {
     /// Every shape the ray from `origin` along `translation` hits, nearest first (ties by id).
     pub fn ray_cast_all(
         &self,
-        origin: Vec2,
+        origin: impl Into<Position>,
         translation: Vec2,
         filter: &QueryFilter,
-    ) -> Vec<(ShapeId, RayHit)> {
+    ) -> Vec<(ShapeId, RayHit<Position>)> {
+        let origin = origin.into();
         let input = RayCastInput {
             origin,
             translation,
@@ -160,10 +168,11 @@ impl World {
     /// The nearest shape the ray hits (ties by id).
     pub fn ray_cast_closest(
         &self,
-        origin: Vec2,
+        origin: impl Into<Position>,
         translation: Vec2,
         filter: &QueryFilter,
-    ) -> Option<(ShapeId, RayHit)> {
+    ) -> Option<(ShapeId, RayHit<Position>)> {
+        let origin = origin.into();
         self.ray_cast_closest_where(origin, translation, filter, &mut |_| true)
     }
 
@@ -172,17 +181,18 @@ impl World {
     /// collected or sorted.
     pub fn ray_cast_closest_where(
         &self,
-        origin: Vec2,
+        origin: impl Into<Position>,
         translation: Vec2,
         filter: &QueryFilter,
         accept: &mut dyn FnMut(ShapeId) -> bool,
-    ) -> Option<(ShapeId, RayHit)> {
+    ) -> Option<(ShapeId, RayHit<Position>)> {
+        let origin = origin.into();
         let input = RayCastInput {
             origin,
             translation,
             max_fraction: 1.0,
         };
-        let mut best: Option<(ShapeId, RayHit)> = None;
+        let mut best: Option<(ShapeId, RayHit<Position>)> = None;
         for tree in [&self.broadphase.static_tree, &self.broadphase.moving_tree] {
             tree.ray_cast(&input, |clipped, _, data| {
                 let record = self.shapes.at(data as u32);
@@ -209,10 +219,11 @@ impl World {
     pub fn shape_cast(
         &self,
         shape: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         translation: Vec2,
         filter: &QueryFilter,
     ) -> Option<ShapeCastHit> {
+        let xf = xf.into();
         self.shape_cast_excluding(shape, xf, translation, filter, &[])
     }
 
@@ -222,12 +233,13 @@ impl World {
     pub fn shape_cast_all(
         &self,
         shape: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         translation: Vec2,
         filter: &QueryFilter,
         max_hits: usize,
         accept: &mut dyn FnMut(ShapeId) -> bool,
     ) -> Vec<ShapeCastHit> {
+        let xf = xf.into();
         let caster = Caster::new(shape, xf, translation, self.tolerances.linear_slop);
         let mut hits = Vec::new();
         self.candidates(&caster.swept, filter, |slot, record| {
@@ -253,11 +265,12 @@ impl World {
     pub fn shape_cast_excluding(
         &self,
         shape: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         translation: Vec2,
         filter: &QueryFilter,
         excluded: &[ShapeId],
     ) -> Option<ShapeCastHit> {
+        let xf = xf.into();
         let caster = Caster::new(shape, xf, translation, self.tolerances.linear_slop);
         let mut best: Option<ShapeCastHit> = None;
         self.candidates(&caster.swept, filter, |slot, record| {
@@ -278,9 +291,12 @@ impl World {
     }
 }
 
-/// A shape swept along a translation, tested against one shape after another.
+/// A shape swept along a translation, tested against one shape after another, in a float
+/// frame at the shape's start (the world's own frame in the float build).
 struct Caster {
     proxy: ShapeProxy,
+    frame: FrameOrigin,
+    /// The sweep, in `frame`.
     sweep: Sweep,
     /// The box the sweep covers.
     swept: Aabb,
@@ -289,10 +305,12 @@ struct Caster {
 }
 
 impl Caster {
-    fn new(shape: &Shape, xf: Transform, translation: Vec2, target: f32) -> Self {
-        let (sweep, swept) = translation_sweep(shape, xf, translation);
+    fn new(shape: &Shape, xf: WorldTransform, translation: Vec2, target: f32) -> Self {
+        let frame = FrameOrigin::at(xf.p);
+        let (sweep, swept) = translation_sweep(shape, xf, translation, frame);
         Caster {
             proxy: ShapeProxy::from_shape(shape),
+            frame,
             sweep,
             swept,
             target,
@@ -301,13 +319,13 @@ impl Caster {
 
     /// The fraction of the translation at which the cast meets `other` (at `other_xf`), 0
     /// when they overlap from the start, `None` when it passes by.
-    fn fraction(&self, other_xf: Transform, other: &Shape) -> Option<f32> {
+    fn fraction(&self, other_xf: WorldTransform, other: &Shape) -> Option<f32> {
         let other = ShapeProxy::from_shape(other);
         let out = time_of_impact(
             &self.proxy,
             &self.sweep,
             &other,
-            &Sweep::fixed(other_xf),
+            &Sweep::fixed(self.frame.transform_to_frame(other_xf)),
             self.target,
         );
         match out.state {
@@ -318,36 +336,47 @@ impl Caster {
     }
 
     /// The hit on `other` at `fraction`: where they touch, and the normal out of `other`.
-    fn hit(&self, id: ShapeId, other_xf: Transform, other: &Shape, fraction: f32) -> ShapeCastHit {
+    fn hit(
+        &self,
+        id: ShapeId,
+        other_xf: WorldTransform,
+        other: &Shape,
+        fraction: f32,
+    ) -> ShapeCastHit {
         let at = DistanceInput {
             proxy_a: self.proxy,
             proxy_b: ShapeProxy::from_shape(other),
             transform_a: self.sweep.transform_at(fraction),
-            transform_b: other_xf,
+            transform_b: self.frame.transform_to_frame(other_xf),
             use_radii: true,
         };
         let contact = shape_distance(&at, &mut SimplexCache::default());
         ShapeCastHit {
             shape: id,
-            point: contact.point_b,
+            point: self.frame.to_world(contact.point_b),
             normal: -contact.normal,
             fraction,
         }
     }
 }
 
-/// The sweep of `shape` at `xf` moved by `translation` without turning, and the box it
-/// covers on the way (shape casts and a mover's casts).
-pub(super) fn translation_sweep(shape: &Shape, xf: Transform, translation: Vec2) -> (Sweep, Aabb) {
+/// The sweep of `shape` at `xf` moved by `translation` without turning, in `frame`, and the
+/// world box it covers on the way (shape casts and a mover's casts).
+pub(super) fn translation_sweep(
+    shape: &Shape,
+    xf: WorldTransform,
+    translation: Vec2,
+    frame: FrameOrigin,
+) -> (Sweep, Aabb) {
+    let start = frame.to_frame(xf.p);
     let sweep = Sweep {
         local_center: Vec2::ZERO,
-        c1: xf.p,
-        c2: xf.p + translation,
+        c1: start,
+        c2: start + translation,
         q1: xf.q,
         q2: xf.q,
     };
-    let swept = shape
-        .compute_aabb(xf)
-        .union(&shape.compute_aabb(Transform::new(xf.p + translation, xf.q)));
+    let end = WorldTransform::new(offset(xf.p, translation), xf.q);
+    let swept = shape.world_aabb(xf).union(&shape.world_aabb(end));
     (sweep, swept)
 }

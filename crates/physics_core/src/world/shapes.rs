@@ -4,7 +4,6 @@ use super::def::Tolerances;
 use super::{MixRule, World, WorldError};
 use crate::broadphase::{ProxyKey, TreeKind};
 use crate::id::{BodyId, ShapeId};
-use crate::math::Transform;
 use crate::shape::{Aabb, Shape};
 use crate::shape_def::{ShapeDef, ShapeRecord};
 use crate::world::recording::RecordedCall;
@@ -255,8 +254,13 @@ impl World {
     /// The box stored in the broadphase: static shapes exactly, moving shapes with the
     /// speculative distance and a slack so small motions do not touch the tree
     /// ([`broadphase_box`]).
-    pub(super) fn fat_aabb(&self, shape: &Shape, xf: Transform, kind: TreeKind) -> Aabb {
-        broadphase_box(shape, shape.compute_aabb(xf), kind, &self.tolerances)
+    pub(super) fn fat_aabb(
+        &self,
+        shape: &Shape,
+        xf: crate::position::WorldTransform,
+        kind: TreeKind,
+    ) -> Aabb {
+        broadphase_box(shape, shape.world_aabb(xf), kind, &self.tolerances)
     }
 
     /// Recomputes the boxes of a body's shapes after it moved. A box is only replaced (and
@@ -286,7 +290,7 @@ impl World {
             let id = self.bodies.at(body_index).shapes[i];
             let record = self.shapes.at(id.index);
             // One box computation serves both the test and the new enlarged box.
-            let tight = record.shape.compute_aabb(xf);
+            let tight = record.shape.world_aabb(xf);
             let needed = tight.expanded(if moving { speculative } else { 0.0 });
             if !force && record.fat_aabb.contains(&needed) {
                 continue;

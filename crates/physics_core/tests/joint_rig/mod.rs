@@ -2,6 +2,7 @@
 //! a joint's anchors have come apart.
 #![allow(dead_code)]
 
+use physics_core::position::relative;
 use physics_core::prelude::*;
 
 /// A fixed body at `p`, to pin things to.
@@ -20,5 +21,9 @@ pub fn pin(w: &mut World, a: BodyId, b: BodyId, at: Vec2, joint: RevoluteJoint) 
 pub fn pin_gap(w: &World, j: JointId) -> f32 {
     let def = w.joint_def(j).unwrap();
     let at = |body, local| w.body_transform(body).unwrap().apply(local);
-    at(def.body_a, def.local_anchor_a).distance(at(def.body_b, def.local_anchor_b))
+    relative(
+        at(def.body_a, def.local_anchor_a),
+        at(def.body_b, def.local_anchor_b),
+    )
+    .length()
 }

@@ -1,6 +1,7 @@
 //! Seeded random shapes and transforms for property tests (failures reproduce from the seed).
 #![allow(dead_code)]
 
+use physics_core::position::position_bits;
 use physics_core::prelude::*;
 
 /// SplitMix64: tiny, fast, and good enough to scatter test geometry.
@@ -80,14 +81,16 @@ pub fn point_segment_distance(p: Vec2, a: Vec2, b: Vec2) -> f32 {
 
 /// Every listed body's pose and velocities, bit for bit: two worlds that will step on
 /// identically give equal vectors.
-pub fn motion_bits(w: &World, bodies: &[BodyId]) -> Vec<u32> {
+pub fn motion_bits(w: &World, bodies: &[BodyId]) -> Vec<u64> {
     bodies
         .iter()
         .flat_map(|&b| {
             let xf = w.body_transform(b).unwrap();
             let v = w.linear_velocity(b).unwrap();
             let spin = w.angular_velocity(b).unwrap();
-            [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, spin].map(f32::to_bits)
+            let [px, py] = position_bits(xf.p);
+            let [qc, qs, vx, vy, w] = [xf.q.c, xf.q.s, v.x, v.y, spin].map(|x| x.to_bits().into());
+            [px, py, qc, qs, vx, vy, w]
         })
         .collect()
 }

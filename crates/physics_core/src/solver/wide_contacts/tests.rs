@@ -147,7 +147,7 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
         };
         for mp in manifold.points.iter_mut() {
             *mp = ManifoldPoint {
-                point: v.vec(2.0),
+                point: crate::position::to_position(v.vec(2.0)),
                 anchor_a: v.vec(0.6),
                 anchor_b: v.vec(0.6),
                 separation: v.next(-0.03, 0.02),

@@ -23,7 +23,8 @@ pub(in crate::world) mod mover;
 use crate::body::BodyType;
 use crate::collision::ShapeProxy;
 use crate::id::{BodyId, ShapeId};
-use crate::math::{Transform, cross_sv, is_finite_vec};
+use crate::math::{cross_sv, is_finite_vec};
+use crate::position::{FrameOrigin, Position, WorldTransform, offset, relative};
 use crate::shape::{RayCastInput, Shape};
 use bevy_math::Vec2;
 
@@ -102,7 +103,7 @@ pub struct CharacterGround {
     /// Unit normal of the surface, towards the character.
     pub normal: Vec2,
     /// The point of the surface under the character (world).
-    pub point: Vec2,
+    pub point: Position,
     /// The shape stood on.
     pub shape: ShapeId,
     /// Its body.
@@ -142,12 +143,13 @@ impl World {
     pub fn move_character(
         &self,
         mover: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         velocity: Vec2,
         dt: f32,
         settings: &CharacterSettings,
         exceptions: &CharacterExceptions,
     ) -> Result<CharacterMove, WorldError> {
+        let xf = xf.into();
         let (excluded, one_way) = (exceptions.own, exceptions.one_way);
         settings.validate()?;
         mover.validate()?;
@@ -178,17 +180,21 @@ impl World {
             excluded,
             accepts: &accepts,
         };
+        // Heights along `up` are measured in a float frame at the start (the world's own
+        // frame in the float build).
+        let frame = FrameOrigin::at(xf.p);
+        let height = |point: Position| frame.to_frame(point).dot(up);
         // The lowest point of the character at the start, and the highest edge its round
         // bottom may stand on: one no higher above the bottom than a step.
         let feet = proxy
             .points()
             .iter()
-            .map(|&q| xf.apply(q).dot(up))
+            .map(|&q| height(xf.apply(q)))
             .fold(f32::INFINITY, f32::min)
             - proxy.radius;
         let min_edge_lean = (1.0 - settings.step_height / proxy.radius).max(0.1);
         let standing = |q: &MoverPlane| self.standing_normal(q, up, cos_max, min_edge_lean);
-        let at = |p: Vec2| Transform::new(p, xf.q);
+        let at = |p: Position| WorldTransform::new(p, xf.q);
         let ground_in = |planes: &[MoverPlane]| -> Option<CharacterGround> {
             planes
                 .iter()
@@ -246,7 +252,7 @@ impl World {
                 && lean > -0.01
                 && lean < cos_max
                 && q.normal.dot(dir) < 0.0
-                && q.point.dot(up) - feet > slop
+                && height(q.point) - feet > slop
         };
         let walk_wall = |q: &MoverPlane| is_wall(q) || step_edge(q);
         let walls = |planes: &mut Vec<MoverPlane>| turn_into_walls(planes, up, walk_wall);
@@ -269,37 +275,39 @@ impl World {
             let steep = |q: &MoverPlane| q.normal.dot(up) > -0.01 && q.normal.dot(up) < cos_max;
             let strict_walls = |planes: &mut Vec<MoverPlane>| turn_into_walls(planes, up, steep);
             let (over, _) =
-                self.move_and_slide(mover, at(p + lifted), across, &filter, strict_walls);
+                self.move_and_slide(mover, at(offset(p, lifted)), across, &filter, strict_walls);
             let settle = |planes: &mut Vec<MoverPlane>| {
                 for q in planes.iter_mut().filter(|q| q.normal.dot(up) > 0.01) {
                     q.normal = up;
                 }
             };
-            let (down, _) =
-                self.move_and_slide(mover, at(p + lifted + over), -lifted, &filter, settle);
+            let over_at = at(offset(offset(p, lifted), over));
+            let (down, _) = self.move_and_slide(mover, over_at, -lifted, &filter, settle);
             let stepped = lifted + over + down;
             // It must land on something no higher than the step height above the feet.
-            let lands = ground_in(&self.mover_planes(mover, at(p + stepped), margin, &filter))
-                .is_some_and(|g| g.point.dot(up) - feet <= settings.step_height + slop);
+            let lands =
+                ground_in(&self.mover_planes(mover, at(offset(p, stepped)), margin, &filter))
+                    .is_some_and(|g| height(g.point) - feet <= settings.step_height + slop);
             if lands && stepped.dot(dir) > walked.dot(dir) + slop {
-                p += stepped;
+                p = offset(p, stepped);
                 stepped_up = true;
             } else {
-                p += walked;
+                p = offset(p, walked);
             }
         } else {
-            p += walked;
+            p = offset(p, walked);
         }
 
         // 3. Rise or fall.
         let fall = dt * rise * up;
-        p += self
+        let fallen = self
             .move_and_slide(mover, at(p), fall, &filter, |q| {
                 if rise < 0.0 {
                     land(q)
                 }
             })
             .0;
+        p = offset(p, fallen);
 
         // 4. Snap down to the ground over small drops.
         let mut touching = self.mover_planes(mover, at(p), margin, &filter);
@@ -311,9 +319,9 @@ impl World {
         {
             let drop = -settings.snap_distance * up;
             let (dropped, _) = self.move_and_slide(mover, at(p), drop, &filter, land);
-            let planes = self.mover_planes(mover, at(p + dropped), margin, &filter);
+            let planes = self.mover_planes(mover, at(offset(p, dropped)), margin, &filter);
             if let Some(found) = ground_in(&planes) {
-                p += dropped;
+                p = offset(p, dropped);
                 touching = planes;
                 ground = Some(found);
             }
@@ -348,18 +356,19 @@ impl World {
             if body.body_type != BodyType::Static {
                 let carry = dt
                     * (body.linear_velocity
-                        + cross_sv(body.angular_velocity, g.point - body.center));
+                        + cross_sv(body.angular_velocity, relative(g.point, body.center)));
                 let mut riding_past: Vec<ShapeId> = excluded.to_vec();
                 riding_past.extend_from_slice(self.body_shapes(g.body).unwrap_or(&[]));
                 let ride = MoverFilter {
                     excluded: &riding_past,
                     ..filter
                 };
-                p += self.move_and_slide(mover, at(p), carry, &ride, |_| {}).0;
+                let ridden = self.move_and_slide(mover, at(p), carry, &ride, |_| {}).0;
+                p = offset(p, ridden);
             }
         }
         Ok(CharacterMove {
-            translation: p - xf.p,
+            translation: relative(p, xf.p),
             velocity: clipped,
             ground,
             touching,
@@ -393,8 +402,12 @@ impl World {
         // Two slops past the edge, from four above: a face rising faster than that (over
         // 63 degrees) starts the ray inside the shape and is no floor.
         let slop = self.tolerances.linear_slop;
-        let origin = plane.point + 2.0 * slop * inward + 4.0 * slop * up;
-        if record.shape.contains_point(xf, origin) {
+        let origin = offset(offset(plane.point, 2.0 * slop * inward), 4.0 * slop * up);
+        let frame = FrameOrigin::at(origin);
+        if record
+            .shape
+            .contains_point(frame.transform_to_frame(xf), frame.to_frame(origin))
+        {
             return None;
         }
         let input = RayCastInput {
@@ -436,7 +449,7 @@ impl World {
                 continue;
             }
             let n = -plane.normal;
-            let r = plane.point - body.center;
+            let r = relative(plane.point, body.center);
             let rn = crate::math::cross(r, n);
             let k = body.inv_mass + body.inv_inertia * rn * rn;
             let vb = body.linear_velocity + cross_sv(body.angular_velocity, r);

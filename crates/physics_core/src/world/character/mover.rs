@@ -10,6 +10,7 @@ use crate::collision::{
 };
 use crate::id::ShapeId;
 use crate::math::{Transform, cross};
+use crate::position::{FrameOrigin, Position, WorldTransform, offset};
 use crate::shape::Shape;
 use crate::world::{QueryFilter, World};
 use bevy_math::Vec2;
@@ -27,7 +28,7 @@ pub struct MoverPlane {
     /// Gap between the mover's surface and the shape along `normal` (negative: overlap).
     pub separation: f32,
     /// The point on the shape's surface nearest the mover (world).
-    pub point: Vec2,
+    pub point: Position,
     /// The shape the surface belongs to.
     pub shape: ShapeId,
     /// The furthest the plane may push the move back (metres); `f32::INFINITY` for solid
@@ -48,7 +49,7 @@ pub struct MoverHit {
     /// Unit normal out of the hit shape, towards the mover.
     pub normal: Vec2,
     /// The point hit on the shape's surface (world).
-    pub point: Vec2,
+    pub point: Position,
 }
 
 /// Which shapes a mover query sees and which it passes through.
@@ -113,13 +114,16 @@ impl World {
     pub fn mover_planes(
         &self,
         mover: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         margin: f32,
         filter: &MoverFilter,
     ) -> Vec<MoverPlane> {
+        let xf = xf.into();
         let proxy = ShapeProxy::from_shape(mover);
-        let reach = mover.compute_aabb(xf).expanded(margin);
-        let centre = xf.apply(mover.centroid());
+        let reach = mover.world_aabb(xf).expanded(margin);
+        // Distances in a float frame at the mover (the world's own in the float build).
+        let frame = FrameOrigin::at(xf.p);
+        let centre = frame.to_frame(xf.apply(mover.centroid()));
         let mut planes = Vec::new();
         for id in self.query_aabb(&reach, &filter.filter) {
             if filter.excluded.contains(&id) {
@@ -129,7 +133,7 @@ impl World {
             if record.def.is_sensor {
                 continue;
             }
-            let other_xf = self.bodies.at(record.body.index).transform;
+            let other_xf = frame.transform_to_frame(self.bodies.at(record.body.index).transform);
             if !faces_mover(&record.shape, other_xf, centre) {
                 continue;
             }
@@ -139,7 +143,7 @@ impl World {
                     proxy_a: other,
                     proxy_b: proxy,
                     transform_a: other_xf,
-                    transform_b: xf,
+                    transform_b: frame.transform_to_frame(xf),
                     use_radii: false,
                 },
                 &mut SimplexCache::default(),
@@ -155,7 +159,7 @@ impl World {
             planes.push(MoverPlane {
                 normal: out.normal,
                 separation,
-                point: out.point_a + other.radius * out.normal,
+                point: frame.to_world(out.point_a + other.radius * out.normal),
                 shape: id,
                 push_limit: f32::INFINITY,
                 push: 0.0,
@@ -170,13 +174,17 @@ impl World {
     pub fn mover_cast(
         &self,
         mover: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         translation: Vec2,
         filter: &MoverFilter,
     ) -> Option<MoverHit> {
+        let xf = xf.into();
         let proxy = ShapeProxy::from_shape(mover);
-        let (sweep, swept) = crate::world::queries::translation_sweep(mover, xf, translation);
-        let centre = xf.apply(mover.centroid());
+        // The cast in a float frame at the mover (the world's own in the float build).
+        let frame = FrameOrigin::at(xf.p);
+        let (sweep, swept) =
+            crate::world::queries::translation_sweep(mover, xf, translation, frame);
+        let centre = frame.to_frame(xf.apply(mover.centroid()));
         let target = self.tolerances.linear_slop;
         let mut best: Option<MoverHit> = None;
         for id in self.query_aabb(&swept, &filter.filter) {
@@ -184,7 +192,7 @@ impl World {
                 continue;
             }
             let record = self.shapes.at(id.index);
-            let other_xf = self.bodies.at(record.body.index).transform;
+            let other_xf = frame.transform_to_frame(self.bodies.at(record.body.index).transform);
             if record.def.is_sensor || !faces_mover(&record.shape, other_xf, centre) {
                 continue;
             }
@@ -217,7 +225,7 @@ impl World {
                 fraction: out.fraction,
                 shape: id,
                 normal,
-                point: at.point_a,
+                point: frame.to_world(at.point_a),
             });
         }
         best
@@ -232,16 +240,17 @@ impl World {
     pub fn move_and_slide(
         &self,
         mover: &Shape,
-        xf: Transform,
+        xf: impl Into<WorldTransform>,
         delta: Vec2,
         filter: &MoverFilter,
         mut adjust: impl FnMut(&mut Vec<MoverPlane>),
     ) -> (Vec2, Vec<MoverPlane>) {
+        let xf = xf.into();
         let slop = self.tolerances.linear_slop;
         let mut moved = Vec2::ZERO;
         let mut planes = Vec::new();
         for _ in 0..MAX_SLIDE_PASSES {
-            let at = Transform::new(xf.p + moved, xf.q);
+            let at = WorldTransform::new(offset(xf.p, moved), xf.q);
             planes = self.mover_planes(mover, at, 2.0 * slop, filter);
             adjust(&mut planes);
             let solved = solve_planes(delta - moved, &mut planes, 0.01 * slop);
@@ -278,7 +287,7 @@ mod tests {
         MoverPlane {
             normal: normal.normalize(),
             separation,
-            point: Vec2::ZERO,
+            point: Position::ZERO,
             shape: ShapeId {
                 index: 0,
                 generation: 0,

@@ -7,6 +7,7 @@ use crate::id::{BodyId, JointId, ShapeId};
 use crate::joint::{JointDef, JointKind};
 use crate::math::Rot;
 use crate::mix_rule::MixRule;
+use crate::position::Position;
 use crate::shape::{MassData, Shape};
 use crate::shape_def::ShapeDef;
 use crate::world::{ContactModification, World, WorldDef, WorldSnapshot};
@@ -77,14 +78,14 @@ pub(crate) enum RecordedCall {
     Restore(Box<WorldSnapshot>),
     CreateBody(Box<BodyDef>),
     DestroyBody(BodyId),
-    SetTransform(BodyId, Vec2, Rot),
+    SetTransform(BodyId, Position, Rot),
     SetLinearVelocity(BodyId, Vec2),
     SetAngularVelocity(BodyId, f32),
     ApplyForce(BodyId, Vec2),
-    ApplyForceAtPoint(BodyId, Vec2, Vec2),
+    ApplyForceAtPoint(BodyId, Vec2, Position),
     ApplyTorque(BodyId, f32),
     ApplyLinearImpulse(BodyId, Vec2),
-    ApplyLinearImpulseAtPoint(BodyId, Vec2, Vec2),
+    ApplyLinearImpulseAtPoint(BodyId, Vec2, Position),
     ApplyAngularImpulse(BodyId, f32),
     SetGravityScale(BodyId, f32),
     SetDamping(BodyId, f32, f32),
@@ -230,11 +231,13 @@ mod tests {
     use super::RecordedCall;
 
     /// A call is at most 32 bytes in memory: a session recorded for ten minutes at 60 Hz,
-    /// four calls a step, holds under 5 MB of calls.
+    /// four calls a step, holds under 5 MB of calls. (40 in the `large-world` build, whose
+    /// teleports carry a double position.)
     #[test]
     fn a_recorded_call_stays_small() {
+        let limit = if crate::position::LARGE_WORLD { 40 } else { 32 };
         assert!(
-            std::mem::size_of::<RecordedCall>() <= 32,
+            std::mem::size_of::<RecordedCall>() <= limit,
             "{}",
             std::mem::size_of::<RecordedCall>()
         );

@@ -49,14 +49,10 @@ impl WorldSnapshot {
             ];
             ok(
                 body.transform.is_valid()
-                    && [
-                        body.center,
-                        body.local_center,
-                        body.linear_velocity,
-                        body.force,
-                    ]
-                    .into_iter()
-                    .all(is_finite_vec)
+                    && crate::position::is_finite_position(body.center)
+                    && [body.local_center, body.linear_velocity, body.force]
+                        .into_iter()
+                        .all(is_finite_vec)
                     && scalars.iter().all(|x| x.is_finite()),
                 "a body's state is NaN or infinite",
             )?;

@@ -16,7 +16,7 @@ use crate::collision::Manifold;
 use crate::contact::Contact;
 use crate::contact_recycle::{BodyFrame, RecycleCache};
 use crate::id::Slots;
-use crate::math::Transform;
+use crate::position::{FrameOrigin, WorldTransform, position_bits};
 use crate::shape_def::ShapeRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -55,7 +55,7 @@ fn same_geometry(a: &Manifold, b: &Manifold) -> bool {
     a.point_count == b.point_count
         && bits(a.normal) == bits(b.normal)
         && a.points().iter().zip(b.points()).all(|(p, q)| {
-            bits(p.point) == bits(q.point)
+            position_bits(p.point) == position_bits(q.point)
                 && bits(p.anchor_a) == bits(q.anchor_a)
                 && bits(p.anchor_b) == bits(q.anchor_b)
                 && p.separation.to_bits() == q.separation.to_bits()
@@ -64,18 +64,24 @@ fn same_geometry(a: &Manifold, b: &Manifold) -> bool {
         })
 }
 
-/// A body as the last narrowphase saw it: its collide pose and its centre of mass.
-fn collide_frame(bodies: &Slots<Body>, slot: u32) -> BodyFrame {
-    let body = bodies.at(slot);
-    BodyFrame {
-        transform: body.collide_pose,
-        local_center: body.local_center,
-    }
+/// The two bodies of a contact as the last narrowphase saw them: their collide poses and
+/// centres of mass, in the frame that narrowphase used (at A's origin).
+fn collide_frames(bodies: &Slots<Body>, slot_a: u32, slot_b: u32) -> (BodyFrame, BodyFrame) {
+    let (a, b) = (bodies.at(slot_a), bodies.at(slot_b));
+    let origin = FrameOrigin::at(a.collide_pose.p);
+    (
+        BodyFrame::new(a.collide_pose, a.local_center, origin),
+        BodyFrame::new(b.collide_pose, b.local_center, origin),
+    )
 }
 
 /// Whether two poses are the same bits.
-fn same_pose(a: Transform, b: Transform) -> bool {
-    [a.p.x, a.p.y, a.q.c, a.q.s].map(f32::to_bits) == [b.p.x, b.p.y, b.q.c, b.q.s].map(f32::to_bits)
+fn same_pose(a: WorldTransform, b: WorldTransform) -> bool {
+    let bits = |xf: WorldTransform| {
+        let [x, y] = crate::position::position_bits(xf.p);
+        [x, y, xf.q.c.to_bits().into(), xf.q.s.to_bits().into()]
+    };
+    bits(a) == bits(b)
 }
 
 /// The contacts as a snapshot stores them, and the collide poses reading needs: those of the
@@ -84,14 +90,12 @@ fn same_pose(a: Transform, b: Transform) -> bool {
 pub(in crate::world) fn save_contacts(
     contacts: &Slots<Contact>,
     bodies: &Slots<Body>,
-) -> (Slots<SavedContact>, Vec<(u32, Transform)>) {
+) -> (Slots<SavedContact>, Vec<(u32, WorldTransform)>) {
     let mut ends = BTreeSet::new();
     let saved = contacts.map(|_, c| {
         let carried = c.recycle.as_ref().filter(|_| c.recycled).map(|cache| {
-            cache.carried(
-                collide_frame(bodies, c.body_a),
-                collide_frame(bodies, c.body_b),
-            )
+            let (a, b) = collide_frames(bodies, c.body_a, c.body_b);
+            cache.carried(a, b)
         });
         let points = match carried {
             Some(m) if same_geometry(&m, &c.manifold) => {
@@ -160,8 +164,8 @@ pub(in crate::world) fn read_contacts(
                     .recycle
                     .as_ref()
                     .ok_or("a carried manifold without its cache")?;
-                let mut m =
-                    cache.carried(collide_frame(bodies, body_a), collide_frame(bodies, body_b));
+                let (a, b) = collide_frames(bodies, body_a, body_b);
+                let mut m = cache.carried(a, b);
                 if impulses.len() != m.point_count {
                     return Err("a carried manifold's impulses do not match its points");
                 }

@@ -28,8 +28,8 @@ use crate::broadphase::BroadPhase;
 use crate::contact::{Contact, pair_key};
 use crate::id::Slots;
 use crate::joint::Joint;
-use crate::math::Transform;
 use crate::pair_hash::PairMap;
+use crate::position::WorldTransform;
 use crate::shape_def::ShapeRecord;
 use serde::{Deserialize, Serialize};
 
@@ -93,7 +93,7 @@ pub struct WorldSnapshot {
 struct SavedWorldRef<'a> {
     def: &'a WorldDef,
     bodies: &'a Slots<Body>,
-    collide_poses: Vec<(u32, Transform)>,
+    collide_poses: Vec<(u32, WorldTransform)>,
     shapes: &'a Slots<ShapeRecord>,
     contacts: Slots<SavedContact>,
     joints: &'a Slots<Joint>,
@@ -112,7 +112,7 @@ struct SavedWorldRef<'a> {
 struct SavedWorld {
     def: WorldDef,
     bodies: Slots<Body>,
-    collide_poses: Vec<(u32, Transform)>,
+    collide_poses: Vec<(u32, WorldTransform)>,
     shapes: Slots<ShapeRecord>,
     contacts: Slots<SavedContact>,
     joints: Slots<Joint>,
@@ -255,7 +255,11 @@ impl World {
         hash.write(self.step_count);
         for (_, body) in self.bodies.iter() {
             let xf = body.transform;
-            for value in [xf.p.x, xf.p.y, xf.q.c, xf.q.s].into_iter().chain([
+            // A position's bits (a double's, in the `large-world` build).
+            for coordinate in crate::position::position_bits(xf.p) {
+                hash.write(coordinate);
+            }
+            for value in [xf.q.c, xf.q.s].into_iter().chain([
                 body.linear_velocity.x,
                 body.linear_velocity.y,
                 body.angular_velocity,

@@ -19,7 +19,8 @@
 use crate::body::{Body, BodyType};
 use crate::broadphase::DynamicTree;
 use crate::collision::{ShapeProxy, Sweep, ToiOutput, ToiState, time_of_impact};
-use crate::math::{Rot, Transform, cross};
+use crate::math::{Rot, cross};
+use crate::position::{FrameOrigin, Position, WorldTransform, offset, relative};
 use crate::shape::{Aabb, Shape};
 use crate::shape_def::ShapeRecord;
 use crate::world::World;
@@ -30,12 +31,13 @@ use bevy_math::Vec2;
 /// most a quarter of its radius), which keeps bounce heights true to the restitution.
 const FAST_FRACTION: f32 = 0.25;
 
-/// The path of a body from (`c1`, `q1`) at the start of the step to its current pose.
-fn body_sweep(body: &Body, c1: Vec2, q1: Rot) -> Sweep {
+/// The path of a body from (`c1`, `q1`) at the start of the step to its current pose, in
+/// `frame`.
+fn body_sweep(body: &Body, c1: Position, q1: Rot, frame: FrameOrigin) -> Sweep {
     Sweep {
         local_center: body.local_center,
-        c1,
-        c2: body.center,
+        c1: frame.to_frame(c1),
+        c2: frame.to_frame(body.center),
         q1,
         q2: body.transform.q,
     }
@@ -44,13 +46,13 @@ fn body_sweep(body: &Body, c1: Vec2, q1: Rot) -> Sweep {
 /// True when a body that moved from (`c1`, `q1`) to its current pose this step travelled far
 /// enough, for its size, to need a sweep: a quarter of its smallest extent, counting rotation
 /// as its largest extent times the angle turned.
-pub(crate) fn moved_fast(body: &Body, c1: Vec2, q1: Rot) -> bool {
+pub(crate) fn moved_fast(body: &Body, c1: Position, q1: Rot) -> bool {
     // `only_shape` first: it is in the cache line the finalize reads, the list on the heap.
     if body.only_shape.is_none() && body.shapes.is_empty() {
         return false;
     }
     let (c2, q2) = (body.center, body.transform.q);
-    let (dc, dq) = (c2 - c1, Vec2::new(q2.c - q1.c, q2.s - q1.s));
+    let (dc, dq) = (relative(c2, c1), Vec2::new(q2.c - q1.c, q2.s - q1.s));
     let threshold = FAST_FRACTION * body.extents.min;
     // Nearly every body moves far less: the sum of the components' sizes bounds each length
     // from above, so well under the threshold it settles the answer without two roots. The
@@ -69,15 +71,15 @@ pub(crate) fn moved_fast(body: &Body, c1: Vec2, q1: Rot) -> bool {
 /// finalize made it, the end as this one did (its transform). Not the sweep's poses at 0 and
 /// 1, which normalise the rotations again and round c1 + (c2 - c1): these are the poses the
 /// body had, and the end box is then the one the finalize computed already.
-fn sweep_ends(body: &Body, c1: Vec2, q1: Rot) -> (Transform, Transform) {
-    let start = Transform::new(c1 - q1.rotate(body.local_center), q1);
+fn sweep_ends(body: &Body, c1: Position, q1: Rot) -> (WorldTransform, WorldTransform) {
+    let start = WorldTransform::new(offset(c1, -q1.rotate(body.local_center)), q1);
     (start, body.transform)
 }
 
 /// The box a shape covers at the start and at the end of a sweep: what the sweep queries the
 /// trees with.
-fn swept_box(shape: &Shape, start: Transform, end: Transform) -> Aabb {
-    shape.compute_aabb(start).union(&shape.compute_aabb(end))
+fn swept_box(shape: &Shape, start: WorldTransform, end: WorldTransform) -> Aabb {
+    shape.world_aabb(start).union(&shape.world_aabb(end))
 }
 
 /// Whether a body that moved from (`c1`, `q1`) to its current pose could meet static
@@ -90,7 +92,7 @@ fn swept_box(shape: &Shape, start: Transform, end: Transform) -> Aabb {
 /// record of one of the body's shapes by slot.
 pub(crate) fn sweep_meets_static<'s>(
     body: &Body,
-    c1: Vec2,
+    c1: Position,
     q1: Rot,
     own_shape: impl Fn(u32) -> &'s ShapeRecord,
     static_tree: &DynamicTree,
@@ -107,8 +109,8 @@ pub(crate) fn sweep_meets_static<'s>(
         if record.def.is_sensor {
             return false;
         }
-        let end_box = end_box.unwrap_or_else(|| record.shape.compute_aabb(end));
-        let swept = record.shape.compute_aabb(start).union(&end_box);
+        let end_box = end_box.unwrap_or_else(|| record.shape.world_aabb(end));
+        let swept = record.shape.world_aabb(start).union(&end_box);
         let mut met = false;
         static_tree.query(&swept, |_, _| {
             met = true;
@@ -126,11 +128,13 @@ pub(crate) fn sweep_meets_static<'s>(
 impl World {
     /// Sweeps a dynamic body that moved from (`c1`, `q1`) to its current pose this step, and
     /// pulls it back to the first impact with static geometry if it moved fast.
-    pub(crate) fn solve_continuous(&mut self, body_slot: u32, c1: Vec2, q1: Rot) {
+    pub(crate) fn solve_continuous(&mut self, body_slot: u32, c1: Position, q1: Rot) {
         let body = self.bodies.at(body_slot);
         let bullet = body.bullet;
-        let c2 = body.center;
-        let sweep = body_sweep(body, c1, q1);
+        // The sweep and every time of impact run in a float frame at the body's start.
+        let frame = FrameOrigin::at(c1);
+        let c2 = frame.to_frame(body.center);
+        let sweep = body_sweep(body, c1, q1, frame);
         if !moved_fast(body, c1, q1) {
             return;
         }
@@ -140,6 +144,11 @@ impl World {
         let target = self.tolerances.linear_slop;
         let mut first = 1.0f32;
         let (start, end) = sweep_ends(body, c1, q1);
+        let (start_in_frame, end_in_frame) = (
+            frame.transform_to_frame(start),
+            frame.transform_to_frame(end),
+        );
+        let c1 = frame.to_frame(c1);
         for id in &body.shapes {
             let record = self.shapes.at(id.index);
             if record.def.is_sensor {
@@ -168,7 +177,7 @@ impl World {
                 let along_chain = match &other.shape {
                     Shape::ChainSegment(segment) => {
                         let normal = other_body.transform.q.rotate(segment.normal());
-                        let on_line = other_body.transform.apply(segment.point1);
+                        let on_line = frame.to_frame(other_body.transform.apply(segment.point1));
                         let d1 = normal.dot(c1 - on_line);
                         let d2 = normal.dot(c2 - on_line);
                         let core = FAST_FRACTION * min_extent;
@@ -178,7 +187,7 @@ impl World {
                 };
                 if blocks && fixed && !along_chain {
                     let wall = ShapeProxy::from_shape(&other.shape);
-                    let wall_sweep = Sweep::fixed(other_body.transform);
+                    let wall_sweep = Sweep::fixed(frame.transform_to_frame(other_body.transform));
                     let mut out = time_of_impact(&proxy, &sweep, &wall, &wall_sweep, target);
                     // Within the target at the start: reported as overlapped, or as a hit at
                     // fraction zero when the sweep starts right at the target distance.
@@ -190,9 +199,10 @@ impl World {
                             // A segment is two-sided: once the core sits against it, the core
                             // sweep starts within the target too, so the centroid's path is
                             // checked for crossing the segment instead.
-                            let to_world = |p: Vec2| other_body.transform.apply(p);
-                            let (p1, p2) = (to_world(segment.point1), to_world(segment.point2));
-                            let (c0, c1) = (start.apply(centroid), end.apply(centroid));
+                            let to_frame = |p: Vec2| frame.to_frame(other_body.transform.apply(p));
+                            let (p1, p2) = (to_frame(segment.point1), to_frame(segment.point2));
+                            let (c0, c1) =
+                                (start_in_frame.apply(centroid), end_in_frame.apply(centroid));
                             if let Some(t) = centroid_crossing(p1, p2, c0, c1, core_radius) {
                                 out = ToiOutput {
                                     state: ToiState::Hit,
@@ -218,7 +228,7 @@ impl World {
             }
         }
         if first < 1.0 {
-            let xf = sweep.transform_at(first);
+            let xf = frame.transform_to_world(sweep.transform_at(first));
             self.drop_kept_solver_bodies();
             let body = self.bodies.at_mut(body_slot);
             body.transform = xf;
@@ -255,6 +265,7 @@ fn centroid_crossing(p1: Vec2, p2: Vec2, c0: Vec2, c1: Vec2, margin: f32) -> Opt
 mod tests {
     use super::{FAST_FRACTION, centroid_crossing, moved_fast};
     use crate::body::{BodyDef, BodyExtents};
+    use crate::position::{offset, relative, to_position};
     use crate::shape::{Circle, MassData, Polygon, Shape};
     use crate::shape_def::ShapeDef;
     use crate::world::{World, WorldDef};
@@ -401,12 +412,13 @@ mod tests {
         let (mut fast, mut slow) = (0, 0);
         for _ in 0..20_000 {
             // Moves of up to the threshold in each direction, turns of up to 0.05 rad.
-            let c1 = Vec2::new(uniform(), uniform()) * threshold;
+            let c1 = to_position(Vec2::new(uniform(), uniform()) * threshold);
             let q1 = crate::math::Rot::from_angle(uniform() * 0.05);
             let exact = {
                 let (c2, q2) = (body.center, body.transform.q);
                 let turn = Vec2::new(q2.c - q1.c, q2.s - q1.s).length();
-                c1.distance(c2) + turn * std::f32::consts::FRAC_PI_2 * body.extents.max >= threshold
+                relative(c1, c2).length() + turn * std::f32::consts::FRAC_PI_2 * body.extents.max
+                    >= threshold
             };
             assert_eq!(moved_fast(&body, c1, q1), exact, "from {c1} turned {q1:?}");
             if exact {
@@ -431,8 +443,8 @@ mod tests {
         let speck = Shape::Circle(Circle::new(Vec2::ZERO, 1.2e-22).unwrap());
         world.create_shape(id, &ShapeDef::default(), speck).unwrap();
         let body = world.bodies.at(id.index).clone();
-        let c1 = body.center - Vec2::new(2.7e-23, 0.0);
-        let by_lengths = c1.distance(body.center) >= FAST_FRACTION * body.extents.min;
+        let c1 = offset(body.center, -Vec2::new(2.7e-23, 0.0));
+        let by_lengths = relative(c1, body.center).length() >= FAST_FRACTION * body.extents.min;
         assert!(by_lengths, "the rounded length is over the threshold");
         assert!(moved_fast(&body, c1, body.transform.q));
     }

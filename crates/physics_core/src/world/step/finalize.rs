@@ -25,6 +25,7 @@ use crate::id::{Slot, Slots};
 use crate::math::is_finite_vec;
 use crate::parallel::shared::SharedMut;
 use crate::parallel::stages::MIN_BODY_BLOCK;
+use crate::position::offset;
 use crate::shape::Aabb;
 use crate::shape_def::ShapeRecord;
 use crate::solver::body_state::{BodyState, STATIC_BODY};
@@ -216,10 +217,10 @@ unsafe fn finalize_body(
     let freedom = body.linear_freedom();
     body.linear_velocity = state.linear_velocity * freedom;
     body.angular_velocity = state.angular_velocity;
-    body.center += state.delta_position * freedom;
+    body.center = offset(body.center, state.delta_position * freedom);
     let q = (state.delta_rotation * body.transform.q).normalize();
     body.transform.q = q;
-    body.transform.p = body.center - q.rotate(body.local_center);
+    body.transform.p = offset(body.center, -q.rotate(body.local_center));
     let speculative = tolerances.speculative_distance;
     debug_assert_eq!(
         body.only_shape,
@@ -233,7 +234,7 @@ unsafe fn finalize_body(
         // The common body of one shape: its new broadphase box is made here, in parallel, as
         // `World::collect_shape_moves` would make it.
         let record = own_shape(only);
-        let tight = record.shape.compute_aabb(body.transform);
+        let tight = record.shape.world_aabb(body.transform);
         only_box = Some(tight);
         if !record.fat_aabb.contains(&tight.expanded(speculative)) {
             f.left_its_box = true;
@@ -247,7 +248,7 @@ unsafe fn finalize_body(
             let record = own_shape(id.index);
             let needed = record
                 .shape
-                .compute_aabb(body.transform)
+                .world_aabb(body.transform)
                 .expanded(speculative);
             !record.fat_aabb.contains(&needed)
         });

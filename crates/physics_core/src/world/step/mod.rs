@@ -14,6 +14,7 @@ use crate::body::{Body, BodyType};
 use crate::contact::{CollideOutcome, Contact, Recycling, pair_key};
 use crate::contact_recycle::BodyFrame;
 use crate::id::ShapeId;
+use crate::position::{FrameOrigin, relative};
 use crate::solver::body_state::STATIC_BODY;
 use crate::solver::contact_solver::{ConstraintBody, ContactSolveSettings};
 use crate::solver::softness::Softness;
@@ -318,10 +319,9 @@ impl World {
                     return ([0; 4], Some(CollideOutcome::Separated));
                 }
                 let (body_a, body_b) = (bodies.at(slot_a), bodies.at(slot_b));
-                let frame = |body: &Body| BodyFrame {
-                    transform: body.transform,
-                    local_center: body.local_center,
-                };
+                // Both poses in a float frame at A's origin (the world's, in the float build).
+                let origin = FrameOrigin::at(body_a.transform.p);
+                let frame = |body: &Body| BodyFrame::new(body.transform, body.local_center, origin);
                 // A static body never turns: only moving bodies' shapes' reach counts (as in
                 // Box2D, whose bound also leaves static bodies out). The reach is the shape's,
                 // kept beside its box, so no other part of the body record is read.
@@ -521,7 +521,7 @@ impl World {
                 solver_index: STATIC_BODY,
                 inv_mass: 0.0 * b.inv_mass,
                 inv_inertia: 0.0 * b.inv_inertia,
-                center_offset: b.center - b.transform.p,
+                center_offset: relative(b.center, b.transform.p),
                 linear_velocity: 0.0 * b.linear_velocity,
                 angular_velocity: 0.0 * b.angular_velocity,
                 dominance: b.dominance,
