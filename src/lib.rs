@@ -43,6 +43,8 @@ pub mod guide {
     pub struct Testbed;
     #[doc = include_str!("../docs/recording.md")]
     pub struct Recording;
+    #[doc = include_str!("../docs/large-worlds.md")]
+    pub struct LargeWorlds;
     #[doc = include_str!("../docs/from-avian.md")]
     pub struct FromAvian;
     #[doc = include_str!("../ARCHITECTURE.md")]

@@ -250,7 +250,7 @@ impl Scene {
         let desc = &self.bodies[index];
         let id = world.create_body(&BodyDef {
             body_type: desc.body_type,
-            position: desc.position,
+            position: physics_core::position::to_position(desc.position),
             rotation: Rot::from_angle(desc.angle),
             linear_velocity: desc.linear_velocity,
             angular_velocity: desc.angular_velocity,
@@ -279,8 +279,9 @@ impl Scene {
     ) -> Result<JointId, WorldError> {
         let j = &self.joints[index];
         let (a, b) = (bodies[j.body_a], bodies[j.body_b]);
-        let local_a = world.body_transform(a)?.apply_inverse(j.anchor_a);
-        let local_b = world.body_transform(b)?.apply_inverse(j.anchor_b);
+        let to_world = physics_core::position::to_position;
+        let local_a = world.body_transform(a)?.apply_inverse(to_world(j.anchor_a));
+        let local_b = world.body_transform(b)?.apply_inverse(to_world(j.anchor_b));
         let mut def = JointDef::new(a, b, local_a, local_b, j.kind);
         def.collide_connected = j.collide_connected;
         world.create_joint(&def)

@@ -41,6 +41,7 @@ pub mod collision;
 pub mod debug;
 pub mod dynamics;
 pub mod interpolation;
+pub mod origin;
 mod plugins;
 pub mod rollback;
 pub mod schedule;
@@ -95,6 +96,7 @@ pub use dynamics::joint::builder::{
 pub use dynamics::joint::components::{Joint, JointAnchor, JointTypeError};
 pub use dynamics::joint::{JointBreakReason, JointBroken};
 pub use interpolation::{InterpolationPoses, NoInterpolation, PhysicsInterpolationPlugin};
+pub use origin::{FloatingOrigin, PhysicsOrigin, PhysicsOriginPlugin};
 pub use physics_core;
 pub use plugins::PhysicsPlugins;
 pub use rollback::PhysicsWorldSnapshot;
@@ -116,6 +118,7 @@ pub use spatial_query::picking::{
 pub use spatial_query::query::{PointProjection, QueryHit, SpatialQuery, SpatialQueryFilter};
 pub use world::PhysicsWorldPlugin;
 pub use world::diagnostics_store::PhysicsDiagnosticsPlugin;
+pub use world::game_frame::GameFrame;
 pub use world::handle::PhysicsBody;
 pub use world::physics_world::{PhysicsWorld, pose_from_transform, quat_from_rot, rot_from_quat};
 pub use world::settings::PhysicsSettings;
@@ -141,10 +144,11 @@ pub mod prelude {
     #[cfg(feature = "mesh")]
     pub use crate::{ColliderConstructor, ColliderConstructorHierarchy, MeshShape};
     pub use crate::{
-        DebugRender, FrictionCombine, LayerMask, PhysicsLayer, RayCaster, RayHits,
-        RestitutionCombine, ShapeCaster, ShapeHits,
+        DebugRender, FloatingOrigin, FrictionCombine, LayerMask, PhysicsLayer, PhysicsOrigin,
+        RayCaster, RayHits, RestitutionCombine, ShapeCaster, ShapeHits,
     };
     pub use bevy_math::Vec2;
     pub use bevy_transform::components::Transform;
+    pub use physics_core::position::Position;
     pub use physics_core::world::{ContactLanes, MixRule};
 }

@@ -6,6 +6,7 @@ use crate::collision::{ColliderPlugin, PhysicsPairStagesPlugin};
 use crate::dynamics::body::RigidBodyPlugin;
 use crate::dynamics::joint::JointPlugin;
 use crate::interpolation::PhysicsInterpolationPlugin;
+use crate::origin::PhysicsOriginPlugin;
 use crate::schedule::PhysicsSchedulePlugin;
 use crate::spatial_query::SpatialQueryPlugin;
 use crate::world::PhysicsWorldPlugin;
@@ -97,5 +98,6 @@ impl PluginGroup for PhysicsPlugins {
             .add(SpatialQueryPlugin)
             .add(CharacterControllerPlugin)
             .add(PhysicsInterpolationPlugin)
+            .add(PhysicsOriginPlugin)
     }
 }

@@ -21,8 +21,8 @@ fn no_gravity(app: &mut App) {
 
 fn position(app: &App, e: Entity) -> Vec2 {
     let id = app.world().get::<PhysicsBody>(e).unwrap().id();
-    let core = app.world().resource::<PhysicsWorld>().core();
-    core.body_center_of_mass(id).unwrap()
+    let physics = app.world().resource::<PhysicsWorld>();
+    physics.to_game(physics.core().body_center_of_mass(id).unwrap())
 }
 
 fn velocity(app: &App, e: Entity) -> Vec2 {

@@ -211,8 +211,9 @@ fn regular_polygons_of_many_sides_become_compounds_and_roll() {
     assert!(m.center.length() < 1e-5);
     // A near-circle rolls: it has gone forward and spins as it rolls.
     let id = app.world().get::<PhysicsBody>(wheel).unwrap().id();
-    let core = app.world().resource::<PhysicsWorld>().core();
-    let x = core.body_position(id).unwrap().x;
+    let physics = app.world().resource::<PhysicsWorld>();
+    let core = physics.core();
+    let x = physics.to_game(core.body_position(id).unwrap()).x;
     let (v, w) = (
         core.linear_velocity(id).unwrap().x,
         core.angular_velocity(id).unwrap(),

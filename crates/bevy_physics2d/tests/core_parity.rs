@@ -47,7 +47,10 @@ fn a_falling_box_follows_the_bare_core_world_bit_for_bit() {
     for i in 0..180 {
         step(&mut app, 1);
         core.step(h).unwrap();
-        let (a, b) = (core_pose(&app, body), core.body_transform(boxed).unwrap());
+        // The game's coordinates: the plugin's origin is the core world's here.
+        let game = app.world().resource::<PhysicsWorld>().game_frame();
+        let b = game.pose_to_game(core.body_transform(boxed).unwrap());
+        let a = core_pose(&app, body);
         assert_eq!(a, b, "step {i}: plugin {a:?} vs core {b:?}");
         let v = app.world().get::<LinearVelocity>(body).unwrap().0;
         assert_eq!(v, core.linear_velocity(boxed).unwrap(), "step {i}");

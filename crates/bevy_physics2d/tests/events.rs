@@ -157,13 +157,8 @@ fn a_kinematic_collider_that_asks_meets_static_ones_and_passes_through() {
     assert_eq!(ends.len(), 1, "{ends:?}");
     // Nothing was solved: the kinematic box kept its course through the wall (x = -5 + 3 * 4 s).
     let id = app.world().get::<PhysicsBody>(mover).unwrap().id();
-    let x = app
-        .world()
-        .resource::<PhysicsWorld>()
-        .core()
-        .body_position(id)
-        .unwrap()
-        .x;
+    let physics = app.world().resource::<PhysicsWorld>();
+    let x = physics.to_game(physics.core().body_position(id).unwrap()).x;
     assert!((x - 7.0).abs() < 1e-3, "x = {x}");
 
     // Without the marker the two never pair.

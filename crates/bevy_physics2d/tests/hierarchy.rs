@@ -27,11 +27,8 @@ fn app_with(interpolate: bool, updates_per_step: u32) -> App {
 
 fn core_position(app: &App, entity: Entity) -> Vec2 {
     let id = app.world().get::<PhysicsBody>(entity).unwrap().id();
-    app.world()
-        .resource::<PhysicsWorld>()
-        .core()
-        .body_position(id)
-        .unwrap()
+    let physics = app.world().resource::<PhysicsWorld>();
+    physics.to_game(physics.core().body_position(id).unwrap())
 }
 
 fn core_velocity(app: &App, entity: Entity) -> Vec2 {
@@ -263,7 +260,11 @@ fn regression_a_body_under_a_parent_at_infinity_was_written_a_nan() {
     }
     let physics = app.world().resource::<PhysicsWorld>();
     let id = physics.body(body).expect("still in the world");
-    assert!(physics.core().body_position(id).unwrap().is_finite());
+    assert!(
+        physics
+            .to_game(physics.core().body_position(id).unwrap())
+            .is_finite()
+    );
 }
 
 /// An App with a ground and a dynamic ball at (`x`, 4) under a parent placed at infinity,
@@ -303,7 +304,7 @@ fn regression_a_body_under_a_parent_at_infinity_stayed_out_once_the_parent_came_
     support::step(&mut app, 3);
     let physics = app.world().resource::<PhysicsWorld>();
     let id = physics.body(body).expect("built once the parent is placed");
-    let at = physics.core().body_position(id).unwrap();
+    let at = physics.to_game(physics.core().body_position(id).unwrap());
     assert!(
         (at.x - 1.0).abs() < 1e-4 && at.y < 4.0,
         "falls from (1, 4): {at}"
@@ -330,7 +331,7 @@ fn regression_a_body_refused_under_a_parent_stayed_out_once_taken_off_it() {
     support::step(&mut app, 2);
     let physics = app.world().resource::<PhysicsWorld>();
     let id = physics.body(body).expect("built once off the parent");
-    let at = physics.core().body_position(id).unwrap();
+    let at = physics.to_game(physics.core().body_position(id).unwrap());
     assert!(
         (at.x - 2.0).abs() < 1e-4,
         "placed by its own transform: {at}"

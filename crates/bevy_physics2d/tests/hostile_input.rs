@@ -49,7 +49,9 @@ fn state_bits(app: &App, stack: &[Entity]) -> Vec<u32> {
         .iter()
         .flat_map(|&e| {
             let id = physics.body(e).expect("the stack's bodies exist");
-            let xf = core.body_transform(id).unwrap();
+            let xf = physics
+                .game_frame()
+                .pose_to_game(core.body_transform(id).unwrap());
             let v = core.linear_velocity(id).unwrap();
             let w = core.angular_velocity(id).unwrap();
             [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, w].map(f32::to_bits)
@@ -160,8 +162,8 @@ fn despawning_a_body_with_contacts_mid_step_keeps_the_world_sound() {
     let mut heights: Vec<f32> = [0, 1, 3, 4]
         .iter()
         .map(|&i| {
-            core.body_position(physics.body(stack[i]).unwrap())
-                .unwrap()
+            physics
+                .to_game(core.body_position(physics.body(stack[i]).unwrap()).unwrap())
                 .y
         })
         .collect();
@@ -219,9 +221,12 @@ fn joints_to_despawned_entities_and_bad_values_are_skipped_by_name() {
         let shown_x = app.world().get::<Transform>(victim).unwrap().translation.x;
         let physics = app.world().resource::<PhysicsWorld>();
         let core_x = physics
-            .core()
-            .body_position(physics.body(victim).unwrap())
-            .unwrap()
+            .to_game(
+                physics
+                    .core()
+                    .body_position(physics.body(victim).unwrap())
+                    .unwrap(),
+            )
             .x;
         (
             state_bits(&app, &stack),

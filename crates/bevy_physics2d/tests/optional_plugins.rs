@@ -12,7 +12,7 @@ use bevy_math::Quat;
 use bevy_physics2d::prelude::*;
 use bevy_physics2d::{
     CharacterControllerPlugin, CollisionEventsPlugin, InterpolationPoses, JointPlugin,
-    PhysicsInterpolationPlugin, SpatialQueryPlugin,
+    PhysicsInterpolationPlugin, PhysicsOriginPlugin, SpatialQueryPlugin,
 };
 use std::time::Duration;
 
@@ -108,7 +108,9 @@ fn bits(app: &bevy_app::App, bodies: &[Entity]) -> Vec<u32> {
     let mut bits = Vec::new();
     for &e in bodies {
         let body = physics.body(e).expect("a core body");
-        let xf = core.body_transform(body).unwrap();
+        let xf = physics
+            .game_frame()
+            .pose_to_game(core.body_transform(body).unwrap());
         let v = core.linear_velocity(body).unwrap();
         let w = core.angular_velocity(body).unwrap();
         bits.extend([xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, w].map(f32::to_bits));
@@ -294,5 +296,22 @@ fn without_interpolation_the_rest_steps_as_before_and_bodies_carry_no_poses() {
     assert_eq!(
         bits(&app, &[s.character]),
         bits(&reference.0, &[reference.1.character])
+    );
+}
+
+#[test]
+fn without_the_floating_origin_the_rest_steps_as_before_and_the_origin_stays() {
+    let reference = run(all_plugins());
+    assert!(reference.0.world().contains_resource::<PhysicsOrigin>());
+    let (app, s) = run(all_plugins().disable::<PhysicsOriginPlugin>());
+    assert_rest_as_before(&reference, &app, &s);
+    assert_eq!(
+        bits(&app, &s.pendulum),
+        bits(&reference.0, &reference.1.pendulum)
+    );
+    assert!(!app.world().contains_resource::<PhysicsOrigin>());
+    assert_eq!(
+        app.world().resource::<PhysicsWorld>().origin(),
+        bevy_physics2d::physics_core::position::Position::ZERO
     );
 }

@@ -78,12 +78,8 @@ fn a_step_taken_while_paused_is_shown_exactly_as_it_ends() {
         if steps(&app) > paused_at && stepped_in.is_none() {
             stepped_in = Some(frame);
             let id = app.world().get::<PhysicsBody>(ball).unwrap().id();
-            let core = app
-                .world()
-                .resource::<PhysicsWorld>()
-                .core()
-                .body_position(id)
-                .unwrap();
+            let physics = app.world().resource::<PhysicsWorld>();
+            let core = physics.to_game(physics.core().body_position(id).unwrap());
             assert_eq!(shown(&app, ball), core, "the new pose, not a blend");
         }
     }

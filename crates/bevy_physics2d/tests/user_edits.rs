@@ -39,7 +39,7 @@ fn spawn_ground_and_box(app: &mut App) -> Entity {
 fn core_position(app: &App, entity: Entity) -> Vec2 {
     let physics = app.world().resource::<PhysicsWorld>();
     let id = app.world().get::<PhysicsBody>(entity).unwrap().id();
-    physics.core().body_position(id).unwrap()
+    physics.to_game(physics.core().body_position(id).unwrap())
 }
 
 #[test]
@@ -401,7 +401,10 @@ fn game_edits_after_a_step_reach_the_core_of_a_moving_body() {
 
         app.world_mut().resource_mut::<GameEdit>().x = Some(-30.0);
         step(&mut app, 2);
-        let x = falling(&app).transform.p.x;
+        let x = {
+            let physics = app.world().resource::<PhysicsWorld>();
+            physics.to_game(falling(&app).transform.p).x
+        };
         // Teleported to -30 and then one step at 4 m/s.
         assert!(
             (x - (-30.0 + 4.0 * dt(&app))).abs() < 1e-4,

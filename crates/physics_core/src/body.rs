@@ -357,8 +357,10 @@ pub(crate) fn validate_body_def(def: &BodyDef) -> Result<(), crate::error::World
 /// A place within [`MAX_WORLD_COORDINATE`](crate::constants::MAX_WORLD_COORDINATE) of the
 /// origin along each axis.
 pub(crate) fn check_world_coordinate(p: Position) -> Result<(), crate::error::WorldError> {
-    let limit = crate::constants::MAX_WORLD_COORDINATE;
-    if p.x.abs() > limit.into() || p.y.abs() > limit.into() {
+    let limit = crate::position::to_position(bevy_math::Vec2::splat(
+        crate::constants::MAX_WORLD_COORDINATE,
+    ));
+    if p.x.abs() > limit.x || p.y.abs() > limit.y {
         return Err(crate::error::WorldError::InvalidSetting(
             "position farther than MAX_WORLD_COORDINATE (1e9) from the origin",
         ));

@@ -79,7 +79,10 @@ impl Simulation for Core {
         let body_of = |shape| {
             let body = world.shape_body(shape).ok()?;
             let index = bodies.iter().position(|b| *b == body)?;
-            let offset = world.body_center_of_mass(body).ok()? - world.body_position(body).ok()?;
+            let offset = physics_core::position::relative(
+                world.body_center_of_mass(body).ok()?,
+                world.body_position(body).ok()?,
+            );
             Some((index, offset))
         };
         let mut out = Vec::new();
@@ -160,7 +163,8 @@ pub(super) fn samples_of(built: &BuiltScene) -> Vec<BodySample> {
                 return BodySample::NAN;
             };
             BodySample {
-                position: xf.p,
+                // Samples compare engines near the origin, where a float holds a position.
+                position: physics_core::position::to_vec2(xf.p),
                 angle: xf.q.s.atan2(xf.q.c),
                 linear_velocity: v,
                 angular_velocity: w,

@@ -97,6 +97,7 @@ fn step_and_copy(world: &mut World, transforms: &mut QueryState<&mut Transform>)
         }
         floor.steps += 1;
         let mut written = 0;
+        let origin = bevy_physics2d::GameFrame::default();
         let mut transforms = transforms.query_mut(world);
         for (id, entity) in floor.built.bodies.iter().zip(&floor.entities) {
             if *id == ABSENT_BODY {
@@ -108,10 +109,12 @@ fn step_and_copy(world: &mut World, transforms: &mut QueryState<&mut Transform>)
             ) else {
                 continue;
             };
-            // The plugin's conversion: a square root, no trigonometry.
+            // The plugin's conversions: from its floating origin (here the world's, as the
+            // plugin's rows have it), and a square root, no trigonometry.
+            let p = origin.to_game(xf.p);
             let rotation = bevy_physics2d::quat_from_rot(xf.q);
-            if transform.translation.truncate() != xf.p || transform.rotation != rotation {
-                transform.translation = xf.p.extend(transform.translation.z);
+            if transform.translation.truncate() != p || transform.rotation != rotation {
+                transform.translation = p.extend(transform.translation.z);
                 transform.rotation = rotation;
                 written += 1;
             }

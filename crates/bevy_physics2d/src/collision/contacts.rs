@@ -89,7 +89,7 @@ fn manifold_of(physics: &PhysicsWorld, data: &ContactData) -> Option<ContactMani
     let mut points = [ContactPoint::default(); 2];
     for (out, p) in points.iter_mut().zip(data.manifold.points()) {
         *out = ContactPoint {
-            point: p.point,
+            point: physics.to_game(p.point),
             separation: p.separation,
             normal_impulse: p.normal_impulse,
             tangent_impulse: p.tangent_impulse,

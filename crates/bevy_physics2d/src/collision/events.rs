@@ -248,7 +248,7 @@ pub(crate) fn send_events(
             let hit = CollisionHit {
                 collider1: c1,
                 collider2: c2,
-                point: e.point,
+                point: p.to_game(e.point),
                 normal: e.normal,
                 speed: e.approach_speed,
             };

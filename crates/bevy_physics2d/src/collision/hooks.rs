@@ -6,6 +6,7 @@
 //! body), in the core's fixed order, so the same world and components give the same calls:
 //! deterministic, and rollback-safe as long as the hook reads only what is rolled back.
 
+use crate::world::game_frame::GameFrame;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::ReadOnlySystemParam;
 use bevy_math::Vec2;
@@ -172,11 +173,16 @@ impl ContactPair {
         &self.separations[..self.point_count]
     }
 
-    pub(crate) fn from_core(m: &ContactModification, collider1: Entity, collider2: Entity) -> Self {
+    pub(crate) fn from_core(
+        m: &ContactModification,
+        collider1: Entity,
+        collider2: Entity,
+        frame: GameFrame,
+    ) -> Self {
         let mut points = [Vec2::ZERO; 2];
         let mut separations = [0.0; 2];
         for (i, p) in m.manifold.points().iter().enumerate() {
-            points[i] = p.point;
+            points[i] = frame.to_game(p.point);
             separations[i] = p.separation;
         }
         ContactPair {

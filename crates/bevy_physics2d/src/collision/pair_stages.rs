@@ -108,6 +108,7 @@ fn narrowphase<H>(
 {
     let t = Instant::now();
     let physics = &mut *physics;
+    let frame = physics.game_frame();
     let maps = PhysicsWorldMaps::of(physics);
     let mut modify = |m: &mut ContactModification| {
         let (Some(ea), Some(eb)) = (
@@ -121,7 +122,7 @@ fn narrowphase<H>(
         if !asked {
             return true;
         }
-        let mut pair = ContactPair::from_core(m, ea, eb);
+        let mut pair = ContactPair::from_core(m, ea, eb, frame);
         let keep = hooks.modify_contacts(&mut pair, &mut commands);
         m.friction = pair.friction;
         m.restitution = pair.restitution;

@@ -100,7 +100,9 @@ impl Default for PhysicsGizmos {
 }
 
 impl PhysicsGizmos {
-    fn options(&self) -> DebugDrawOptions {
+    /// The core's drawing options, drawing from `origin` (the floating origin: the game's
+    /// (0, 0)).
+    fn options(&self, origin: physics_core::position::Position) -> DebugDrawOptions {
         DebugDrawOptions {
             shapes: self.shapes,
             aabbs: self.aabbs,
@@ -110,7 +112,7 @@ impl PhysicsGizmos {
             centers_of_mass: self.centers_of_mass,
             impulse_scale: self.impulse_scale,
             axis_length: self.axis_length,
-            ..DebugDrawOptions::default()
+            origin,
         }
     }
 
@@ -284,7 +286,9 @@ fn draw_physics(
         primitives: 0,
         colors: ShapeColors::gather(&physics, &renders),
     };
-    physics.core().debug_draw(&mut painter, &config.options());
+    physics
+        .core()
+        .debug_draw(&mut painter, &config.options(physics.origin()));
     stats.primitives = painter.primitives;
 }
 

@@ -65,6 +65,15 @@ impl InterpolationPoses {
         self.held = false;
     }
 
+    /// The floating origin moved: every pose moves by `by` in the game's coordinates.
+    pub(crate) fn shift(&mut self, by: Vec3) {
+        self.previous.0 += by;
+        self.current.0 += by;
+        if let Some(shown) = &mut self.shown {
+            shown.0 += by;
+        }
+    }
+
     /// The pose the last step ended with: what `Transform` holds between frames once the
     /// blend is taken off.
     pub fn physics_pose(&self) -> (Vec3, Quat) {

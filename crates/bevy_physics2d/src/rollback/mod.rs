@@ -82,6 +82,8 @@ pub struct PhysicsWorldSnapshot {
     pub(crate) child_poses_seen: EntityHashMap<(bevy_math::Vec2, bevy_math::Quat)>,
     /// The bodies refused for a bad value, and what for (see `PhysicsWorld::refused_bodies`).
     pub(crate) refused_bodies: EntityHashMap<[u32; 9]>,
+    /// The floating origin the game's coordinates were measured from.
+    pub(crate) frame: crate::world::game_frame::GameFrame,
 }
 
 impl PhysicsWorldSnapshot {
@@ -112,6 +114,7 @@ impl PhysicsWorld {
             built_scale: self.built_scale.clone(),
             child_poses_seen: self.child_poses_seen.clone(),
             refused_bodies: self.refused_bodies.clone(),
+            frame: self.frame,
         }
     }
 
@@ -137,6 +140,7 @@ impl PhysicsWorld {
         self.built_scale.clone_from(&snapshot.built_scale);
         self.child_poses_seen.clone_from(&snapshot.child_poses_seen);
         self.refused_bodies.clone_from(&snapshot.refused_bodies);
+        self.frame = snapshot.frame;
         self.restored_velocities.clear();
         for (&entity, &id) in &self.body_of {
             if let Ok(motion) = self.world.body_motion(id) {

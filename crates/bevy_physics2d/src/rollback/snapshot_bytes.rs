@@ -49,10 +49,12 @@ struct WireMaps {
     built_scale: Vec<(u64, bevy_math::Vec2)>,
     child_poses_seen: Vec<(u64, (bevy_math::Vec2, bevy_math::Quat))>,
     refused_bodies: Vec<(u64, [u32; 9])>,
+    /// The floating origin.
+    origin: physics_core::position::Position,
 }
 
-/// Tag and version in front of the maps.
-const MAGIC: &[u8; 4] = b"PWS2";
+/// Tag and version in front of the maps (3: the floating origin).
+const MAGIC: &[u8; 4] = b"PWS3";
 /// Largest map section accepted (a million bodies' worth).
 const DECODE_LIMIT: usize = 256 << 20;
 
@@ -112,6 +114,7 @@ impl PhysicsWorldSnapshot {
             built_scale: entries(&self.built_scale, &mut number),
             child_poses_seen: entries(&self.child_poses_seen, &mut number),
             refused_bodies: entries(&self.refused_bodies, &mut number),
+            origin: self.frame.origin(),
         };
         let core = self.core.to_bytes();
         let mut bytes = MAGIC.to_vec();
@@ -196,6 +199,7 @@ impl PhysicsWorldSnapshot {
             built_scale: rekey(maps.built_scale, &mut find)?,
             child_poses_seen: rekey(maps.child_poses_seen, &mut find)?,
             refused_bodies: rekey(maps.refused_bodies, &mut find)?,
+            frame: crate::world::game_frame::GameFrame::at(maps.origin),
         })
     }
 }

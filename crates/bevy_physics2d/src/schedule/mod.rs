@@ -103,6 +103,9 @@ pub enum PrepareSystems {
 /// The steps of the Writeback stage schedule, chained in this order.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WritebackSystems {
+    /// The floating origin moves (`PhysicsOrigin`): the game's coordinates shift before the
+    /// bodies are written in them.
+    Origin,
     /// Poses and velocities to components.
     Bodies,
     /// Collision, sensor and hit events.
@@ -210,6 +213,7 @@ impl Plugin for PhysicsSchedulePlugin {
         app.configure_sets(
             PhysicsStageSchedule::Writeback,
             (
+                WritebackSystems::Origin,
                 WritebackSystems::Bodies,
                 WritebackSystems::Events,
                 WritebackSystems::JointEvents,

@@ -166,8 +166,9 @@ impl SpatialQuery<'_> {
         if dir == Vec2::ZERO || !max_distance.is_finite() || max_distance <= 0.0 {
             return None;
         }
+        let game = self.physics.game_frame();
         let (shape, hit) = self.physics.core().ray_cast_closest_where(
-            origin,
+            game.to_world(origin),
             dir * max_distance,
             &filter.core(),
             &mut |s| self.shape_accepted(s, filter, predicate),
@@ -177,7 +178,7 @@ impl SpatialQuery<'_> {
             entity,
             body,
             distance: hit.fraction * max_distance,
-            point: hit.point,
+            point: game.to_game(hit.point),
             normal: hit.normal,
         })
     }
@@ -195,8 +196,9 @@ impl SpatialQuery<'_> {
             return Vec::new();
         }
         let world = self.physics.core();
+        let game = self.physics.game_frame();
         let mut hits: Vec<QueryHit> = world
-            .ray_cast_all(origin, dir * max_distance, &filter.core())
+            .ray_cast_all(game.to_world(origin), dir * max_distance, &filter.core())
             .into_iter()
             .filter_map(|(shape, hit)| {
                 let (entity, body) = self.accept(self.physics.collider_entity(shape)?, filter)?;
@@ -204,7 +206,7 @@ impl SpatialQuery<'_> {
                     entity,
                     body,
                     distance: hit.fraction * max_distance,
-                    point: hit.point,
+                    point: game.to_game(hit.point),
                     normal: hit.normal,
                 })
             })
@@ -229,7 +231,8 @@ impl SpatialQuery<'_> {
     ) -> Result<Option<QueryHit>, ShapeError> {
         let core_shapes = shape.to_shapes(CoreTransform::IDENTITY)?;
         let dir = direction.normalize_or_zero();
-        let xf = CoreTransform::new(origin, rot_from_quat(rotation));
+        let game = self.physics.game_frame();
+        let xf = game.pose_to_world(CoreTransform::new(origin, rot_from_quat(rotation)));
         let mut core_filter = filter.core();
         // Excluded entities are skipped by casting again past them; few casts exclude many.
         let mut excluded_shapes = Vec::new();
@@ -260,7 +263,7 @@ impl SpatialQuery<'_> {
                 entity,
                 body,
                 distance: h.fraction * max_distance,
-                point: h.point,
+                point: game.to_game(h.point),
                 normal: h.normal,
             })
         }))
@@ -300,7 +303,8 @@ impl SpatialQuery<'_> {
         if dir == Vec2::ZERO || !max_distance.is_finite() || max_distance <= 0.0 {
             return Ok(Vec::new());
         }
-        let xf = CoreTransform::new(origin, rot_from_quat(rotation));
+        let game = self.physics.game_frame();
+        let xf = game.pose_to_world(CoreTransform::new(origin, rot_from_quat(rotation)));
         let mut hits: Vec<QueryHit> = Vec::new();
         for core_shape in &core_shapes {
             let found = self.physics.core().shape_cast_all(
@@ -317,7 +321,7 @@ impl SpatialQuery<'_> {
                     entity,
                     body,
                     distance: h.fraction * max_distance,
-                    point: h.point,
+                    point: game.to_game(h.point),
                     normal: h.normal,
                 })
             }));
@@ -358,16 +362,17 @@ impl SpatialQuery<'_> {
         filter: &SpatialQueryFilter,
         predicate: &dyn Fn(Entity) -> bool,
     ) -> Option<PointProjection> {
-        let found = self
-            .physics
-            .core()
-            .project_point(point, &filter.core(), &mut |s| {
-                self.shape_accepted(s, filter, predicate)
-            })?;
+        let game = self.physics.game_frame();
+        let found =
+            self.physics
+                .core()
+                .project_point(game.to_world(point), &filter.core(), &mut |s| {
+                    self.shape_accepted(s, filter, predicate)
+                })?;
         let (entity, _) = self.accept(self.physics.collider_entity(found.shape)?, filter)?;
         Some(PointProjection {
             entity,
-            point: found.point,
+            point: game.to_game(found.point),
             inside: found.inside,
             distance: found.distance,
         })
@@ -376,7 +381,9 @@ impl SpatialQuery<'_> {
     /// Colliders containing `point`, in a stable order.
     pub fn point_intersections(&self, point: Vec2, filter: &SpatialQueryFilter) -> Vec<Entity> {
         self.entities(
-            self.physics.core().query_point(point, &filter.core()),
+            self.physics
+                .core()
+                .query_point(self.physics.to_world(point), &filter.core()),
             filter,
         )
     }
@@ -388,7 +395,10 @@ impl SpatialQuery<'_> {
         max: Vec2,
         filter: &SpatialQueryFilter,
     ) -> Vec<Entity> {
-        let aabb = Aabb::new(min.min(max), min.max(max));
+        let aabb = self
+            .physics
+            .game_frame()
+            .aabb_to_world(Aabb::new(min.min(max), min.max(max)));
         self.entities(
             self.physics.core().query_aabb(&aabb, &filter.core()),
             filter,
@@ -404,7 +414,10 @@ impl SpatialQuery<'_> {
         filter: &SpatialQueryFilter,
     ) -> Result<Vec<Entity>, ShapeError> {
         let core_shapes = shape.to_shapes(CoreTransform::IDENTITY)?;
-        let xf = CoreTransform::new(position, rot_from_quat(rotation));
+        let xf = self
+            .physics
+            .game_frame()
+            .pose_to_world(CoreTransform::new(position, rot_from_quat(rotation)));
         // A compound overlaps what any of its parts overlaps, each shape once.
         let mut found = Vec::new();
         for core_shape in &core_shapes {

@@ -4,6 +4,7 @@
 //! [`PhysicsWarning`]s bad input gets. [`PhysicsWorldPlugin`] registers them.
 
 pub(crate) mod diagnostics_store;
+pub(crate) mod game_frame;
 pub(crate) mod handle;
 pub(crate) mod physics_world;
 pub(crate) mod sent_events;

@@ -1,10 +1,12 @@
 //! The [`PhysicsWorld`] resource: the core world and the maps between entities and core ids.
 
+use crate::world::game_frame::GameFrame;
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2, Vec3};
 use physics_core::id::{BodyId, JointId, ShapeId};
 use physics_core::math::Rot;
+use physics_core::position::Position;
 use physics_core::world::{ContactData, Recording, World, WorldDef};
 
 /// The core physics world, with the entity of every body, collider and joint in it.
@@ -52,6 +54,9 @@ pub struct PhysicsWorld {
     /// The bodies refused for a bad value and the numbers they were refused for (see
     /// `dynamics::body::prepare::queue_changed_bodies`). Part of a snapshot.
     pub(crate) refused_bodies: EntityHashMap<RefusedDef>,
+    /// Where the game's coordinates are measured from (the floating origin,
+    /// `world/origin.rs`). Part of a snapshot.
+    pub(crate) frame: GameFrame,
 }
 
 /// The numbers a body was refused for, as bits: its world pose, velocities, gravity scale
@@ -160,7 +165,34 @@ impl PhysicsWorld {
             restored_velocities: EntityHashMap::default(),
             child_poses_seen: EntityHashMap::default(),
             refused_bodies: EntityHashMap::default(),
+            frame: GameFrame::default(),
         })
+    }
+
+    /// How the game's coordinates (every `Transform`, every point the plugin takes or gives)
+    /// meet the core world's positions: measured from the floating origin.
+    pub fn game_frame(&self) -> GameFrame {
+        self.frame
+    }
+
+    pub(crate) fn set_game_frame(&mut self, frame: GameFrame) {
+        self.frame = frame;
+    }
+
+    /// The world point at the game's (0, 0): the floating origin, moved with
+    /// [`PhysicsOrigin`](crate::PhysicsOrigin).
+    pub fn origin(&self) -> Position {
+        self.frame.origin()
+    }
+
+    /// The core world's position of the game point `v`.
+    pub fn to_world(&self, v: Vec2) -> Position {
+        self.frame.to_world(v)
+    }
+
+    /// The game point of the core world's position `p`.
+    pub fn to_game(&self, p: Position) -> Vec2 {
+        self.frame.to_game(p)
     }
 
     /// Sends this step's events through `send`, which gets the world to read them from and
@@ -350,7 +382,9 @@ impl PhysicsWorld {
         impulse: f32,
     ) -> Result<Vec<(Entity, Vec2)>, physics_core::world::WorldError> {
         let filter = physics_core::world::QueryFilter::default();
-        let pushed = self.world.explode(center, radius, impulse, &filter)?;
+        let pushed = self
+            .world
+            .explode(self.frame.to_world(center), radius, impulse, &filter)?;
         Ok(pushed
             .into_iter()
             .filter_map(|(body, push)| Some((self.body_entity(body)?, push)))

@@ -126,10 +126,12 @@ pub fn spawn_box(app: &mut App, x: f32, y: f32) -> Entity {
 /// The core body's transform of `entity`.
 pub fn core_pose(app: &App, entity: Entity) -> bevy_physics2d::physics_core::math::Transform {
     let physics = app.world().resource::<PhysicsWorld>();
-    physics
+    let pose = physics
         .core()
         .body_transform(physics.body(entity).expect("body exists"))
-        .unwrap()
+        .unwrap();
+    // In the game's coordinates, as the components hold it.
+    physics.game_frame().pose_to_game(pose)
 }
 
 /// The core body of `e`: its position, linear velocity and mass.
@@ -139,9 +141,10 @@ pub fn core_of(app: &App, e: Entity) -> (bevy_math::Vec2, bevy_math::Vec2, f32) 
         .get::<bevy_physics2d::PhysicsBody>(e)
         .unwrap()
         .id();
-    let core = app.world().resource::<PhysicsWorld>().core();
+    let physics = app.world().resource::<PhysicsWorld>();
+    let core = physics.core();
     (
-        core.body_position(id).unwrap(),
+        physics.to_game(core.body_position(id).unwrap()),
         core.linear_velocity(id).unwrap(),
         mass_data(app, e).mass,
     )

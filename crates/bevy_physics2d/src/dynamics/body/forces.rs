@@ -155,12 +155,14 @@ impl ForcesItem<'_, '_> {
     }
 }
 
-/// Applies one body's pending forces and impulses to the core and clears them. Returns the
-/// first error (the rest still apply).
+/// Applies one body's pending forces and impulses to the core and clears them; their points
+/// are the game's, measured from `game`'s origin. Returns the first error (the rest still
+/// apply).
 pub(crate) fn apply_pending(
     world: &mut physics_core::world::World,
     id: physics_core::id::BodyId,
     pending: &mut PendingForces,
+    game: crate::world::game_frame::GameFrame,
 ) -> Result<(), physics_core::world::WorldError> {
     let mut result = Ok(());
     let mut keep = |r: Result<(), physics_core::world::WorldError>| {
@@ -171,9 +173,11 @@ pub(crate) fn apply_pending(
     for push in pending.pushes.drain(..) {
         keep(match (push.impulse, push.point) {
             (false, None) => world.apply_force(id, push.vector),
-            (false, Some(p)) => world.apply_force_at_point(id, push.vector, p),
+            (false, Some(p)) => world.apply_force_at_point(id, push.vector, game.to_world(p)),
             (true, None) => world.apply_linear_impulse(id, push.vector),
-            (true, Some(p)) => world.apply_linear_impulse_at_point(id, push.vector, p),
+            (true, Some(p)) => {
+                world.apply_linear_impulse_at_point(id, push.vector, game.to_world(p))
+            }
         });
     }
     if pending.torque != 0.0 {

@@ -90,6 +90,9 @@ pub(crate) fn apply_hierarchy_motion(
     frames: Query<(&Transform, Option<&ChildOf>)>,
 ) {
     let dt = time.delta_secs();
+    // Poses are compared and set in the game's coordinates, and handed to the core in the
+    // world's (the floating origin, `world/origin.rs`).
+    let game = physics.game_frame();
     for (entity, _, body, child_of, transform, linear, angular, poses) in &bodies {
         // The body the map holds now: a body rebuilt earlier in this stage (a new type) has
         // its new handle only once the stage's commands are applied.
@@ -99,6 +102,7 @@ pub(crate) fn apply_hierarchy_motion(
         let Ok(core) = physics.world.body_motion(id) else {
             continue;
         };
+        let core_pose = game.pose_to_game(core.transform);
         // Changed, and to another value than the plugin last saw (a restore puts back the
         // value it saw).
         let local = (transform.translation.truncate(), transform.rotation);
@@ -137,8 +141,10 @@ pub(crate) fn apply_hierarchy_motion(
             };
         let result = match body {
             RigidBody::Static => {
-                let placed = if differs(target, core.transform) {
-                    physics.world.set_transform(id, target.p, target.q)
+                let placed = if differs(target, core_pose) {
+                    physics
+                        .world
+                        .set_transform(id, game.to_world(target.p), target.q)
                 } else {
                     Ok(())
                 };
@@ -146,8 +152,10 @@ pub(crate) fn apply_hierarchy_motion(
                 placed.and(refused_velocity)
             }
             RigidBody::Kinematic if !velocity_ok => {
-                let placed = if own_move && differs(target, core.transform) {
-                    physics.world.set_transform(id, target.p, target.q)
+                let placed = if own_move && differs(target, core_pose) {
+                    physics
+                        .world
+                        .set_transform(id, game.to_world(target.p), target.q)
                 } else {
                     Ok(())
                 };
@@ -156,13 +164,13 @@ pub(crate) fn apply_hierarchy_motion(
             RigidBody::Kinematic => {
                 let world = &mut physics.world;
                 let mut follow = (Vec2::ZERO, 0.0);
-                let result = if own_move && differs(target, core.transform) {
-                    world.set_transform(id, target.p, target.q)
+                let result = if own_move && differs(target, core_pose) {
+                    world.set_transform(id, game.to_world(target.p), target.q)
                 } else {
-                    if differs(target, core.transform) && dt > 0.0 {
+                    if differs(target, core_pose) && dt > 0.0 {
                         follow = (
-                            (target.p - core.transform.p) / dt,
-                            core.transform.q.relative_angle(target.q) / dt,
+                            (target.p - core_pose.p) / dt,
+                            core_pose.q.relative_angle(target.q) / dt,
                         );
                     }
                     Ok(())
@@ -187,8 +195,8 @@ pub(crate) fn apply_hierarchy_motion(
             RigidBody::Dynamic => {
                 let world = &mut physics.world;
                 let mut result = Ok(());
-                if own_move && differs(target, core.transform) {
-                    result = world.set_transform(id, target.p, target.q);
+                if own_move && differs(target, core_pose) {
+                    result = world.set_transform(id, game.to_world(target.p), target.q);
                 }
                 if pushed && linear.0 != core.linear_velocity {
                     result = result.and_then(|_| world.set_linear_velocity(id, linear.0));
@@ -305,7 +313,7 @@ pub(crate) fn write_back_child_bodies(
             let frame = frame_after_step(parent, &frames, &physics);
             // Under a parent placed at NaN or scaled to nothing there is no local pose: the
             // game's `Transform` is left as it is rather than given a NaN.
-            let local = frame.local_pose(motion.transform);
+            let local = frame.local_pose(physics.game_frame().pose_to_game(motion.transform));
             let local = (local.0.is_finite() && local.1.is_valid()).then_some(local);
             found.push(ChildResult {
                 entity,
@@ -367,6 +375,7 @@ fn frame_after_step(
         if let Some(body) = physics.body(e)
             && let Ok(pose) = physics.world.body_transform(body)
         {
+            let pose = physics.game_frame().pose_to_game(pose);
             let scale = world_frame(e, frames).scale;
             let frame = Frame {
                 p: pose.p,

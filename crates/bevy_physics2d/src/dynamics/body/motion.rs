@@ -111,13 +111,16 @@ fn apply_changed_motion(
         let Ok(core) = physics.world.body_motion(id) else {
             continue;
         };
+        // The core's pose in the game's coordinates (from the floating origin).
+        let game = physics.game_frame();
+        let core_pose = game.pose_to_game(core.transform);
         let pose = (transform.translation, transform.rotation);
         if moved {
             physics.rebuild_if_rescaled(entity, transform.scale.truncate());
         }
-        if moved && is_game_move(pose, core.transform, poses.as_deref()) {
+        if moved && is_game_move(pose, core_pose, poses.as_deref()) {
             let (p, q) = pose_from_transform(pose.0, pose.1);
-            match physics.world.set_transform(id, p, q) {
+            match physics.world.set_transform(id, game.to_world(p), q) {
                 Ok(()) => {
                     if let Some(poses) = poses.as_mut() {
                         poses.bypass_change_detection().teleport(pose);
@@ -132,8 +135,8 @@ fn apply_changed_motion(
                     );
                     let z = transform.translation.z;
                     let z = if z.is_finite() { z } else { 0.0 };
-                    transform.translation = core.transform.p.extend(z);
-                    transform.rotation = quat_from_rot(core.transform.q);
+                    transform.translation = core_pose.p.extend(z);
+                    transform.rotation = quat_from_rot(core_pose.q);
                 }
             }
         }
@@ -223,9 +226,13 @@ pub(crate) fn apply_forces(
             continue;
         }
         let queued = queued.bypass_change_detection();
-        if let Err(error) =
-            crate::dynamics::body::forces::apply_pending(&mut physics.world, handle.id, queued)
-        {
+        let game = physics.game_frame();
+        if let Err(error) = crate::dynamics::body::forces::apply_pending(
+            &mut physics.world,
+            handle.id,
+            queued,
+            game,
+        ) {
             warn_skipped(
                 &mut warnings,
                 entity,
@@ -262,6 +269,7 @@ fn apply_external_force(
     id: physics_core::id::BodyId,
     force: &ExternalForce,
 ) -> Result<(), physics_core::world::WorldError> {
+    // A world point, so the world's pose: no game coordinates are read or given here.
     let pose = world.body_transform(id)?;
     let vector = if force.local {
         pose.q.rotate(force.force)

@@ -11,6 +11,7 @@ use crate::dynamics::body::control::{
 };
 use crate::dynamics::body::hierarchy::world_frame;
 use crate::interpolation::{InterpolationEnabled, InterpolationPoses};
+use crate::world::game_frame::GameFrame;
 use crate::world::handle::PhysicsBody;
 use crate::world::physics_world::{PhysicsWorld, RefusedDef, pose_from_transform, quat_from_rot};
 use crate::world::warnings::{PhysicsWarning, warn_skipped};
@@ -44,10 +45,10 @@ pub(crate) struct BodyComponents {
 }
 
 impl BodyComponentsItem<'_, '_> {
-    /// The body's def at the world pose `world` (its `Transform` composed with its
-    /// parents').
-    fn def_at(&self, world: CoreTransform) -> BodyDef {
-        let (position, rotation) = (world.p, world.q);
+    /// The body's def at the pose `world` in the game's coordinates (its `Transform`
+    /// composed with its parents'), placed in the core world from `game`'s origin.
+    fn def_at(&self, world: CoreTransform, game: GameFrame) -> BodyDef {
+        let (position, rotation) = (game.to_world(world.p), world.q);
         let locks = self.locked_axes.copied().unwrap_or_default();
         BodyDef {
             body_type: self.body.to_core(),
@@ -72,11 +73,11 @@ impl BodyComponentsItem<'_, '_> {
         }
     }
 
-    /// The body's def at the pose its own `Transform` says (its world pose for a body
-    /// without a parent; only the settings are read from it otherwise).
-    fn def(&self) -> BodyDef {
+    /// The body's def at the pose its own `Transform` says, from the world's own origin (only
+    /// its settings are read).
+    fn settings_def(&self) -> BodyDef {
         let (p, q) = pose_from_transform(self.transform.translation, self.transform.rotation);
-        self.def_at(CoreTransform::new(p, q))
+        self.def_at(CoreTransform::new(p, q), GameFrame::default())
     }
 
     /// The mass override applied to what the colliders give (`computed`).
@@ -85,11 +86,12 @@ impl BodyComponentsItem<'_, '_> {
     }
 }
 
-/// What `def` would be refused for, as `PhysicsWorld::refused_bodies` keeps it.
-fn refused_bits(def: &BodyDef) -> RefusedDef {
+/// What `def`, made at the game pose `pose`, would be refused for, as
+/// `PhysicsWorld::refused_bodies` keeps it.
+fn refused_bits(def: &BodyDef, pose: CoreTransform) -> RefusedDef {
     [
-        def.position.x,
-        def.position.y,
+        pose.p.x,
+        pose.p.y,
         def.rotation.c,
         def.rotation.s,
         def.linear_velocity.x,
@@ -114,14 +116,16 @@ pub(crate) fn queue_changed_bodies(
     frames: Query<(&Transform, Option<&ChildOf>)>,
 ) {
     if !physics.refused_bodies.is_empty() {
+        let game = physics.game_frame();
         // In entity order, so retries do not depend on the map's order.
         let mut retried: Vec<Entity> = Vec::new();
         let mut gone: Vec<Entity> = Vec::new();
         for (&entity, &bits) in &physics.refused_bodies {
             match refused.get(entity) {
                 Ok(components) => {
-                    let def = components.def_at(world_frame(entity, &frames).pose());
-                    if refused_bits(&def) != bits {
+                    let pose = world_frame(entity, &frames).pose();
+                    let def = components.def_at(pose, game);
+                    if refused_bits(&def, pose) != bits {
                         retried.push(entity);
                     }
                 }
@@ -167,12 +171,14 @@ pub(crate) fn create_bodies(
         return;
     }
     let (mut over_limit, mut last_over_limit) = (0usize, None);
+    let game = physics.game_frame();
     for entity in physics.pending.bodies.take() {
         let Ok(components) = bodies.get(entity) else {
             continue; // despawned or no longer a body
         };
         // A child's world pose comes from its parents' frames (see `hierarchy.rs`).
-        let mut def = components.def_at(world_frame(entity, &frames).pose());
+        let pose = world_frame(entity, &frames).pose();
+        let mut def = components.def_at(pose, game);
         let rebuilt = physics.body_of.get(&entity).copied();
         // The pose interpolation starts from: the game's, unless it was refused.
         let z = components.transform.translation.z;
@@ -188,7 +194,10 @@ pub(crate) fn create_bodies(
                 && keep_refused_values_out(&mut def, &now)
             {
                 let z = if z.is_finite() { z } else { 0.0 };
-                shown = (def.position.extend(z), quat_from_rot(def.rotation));
+                shown = (
+                    game.to_game(def.position).extend(z),
+                    quat_from_rot(def.rotation),
+                );
             }
             physics.destroy_body_keeping_parts(entity);
             // A new type moves differently: it starts awake, as a sleeping kinematic
@@ -208,7 +217,9 @@ pub(crate) fn create_bodies(
                 continue;
             }
             Err(error) => {
-                physics.refused_bodies.insert(entity, refused_bits(&def));
+                physics
+                    .refused_bodies
+                    .insert(entity, refused_bits(&def, pose));
                 if rebuilt.is_some() {
                     // Not expected (the def was mended from the old body), but the stale
                     // handle must not stay, or the body would never be tried again.
@@ -303,7 +314,7 @@ pub(crate) fn apply_body_props(
         let (Some(id), Ok(c)) = (physics.body(entity), bodies.get(entity)) else {
             continue;
         };
-        let def = c.def();
+        let def = c.settings_def();
         if let Some(bad) = c.sleep_threshold.filter(|t| t.0.is_nan() || t.0 < 0.0) {
             crate::world::warnings::warn_entity(
                 &mut warnings,

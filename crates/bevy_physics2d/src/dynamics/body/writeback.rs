@@ -3,6 +3,7 @@
 
 use crate::dynamics::body::components::{AngularVelocity, LinearVelocity, Sleeping};
 use crate::interpolation::InterpolationPoses;
+use crate::world::game_frame::GameFrame;
 use crate::world::handle::PhysicsBody;
 use crate::world::physics_world::{PhysicsWorld, quat_from_rot};
 use bevy_ecs::change_detection::{DetectChanges, Tick};
@@ -74,6 +75,7 @@ pub(crate) fn write_back_bodies(
 ) {
     last.tick = Some(ticks.this_run());
     let mut written = 0;
+    let game = physics.game_frame();
     let world = &physics.world;
     // The same entities in the same order, `PREFETCH_AHEAD` on: their core records are asked
     // for early, as the entities' order is not the records' (joint_grid's writeback waited on
@@ -92,6 +94,7 @@ pub(crate) fn write_back_bodies(
         };
         written += usize::from(copy_motion(
             &motion,
+            game,
             &mut transform,
             &mut linear,
             &mut angular,
@@ -111,11 +114,16 @@ pub(crate) fn write_back_bodies(
     last.written = written;
 }
 
-/// Copies a core body's pose into `transform` (its z and scale stay), writing (and so
-/// marking it changed) only when it differs; true when it wrote.
-pub(crate) fn copy_pose(motion: &BodyMotion, transform: &mut Mut<Transform>) -> bool {
+/// Copies a core body's pose into `transform` (its z and scale stay), in the game's
+/// coordinates (`game`: from the floating origin), writing (and so marking it changed) only
+/// when it differs; true when it wrote.
+pub(crate) fn copy_pose(
+    motion: &BodyMotion,
+    game: GameFrame,
+    transform: &mut Mut<Transform>,
+) -> bool {
     let xf = motion.transform;
-    set_pose(transform, xf.p, quat_from_rot(xf.q))
+    set_pose(transform, game.to_game(xf.p), quat_from_rot(xf.q))
 }
 
 /// Puts a 2D position and a rotation into `transform` (its z and scale stay), writing (and so
@@ -133,11 +141,12 @@ pub(crate) fn set_pose(transform: &mut Mut<Transform>, p: Vec2, rotation: Quat) 
 /// true when it wrote the `Transform`.
 pub(crate) fn copy_motion(
     motion: &BodyMotion,
+    game: GameFrame,
     transform: &mut Mut<Transform>,
     linear: &mut Mut<LinearVelocity>,
     angular: &mut Mut<AngularVelocity>,
 ) -> bool {
-    let wrote_pose = copy_pose(motion, transform);
+    let wrote_pose = copy_pose(motion, game, transform);
     if motion.linear_velocity != linear.0 {
         linear.0 = motion.linear_velocity;
     }

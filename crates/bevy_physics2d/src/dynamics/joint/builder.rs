@@ -346,7 +346,7 @@ impl Joint {
     /// [`Joint::set_target`] as the mouse moves).
     pub fn mouse(body: Entity, target: Vec2) -> JointBuilder<Mouse> {
         let kind = JointKind::Mouse(MouseJoint {
-            target,
+            target: physics_core::position::to_position(target),
             hertz: 5.0,
             damping_ratio: 0.7,
             max_force: f32::INFINITY,

@@ -1,10 +1,12 @@
 //! The [`Joint`] component: one component for every joint type, built with constructors and
 //! builder methods, turned into a core joint when both bodies exist.
 
+use crate::world::game_frame::GameFrame;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
 use physics_core::joint::JointKind;
+use physics_core::position::{to_position, to_vec2};
 use serde::{Deserialize, Serialize};
 
 /// Where a joint attaches to its bodies.
@@ -177,13 +179,59 @@ impl Joint {
     pub fn set_target(&mut self, target: Vec2) -> Result<(), JointTypeError> {
         match &mut self.kind {
             JointKind::Mouse(j) => {
-                j.target = target;
+                j.target = to_position(target);
                 Ok(())
             }
             other => Err(JointTypeError {
                 asked: "a target",
                 joint_type: kind_name(other),
             }),
+        }
+    }
+}
+
+/// The points of a joint's kind (a mouse joint's target, a pulley's ground points) are the
+/// game's, like every point the plugin takes: this is the kind with them in the core world's
+/// positions (`game`'s origin added).
+pub(crate) fn kind_in_world(kind: JointKind, game: GameFrame) -> JointKind {
+    let world = |p| game.to_world(to_vec2(p));
+    match kind {
+        JointKind::Mouse(mut j) => {
+            j.target = world(j.target);
+            JointKind::Mouse(j)
+        }
+        JointKind::Pulley(mut j) => {
+            (j.ground_a, j.ground_b) = (world(j.ground_a), world(j.ground_b));
+            JointKind::Pulley(j)
+        }
+        other => other,
+    }
+}
+
+impl Joint {
+    /// The floating origin moved by `by` (game coordinates): the joint's game points (world
+    /// anchors, a mouse target, pulley ground points) move by `-by`, so they name the same
+    /// world points.
+    pub(crate) fn shift_points(&mut self, by: Vec2) {
+        let shift = |p: &mut Vec2| *p -= by;
+        match &mut self.anchor {
+            JointAnchor::Local { .. } => {}
+            JointAnchor::World(p) => shift(p),
+            JointAnchor::WorldPair { a, b } => {
+                shift(a);
+                shift(b);
+            }
+        }
+        let shift_position = |p: &mut physics_core::position::Position| {
+            *p = to_position(to_vec2(*p) - by);
+        };
+        match &mut self.kind {
+            JointKind::Mouse(j) => shift_position(&mut j.target),
+            JointKind::Pulley(j) => {
+                shift_position(&mut j.ground_a);
+                shift_position(&mut j.ground_b);
+            }
+            _ => {}
         }
     }
 }

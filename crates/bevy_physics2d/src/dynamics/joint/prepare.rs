@@ -1,7 +1,7 @@
 //! Prepare stage, joints: build the core joint of every queued `Joint` once both bodies exist;
 //! parameter changes are applied in place, changes of bodies or anchors rebuild the joint.
 
-use crate::dynamics::joint::components::{Joint, JointAnchor};
+use crate::dynamics::joint::components::{Joint, JointAnchor, kind_in_world};
 use crate::world::physics_world::PhysicsWorld;
 use crate::world::warnings::{PhysicsWarning, warn_skipped};
 use bevy_ecs::prelude::*;
@@ -49,7 +49,7 @@ pub(crate) fn create_joints(
         if let (Some(id), Some(old)) = (physics.joint(entity), physics.joint_source.get(&entity))
             && same_attachment(old, joint)
         {
-            let mut kind = joint.kind;
+            let mut kind = kind_in_world(joint.kind, physics.game_frame());
             keep_measured_values(&mut kind, &physics.world.joint_def(id).map(|d| d.kind).ok());
             match physics.world.set_joint_kind(id, kind) {
                 Ok(()) => {
@@ -125,26 +125,35 @@ fn build_def(physics: &mut PhysicsWorld, joint: &Joint) -> Result<JointDef, Stri
         return Err(format!("both ends are entity {}", joint.entity_b));
     }
     let world = &physics.world;
+    let game = physics.game_frame();
     let err = |e: WorldError| e.to_string();
     let (xa, xb) = (
         world.body_transform(a).map_err(err)?,
         world.body_transform(b).map_err(err)?,
     );
+    // World anchors are the game's points, measured from the floating origin.
     let (local_a, local_b) = match joint.anchor {
         JointAnchor::Local { a, b } => (a, b),
-        JointAnchor::World(p) => (xa.apply_inverse(p), xb.apply_inverse(p)),
-        JointAnchor::WorldPair { a, b } => (xa.apply_inverse(a), xb.apply_inverse(b)),
+        JointAnchor::World(p) => {
+            let p = game.to_world(p);
+            (xa.apply_inverse(p), xb.apply_inverse(p))
+        }
+        JointAnchor::WorldPair { a, b } => (
+            xa.apply_inverse(game.to_world(a)),
+            xb.apply_inverse(game.to_world(b)),
+        ),
     };
     let relative = joint
         .reference_angle
         .unwrap_or_else(|| xa.q.relative_angle(xb.q));
-    let mut kind = joint.kind;
+    let mut kind = kind_in_world(joint.kind, game);
     match &mut kind {
         JointKind::Revolute(j) => j.reference_angle = relative,
         JointKind::Prismatic(j) => j.reference_angle = relative,
         JointKind::Weld(j) => j.reference_angle = relative,
         JointKind::Distance(j) if joint.measure_length => {
-            let length = (xb.apply(local_b) - xa.apply(local_a)).length();
+            let length =
+                physics_core::position::relative(xb.apply(local_b), xa.apply(local_a)).length();
             j.length = length;
             if !j.enable_spring {
                 (j.min_length, j.max_length) = (length, length);

@@ -92,7 +92,8 @@ pub(crate) fn hide_corrections(
 ) {
     for (entity, mut transform) in &mut bodies {
         if let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) {
-            crate::dynamics::body::writeback::copy_pose(&core, &mut transform);
+            let game = physics.game_frame();
+            crate::dynamics::body::writeback::copy_pose(&core, game, &mut transform);
         }
     }
 }

@@ -238,6 +238,7 @@ pub(crate) fn components_follow_world(physics: &PhysicsWorld, motion: &mut Motio
         if let Some(Ok(core)) = physics.body(entity).map(|id| physics.world.body_motion(id)) {
             crate::dynamics::body::writeback::copy_motion(
                 &core,
+                physics.game_frame(),
                 &mut transform,
                 &mut linear,
                 &mut angular,
