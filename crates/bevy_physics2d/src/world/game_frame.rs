@@ -9,8 +9,8 @@ use physics_core::position::{
 use physics_core::shape::Aabb;
 
 /// Where the game's coordinates are measured from, and how the plugin converts between
-/// them and the core world's positions. Copied out of [`PhysicsWorld::game_frame`] by the
-/// plugin's systems.
+/// them and the core world's positions. Copied out of
+/// [`PhysicsWorld::game_frame`](super::PhysicsWorld::game_frame) by the plugin's systems.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GameFrame {
     origin: Position,
