@@ -537,7 +537,11 @@ fn main() {
             format!(" --{args}")
         };
         let avx2 = cfg!(target_feature = "avx2");
-        let command = if avx2 {
+        // Body positions in double: a section of its own, whatever the instruction set.
+        let large_world = physics_core::position::LARGE_WORLD;
+        let command = if large_world {
+            format!("cargo run --release -p bench_compare --features large-world{args}")
+        } else if avx2 {
             let features = if cfg!(feature = "box2d-avx2") {
                 " --features box2d-avx2"
             } else {
@@ -553,14 +557,18 @@ fn main() {
             format!("cargo run --release -p bench_compare{args}")
         };
         let pool = engines::threads();
-        let heading = if avx2 {
+        let heading = if large_world {
+            "## Large-world build (body positions in double)".to_string()
+        } else if avx2 {
             "## AVX2 build".to_string()
         } else if MULTI_THREADED_EXECUTOR {
             format!("## Bevy's multi-threaded executor, {pool} pool thread(s)")
         } else {
             "# Benchmarks".to_string()
         };
-        let chart_file = if avx2 {
+        let chart_file = if large_world {
+            "ms_per_step_large_world.svg".to_string()
+        } else if avx2 {
             "ms_per_step_avx2.svg".to_string()
         } else if MULTI_THREADED_EXECUTOR {
             format!("ms_per_step_multi_threaded_{pool}.svg")
@@ -597,7 +605,7 @@ fn main() {
             },
         );
         // The default build rewrites the file, keeping the sections the fidelity mode and the
-        // AVX2 build wrote; the AVX2 build writes its own section only.
+        // AVX2 and large-world builds wrote; those builds write their own sections only.
         let old = std::fs::read_to_string(&path).unwrap_or_default();
         let executor_markers = |pool: usize| {
             (
@@ -607,7 +615,10 @@ fn main() {
                 format!("<!-- end of multi-threaded executor, {pool} pool threads -->"),
             )
         };
-        let text = if avx2 {
+        let text = if large_world {
+            let section = format!("{}\n{text}{}\n", LARGE_WORLD_RUN.0, LARGE_WORLD_RUN.1);
+            with_block(&old, &section, LARGE_WORLD_RUN)
+        } else if avx2 {
             let section = format!("{}\n{text}{}\n", AVX2_RUN.0, AVX2_RUN.1);
             with_block(&old, &section, AVX2_RUN)
         } else if MULTI_THREADED_EXECUTOR {
@@ -630,7 +641,7 @@ fn main() {
             let rest = executor_sections
                 .iter()
                 .map(|(a, _)| a.as_str())
-                .chain([FIDELITY.0, SCALING.0, AVX2_RUN.0])
+                .chain([FIDELITY.0, SCALING.0, AVX2_RUN.0, LARGE_WORLD_RUN.0])
                 .filter_map(|marker| old.find(marker))
                 .min()
                 .map_or("", |at| &old[at..]);
@@ -661,6 +672,12 @@ const SCALING: (&str, &str) = (
 const AVX2_RUN: (&str, &str) = (
     "<!-- avx2: written by an x86-64-v3 build of bench_compare -->",
     "<!-- end of avx2 -->",
+);
+
+/// Markers around the section a large-world build writes (body positions in double).
+const LARGE_WORLD_RUN: (&str, &str) = (
+    "<!-- large world: written by bench_compare --features large-world -->",
+    "<!-- end of large world -->",
 );
 
 /// The section of `text` between `markers` (with them), if it has one.
@@ -753,7 +770,14 @@ fn build_line(lanes: physics_core::world::ContactLanes) -> String {
         physics_core::world::ContactLanes::Eight => "eight AVX2 lanes",
         _ => "four SSE2 lanes",
     };
-    format!("{build}: {box2d}; physics_core's contact solver in {ours} (chosen at run time)")
+    let positions = if physics_core::position::LARGE_WORLD {
+        "; body positions in double in physics_core and bevy_physics2d (`large-world`)"
+    } else {
+        ""
+    };
+    format!(
+        "{build}: {box2d}; physics_core's contact solver in {ours} (chosen at run time){positions}"
+    )
 }
 
 fn cpu_model() -> String {
