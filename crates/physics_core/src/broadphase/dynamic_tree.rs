@@ -386,18 +386,7 @@ impl DynamicTree {
     /// Calls `visit(proxy, user_data)` for every proxy whose box overlaps `aabb`, in a fixed
     /// order for a given tree; `visit` returns false to stop.
     pub fn query(&self, aabb: &Aabb, visit: impl FnMut(u32, u64) -> bool) {
-        self.query_within::<false>(&mut NodeStack::default(), aabb, u64::MAX, visit);
-    }
-
-    /// [`DynamicTree::query`] with a stack the caller keeps between queries, so many queries
-    /// in a row (one per moved proxy in pair finding) set up one stack between them.
-    pub(crate) fn query_on(
-        &self,
-        stack: &mut NodeStack,
-        aabb: &Aabb,
-        visit: impl FnMut(u32, u64) -> bool,
-    ) {
-        self.query_within::<false>(stack, aabb, u64::MAX, visit);
+        self.query_within::<false>(aabb, u64::MAX, visit);
     }
 
     /// The query behind [`DynamicTree::query`] and, with `MASKED`, behind
@@ -406,7 +395,6 @@ impl DynamicTree {
     #[inline(always)]
     fn query_within<const MASKED: bool>(
         &self,
-        stack: &mut NodeStack,
         aabb: &Aabb,
         mask: u64,
         mut visit: impl FnMut(u32, u64) -> bool,
@@ -422,7 +410,7 @@ impl DynamicTree {
         // either is pushed: their two loads are independent, so the processor overlaps the
         // cache misses instead of waiting for one, then the other. The visiting order is the
         // same as testing each node when it is popped.
-        stack.clear();
+        let mut stack = NodeStack::default();
         stack.push(self.root);
         while let Some(id) = stack.pop() {
             let node = &self.nodes[id as usize];
@@ -595,9 +583,8 @@ impl DynamicTree {
 /// The depth-first stack of a query: on the call stack, since a traversal never holds more
 /// than the tree's height plus one nodes (a few dozen in a tree of millions, whether built by
 /// insertion or by `rebuild.rs`), spilling to the heap only past that. A query per moved
-/// proxy per step made the allocation show up, and then filling the fixed part anew for
-/// each query (a tenth of pair finding in tumbler): pair finding keeps one per block.
-pub(crate) struct NodeStack {
+/// proxy per step made the allocation show up.
+struct NodeStack {
     fixed: [u32; 64],
     len: usize,
     spill: Vec<u32>,
@@ -614,13 +601,6 @@ impl Default for NodeStack {
 }
 
 impl NodeStack {
-    /// Empties the stack (a query that stopped early may have left nodes on it).
-    #[inline]
-    fn clear(&mut self) {
-        self.len = 0;
-        self.spill.clear();
-    }
-
     #[inline]
     fn push(&mut self, id: u32) {
         if self.len < self.fixed.len() {

@@ -7,7 +7,6 @@
 
 mod dynamic_tree;
 
-use dynamic_tree::NodeStack;
 pub use dynamic_tree::{DynamicTree, NULL_NODE};
 
 use crate::parallel::TaskRunner;
@@ -203,12 +202,11 @@ impl BroadPhase {
         found.resize_with(count as usize, Vec::new);
         let this = &*self;
         for_each_block(runner, &mut found, 1, &|first, outputs| {
-            let mut stack = NodeStack::default();
             for (i, out) in outputs.iter_mut().enumerate() {
                 out.clear();
                 let range = block_range((first + i) as u32, size, moved.len());
                 for &key in &moved[range] {
-                    this.query_new_pairs(&mut stack, key, &queried, mask_of, out);
+                    this.query_new_pairs(key, &queried, mask_of, out);
                 }
                 retain_asking_ahead(out, keep, ask_ahead);
             }
@@ -232,7 +230,6 @@ impl BroadPhase {
     /// `out` as shape pairs `(low, high)` for `keep` to sift.
     fn query_new_pairs(
         &self,
-        stack: &mut NodeStack,
         key: ProxyKey,
         queried: &[Vec<bool>; 2],
         mask_of: &(dyn Fn(u32) -> u64 + Sync),
@@ -256,11 +253,11 @@ impl BroadPhase {
         };
         // Moving proxies meet everything; static proxies only moving ones.
         let mask = mask_of(shape);
-        query_tree(stack, &self.moving_tree, &aabb, mask, |id, data| {
+        query_tree(&self.moving_tree, &aabb, mask, |id, data| {
             add(id, data, TreeKind::Moving)
         });
         if key.tree == TreeKind::Moving {
-            query_tree(stack, &self.static_tree, &aabb, mask, |id, data| {
+            query_tree(&self.static_tree, &aabb, mask, |id, data| {
                 add(id, data, TreeKind::Static)
             });
         }
@@ -290,21 +287,15 @@ fn retain_asking_ahead(
 
 /// Visits the proxies of `tree` overlapping `aabb` in categories of `mask`, without testing
 /// categories when the mask takes them all.
-fn query_tree(
-    stack: &mut NodeStack,
-    tree: &DynamicTree,
-    aabb: &Aabb,
-    mask: u64,
-    mut visit: impl FnMut(u32, u64),
-) {
+fn query_tree(tree: &DynamicTree, aabb: &Aabb, mask: u64, mut visit: impl FnMut(u32, u64)) {
     let visit = |id, data| {
         visit(id, data);
         true
     };
     if mask == u64::MAX {
-        tree.query_on(stack, aabb, visit);
+        tree.query(aabb, visit);
     } else {
-        tree.query_masked_on(stack, aabb, mask, visit);
+        tree.query_masked(aabb, mask, visit);
     }
 }
 

@@ -9,7 +9,7 @@
 //! pair finding almost nothing, where testing every overlap against the filters afterwards
 //! cost a full tree walk per moved proxy.
 
-use super::{DynamicTree, NULL_NODE, NodeStack};
+use super::{DynamicTree, NULL_NODE};
 use crate::shape::Aabb;
 
 impl DynamicTree {
@@ -17,18 +17,7 @@ impl DynamicTree {
     /// categories meet `mask`, in the order [`DynamicTree::query`] visits them; `visit`
     /// returns false to stop.
     pub fn query_masked(&self, aabb: &Aabb, mask: u64, visit: impl FnMut(u32, u64) -> bool) {
-        self.query_within::<true>(&mut NodeStack::default(), aabb, mask, visit);
-    }
-
-    /// [`DynamicTree::query_masked`] with a stack the caller keeps between queries.
-    pub(crate) fn query_masked_on(
-        &self,
-        stack: &mut NodeStack,
-        aabb: &Aabb,
-        mask: u64,
-        visit: impl FnMut(u32, u64) -> bool,
-    ) {
-        self.query_within::<true>(stack, aabb, mask, visit);
+        self.query_within::<true>(aabb, mask, visit);
     }
 
     /// Sets every leaf's categories to `categories_of(user_data)` and every inner node's to
