@@ -6,7 +6,8 @@
 //!   test shows it).
 //! - Following an entity moves the origin without touching the physics (the same core bits
 //!   as a run whose origin never moves), and without a jump in anything the game sees:
-//!   bodies, interpolated poses, other root entities, joints anchored to the world.
+//!   bodies, interpolated poses, other root entities, joints anchored to the world, mouse
+//!   targets.
 //!
 //! Run the `large-world` build with `cargo test -p bevy_physics2d --features large-world`.
 
@@ -284,4 +285,50 @@ fn a_requested_move_shifts_every_root_by_it_at_the_next_step() {
         "{moved}"
     );
     assert!(!app.world().resource::<PhysicsOrigin>().is_moving());
+}
+
+/// A mouse joint's target is a game point too: when the origin moves, the component's
+/// target moves with it, so a drag from there (the target set from the component's) pulls
+/// toward the world point the game means.
+#[test]
+fn a_mouse_target_names_the_same_world_point_after_the_origin_moves() {
+    use bevy_physics2d::physics_core::joint::JointKind;
+    use bevy_physics2d::physics_core::position::to_vec2;
+    let mut app = support::app();
+    app.world_mut().resource_mut::<PhysicsSettings>().gravity = Vec2::ZERO;
+    let ball = support::spawn_dynamic(&mut app, Collider::circle(0.5), 0.0, 0.0);
+    // Grabbed at its centre.
+    let joint = app.world_mut().spawn(Joint::mouse(ball, Vec2::ZERO)).id();
+    step(&mut app, 1);
+    let built = app.world().resource::<PhysicsWorld>().joint(joint).unwrap();
+    app.world_mut()
+        .resource_mut::<PhysicsOrigin>()
+        .move_by(Vec2::new(100.0, 0.0));
+    step(&mut app, 1);
+    // The grabbed point is now 100 m left of the game's (0, 0); dragged 5 m right of it.
+    let mut component = app.world_mut().get_mut::<Joint>(joint).unwrap();
+    let JointKind::Mouse(mouse) = component.kind else {
+        panic!("not a mouse joint");
+    };
+    let grabbed = to_vec2(mouse.target);
+    assert_eq!(grabbed, Vec2::new(-100.0, 0.0));
+    component.set_target(grabbed + Vec2::new(5.0, 0.0)).unwrap();
+    step(&mut app, 120);
+    let physics = app.world().resource::<PhysicsWorld>();
+    assert_eq!(physics.joint(joint), Some(built), "the joint was rebuilt");
+    let JointKind::Mouse(core) = physics.core().joint_def(built).unwrap().kind else {
+        panic!("not a mouse joint in the core");
+    };
+    let world_target = relative(core.target, to_position(Vec2::ZERO));
+    assert!(
+        world_target.distance(Vec2::new(5.0, 0.0)) < 1e-4,
+        "{world_target}"
+    );
+    // Two seconds of a 5 Hz spring: the ball is at the target in the world.
+    let shown = app.world().get::<Transform>(ball).unwrap().translation;
+    let at = relative(physics.to_world(shown.truncate()), to_position(Vec2::ZERO));
+    assert!(
+        at.distance(Vec2::new(5.0, 0.0)) < 0.01,
+        "the ball is at {at}"
+    );
 }

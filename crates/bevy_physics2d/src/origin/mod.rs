@@ -135,6 +135,8 @@ impl PhysicsOrigin {
 /// The entity the floating origin follows, usually the camera or the player: once it is
 /// farther than [`PhysicsOrigin::recenter_distance`] from the game's (0, 0), the origin moves
 /// under it. At most one entity should have it (with more, the first found is followed).
+/// Its `Transform` is read as a place in the game's coordinates, so give it to an entity
+/// without a parent.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default)]
 pub struct FloatingOrigin;

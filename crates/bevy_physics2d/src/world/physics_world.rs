@@ -55,7 +55,7 @@ pub struct PhysicsWorld {
     /// `dynamics::body::prepare::queue_changed_bodies`). Part of a snapshot.
     pub(crate) refused_bodies: EntityHashMap<RefusedDef>,
     /// Where the game's coordinates are measured from (the floating origin,
-    /// `world/origin.rs`). Part of a snapshot.
+    /// `origin/mod.rs`). Part of a snapshot.
     pub(crate) frame: GameFrame,
 }
 

@@ -91,7 +91,7 @@ pub(crate) fn apply_hierarchy_motion(
 ) {
     let dt = time.delta_secs();
     // Poses are compared and set in the game's coordinates, and handed to the core in the
-    // world's (the floating origin, `world/origin.rs`).
+    // world's (the floating origin, `origin/mod.rs`).
     let game = physics.game_frame();
     for (entity, _, body, child_of, transform, linear, angular, poses) in &bodies {
         // The body the map holds now: a body rebuilt earlier in this stage (a new type) has

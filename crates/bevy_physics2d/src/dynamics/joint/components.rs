@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::prelude::*;
 use physics_core::joint::JointKind;
-use physics_core::position::{to_position, to_vec2};
+use physics_core::position::{Position, to_position, to_vec2};
 use serde::{Deserialize, Serialize};
 
 /// Where a joint attaches to its bodies.
@@ -190,22 +190,22 @@ impl Joint {
     }
 }
 
+/// `kind` with each point it fixes in the world (a mouse joint's target, a pulley's ground
+/// points) replaced by `map(point)`; the other kinds name no such point.
+fn map_fixed_points(mut kind: JointKind, map: impl Fn(Position) -> Position) -> JointKind {
+    match &mut kind {
+        JointKind::Mouse(j) => j.target = map(j.target),
+        JointKind::Pulley(j) => (j.ground_a, j.ground_b) = (map(j.ground_a), map(j.ground_b)),
+        _ => {}
+    }
+    kind
+}
+
 /// The points of a joint's kind (a mouse joint's target, a pulley's ground points) are the
 /// game's, like every point the plugin takes: this is the kind with them in the core world's
 /// positions (`game`'s origin added).
 pub(crate) fn kind_in_world(kind: JointKind, game: GameFrame) -> JointKind {
-    let world = |p| game.to_world(to_vec2(p));
-    match kind {
-        JointKind::Mouse(mut j) => {
-            j.target = world(j.target);
-            JointKind::Mouse(j)
-        }
-        JointKind::Pulley(mut j) => {
-            (j.ground_a, j.ground_b) = (world(j.ground_a), world(j.ground_b));
-            JointKind::Pulley(j)
-        }
-        other => other,
-    }
+    map_fixed_points(kind, |p| game.to_world(to_vec2(p)))
 }
 
 impl Joint {
@@ -213,25 +213,14 @@ impl Joint {
     /// anchors, a mouse target, pulley ground points) move by `-by`, so they name the same
     /// world points.
     pub(crate) fn shift_points(&mut self, by: Vec2) {
-        let shift = |p: &mut Vec2| *p -= by;
         match &mut self.anchor {
             JointAnchor::Local { .. } => {}
-            JointAnchor::World(p) => shift(p),
+            JointAnchor::World(p) => *p -= by,
             JointAnchor::WorldPair { a, b } => {
-                shift(a);
-                shift(b);
+                *a -= by;
+                *b -= by;
             }
         }
-        let shift_position = |p: &mut physics_core::position::Position| {
-            *p = to_position(to_vec2(*p) - by);
-        };
-        match &mut self.kind {
-            JointKind::Mouse(j) => shift_position(&mut j.target),
-            JointKind::Pulley(j) => {
-                shift_position(&mut j.ground_a);
-                shift_position(&mut j.ground_b);
-            }
-            _ => {}
-        }
+        self.kind = map_fixed_points(self.kind, |p| to_position(to_vec2(p) - by));
     }
 }
