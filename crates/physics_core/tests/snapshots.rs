@@ -352,3 +352,87 @@ fn restore_then_steps_gives_the_bits_of_the_steps_with_exact_contact_islands() {
         "restored fresh: different future"
     );
 }
+
+/// A keyframe, then two seconds of a falling rain and a new body: the delta against the
+/// keyframe rebuilds the new snapshot's bytes exactly, and a world restored from it steps on
+/// to the same bits as the original.
+#[test]
+fn a_delta_rebuilds_the_snapshot_bytes_and_the_steps_after_it() {
+    let (mut w, bodies) = scene();
+    step(&mut w, 60);
+    let keyframe = w.snapshot().to_bytes();
+    step(&mut w, 60);
+    // A body created after the keyframe shifts every record behind it in the bytes.
+    add_box(&mut w, Vec2::new(-20.0, 4.0), 0.4, 0.4);
+    step(&mut w, 60);
+    let now = w.snapshot();
+    let delta = now.to_bytes_since(&keyframe).unwrap();
+    assert_eq!(
+        WorldSnapshot::bytes_since(&keyframe, &delta).unwrap(),
+        now.to_bytes()
+    );
+    let mut restored = World::new(WorldDef::default()).unwrap();
+    restored
+        .restore(&WorldSnapshot::from_bytes_since(&keyframe, &delta).unwrap())
+        .unwrap();
+    step(&mut w, 60);
+    step(&mut restored, 60);
+    assert_eq!(motion_bits(&restored, &bodies), motion_bits(&w, &bodies));
+    assert_eq!(restored.state_hash(), w.state_hash());
+}
+
+/// Nothing a sleeping body holds changes while it sleeps, so two seconds after a keyframe of
+/// a world asleep the delta carries little more than the step count: under 5 % of the
+/// keyframe (it measured 0.3 %; every record sent again would cost 100 %).
+#[test]
+fn a_world_asleep_since_the_keyframe_costs_a_small_delta() {
+    // Rows of boxes and balls dropped on the ground, as a level's loose props.
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let ground = w.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
+    let floor = Polygon::new_box(30.0, 0.5).unwrap().into();
+    w.create_shape(ground, &ShapeDef::default(), floor).unwrap();
+    let mut bodies = Vec::new();
+    for k in 0..200 {
+        let at = Vec2::new(1.2 * (k % 40) as f32 - 24.0, 1.2 + 1.1 * (k / 40) as f32);
+        bodies.push(add_box(&mut w, at, 0.45, 0.45));
+    }
+    let mut steps = 0;
+    while bodies.iter().any(|&b| w.is_awake(b).unwrap()) {
+        step(&mut w, 60);
+        steps += 60;
+        assert!(steps < 3_600, "the scene falls asleep within a minute");
+    }
+    let keyframe = w.snapshot().to_bytes();
+    step(&mut w, 120);
+    let delta = w.snapshot().to_bytes_since(&keyframe).unwrap();
+    assert!(
+        delta.len() * 20 < keyframe.len(),
+        "delta {} bytes, keyframe {} bytes",
+        delta.len(),
+        keyframe.len()
+    );
+}
+
+/// A delta applied to another keyframe than its own, or damaged, is an error and nothing else.
+#[test]
+fn a_delta_against_another_keyframe_or_damaged_is_refused() {
+    let (mut w, _) = scene();
+    step(&mut w, 30);
+    let first = w.snapshot().to_bytes();
+    step(&mut w, 30);
+    let second = w.snapshot().to_bytes();
+    step(&mut w, 30);
+    let delta = w.snapshot().to_bytes_since(&second).unwrap();
+    assert!(matches!(
+        WorldSnapshot::from_bytes_since(&first, &delta),
+        Err(WorldError::InvalidSnapshot(why)) if why.contains("another keyframe")
+    ));
+    for cut in [0, 4, 12, delta.len() / 2, delta.len() - 1] {
+        assert!(WorldSnapshot::from_bytes_since(&second, &delta[..cut]).is_err());
+    }
+    let mut flipped = delta.clone();
+    flipped[20] ^= 0x01;
+    assert!(WorldSnapshot::bytes_since(&second, &flipped).is_err());
+    // The base itself must be snapshot bytes.
+    assert!(w.snapshot().to_bytes_since(&delta).is_err());
+}

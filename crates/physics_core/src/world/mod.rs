@@ -11,6 +11,7 @@
 //! when an id is stale or a value is NaN, infinite or out of range.
 
 mod bodies;
+pub mod bytes_delta;
 mod character;
 mod debug_draw;
 mod def;

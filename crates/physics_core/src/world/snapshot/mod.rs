@@ -23,6 +23,7 @@ use contacts::{SavedContact, read_contacts, save_contacts};
 
 mod check;
 mod contacts;
+mod since;
 use crate::body::Body;
 use crate::broadphase::BroadPhase;
 use crate::contact::{Contact, pair_key};
@@ -186,19 +187,26 @@ impl WorldSnapshot {
     /// little-endian floats, only what cannot be recomputed), deflated, behind a 4-byte tag, a
     /// version byte and an 8-byte checksum of the deflated bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let encoded = bincode::serde::encode_to_vec(self, bincode::config::standard())
-            .expect("a snapshot always encodes");
-        super::framed::frame(MAGIC, FORMAT_VERSION, &encoded, DEFLATE_LEVEL)
+        super::framed::frame(MAGIC, FORMAT_VERSION, &self.encoded(), DEFLATE_LEVEL)
+    }
+
+    /// The state in bincode, before framing.
+    fn encoded(&self) -> Vec<u8> {
+        bincode::serde::encode_to_vec(self, bincode::config::standard())
+            .expect("a snapshot always encodes")
     }
 
     /// Decodes [`WorldSnapshot::to_bytes`]; bytes of another format version, damaged bytes,
     /// and bytes whose content is inconsistent ([`WorldSnapshot::validate`]) are an error,
     /// never a panic.
     pub fn from_bytes(bytes: &[u8]) -> Result<WorldSnapshot, WorldError> {
-        let encoded = super::framed::unframe(bytes, MAGIC, FORMAT_VERSION, DECODE_LIMIT)
-            .map_err(WorldError::InvalidSnapshot)?;
+        Self::from_encoded(&unframe_snapshot(bytes)?)
+    }
+
+    /// Decodes the content of [`WorldSnapshot::to_bytes`] once unframed.
+    fn from_encoded(encoded: &[u8]) -> Result<WorldSnapshot, WorldError> {
         let (snapshot, read): (WorldSnapshot, usize) = bincode::serde::decode_from_slice(
-            &encoded,
+            encoded,
             bincode::config::standard().with_limit::<DECODE_LIMIT>(),
         )
         .map_err(|_| WorldError::InvalidSnapshot("damaged or truncated"))?;
@@ -213,6 +221,12 @@ impl WorldSnapshot {
     pub fn body_count(&self) -> usize {
         self.bodies.len()
     }
+}
+
+/// The encoded content of snapshot bytes, or why they are not a snapshot's.
+fn unframe_snapshot(bytes: &[u8]) -> Result<Vec<u8>, WorldError> {
+    super::framed::unframe(bytes, MAGIC, FORMAT_VERSION, DECODE_LIMIT)
+        .map_err(WorldError::InvalidSnapshot)
 }
 
 /// FNV-1a over the encoded state: catches damaged or truncated bytes before they are
