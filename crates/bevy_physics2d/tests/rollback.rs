@@ -220,6 +220,55 @@ fn a_snapshot_through_bytes_reproduces_the_future_bit_for_bit() {
     );
 }
 
+/// A keyframe, then a body spawned and a second of steps: the second snapshot's bytes as a
+/// delta against the keyframe rebuild its bytes exactly, and read back they restore the same
+/// future. A delta against other bytes, or cut short, is refused.
+#[test]
+fn a_snapshot_as_a_delta_against_a_keyframe_rebuilds_its_bytes() {
+    let mut app = app();
+    let mut bodies = spawn_scene(&mut app);
+    step(&mut app, 20);
+    let (keyframe, _) = save(&mut app, &bodies);
+    let keyframe = keyframe.to_bytes(|e| e.to_bits());
+    // An entity spawned after the keyframe: new records in the core and in the maps.
+    bodies.push(
+        app.world_mut()
+            .spawn((
+                RigidBody::Dynamic,
+                Collider::circle(0.3),
+                Transform::from_xyz(3.0, 2.0, 0.0),
+            ))
+            .id(),
+    );
+    step(&mut app, 60);
+    let (snapshot, saved) = save(&mut app, &bodies);
+    let whole = snapshot.to_bytes(|e| e.to_bits());
+    let delta = snapshot.to_bytes_since(&keyframe, |e| e.to_bits()).unwrap();
+    assert!(
+        delta.len() < whole.len(),
+        "{} >= {}",
+        delta.len(),
+        whole.len()
+    );
+    let rebuilt = PhysicsWorldSnapshot::bytes_since(&keyframe, &delta).unwrap();
+    assert_eq!(rebuilt, whole);
+    let read = PhysicsWorldSnapshot::from_bytes(&rebuilt, Entity::try_from_bits).unwrap();
+    let first: Vec<_> = (0..30)
+        .map(|_| {
+            step(&mut app, 1);
+            bits(&app, &bodies)
+        })
+        .collect();
+    restore(&mut app, &bodies, &(read, saved));
+    for (frame, expected) in first.iter().enumerate() {
+        step(&mut app, 1);
+        assert_eq!(&bits(&app, &bodies), expected, "frame {frame}");
+    }
+    assert!(PhysicsWorldSnapshot::bytes_since(&whole, &delta).is_err());
+    assert!(PhysicsWorldSnapshot::bytes_since(&keyframe, &delta[..delta.len() - 3]).is_err());
+    assert!(PhysicsWorldSnapshot::bytes_since(&delta, &delta).is_err());
+}
+
 /// Saves, runs `frames` steps recording the bodies' bits, restores, runs them again and
 /// asserts the same bits.
 fn replays_the_same(app: &mut App, bodies: &[Entity], frames: usize) {

@@ -50,6 +50,7 @@ pub(crate) mod ggrs;
 #[cfg(feature = "lightyear")]
 pub mod lightyear;
 pub(crate) mod snapshot_bytes;
+pub(crate) mod snapshot_delta;
 
 use crate::world::physics_world::{Pending, PhysicsWorld};
 use bevy_ecs::entity::{EntityHashMap, EntityMapper, MapEntities};

@@ -54,7 +54,7 @@ struct WireMaps {
 }
 
 /// Tag and version in front of the maps (3: the floating origin).
-const MAGIC: &[u8; 4] = b"PWS3";
+pub(super) const MAGIC: &[u8; 4] = b"PWS3";
 /// Largest map section accepted (a million bodies' worth).
 const DECODE_LIMIT: usize = 256 << 20;
 
@@ -82,7 +82,12 @@ fn entries<V: Clone>(
 impl PhysicsWorldSnapshot {
     /// The snapshot as bytes, each entity written as `number(entity)` (for example
     /// `Entity::to_bits`, or a network id the receiver knows).
-    pub fn to_bytes(&self, mut number: impl FnMut(Entity) -> u64) -> Vec<u8> {
+    pub fn to_bytes(&self, number: impl FnMut(Entity) -> u64) -> Vec<u8> {
+        join_tagged(MAGIC, &self.core.to_bytes(), &self.wire_maps(number))
+    }
+
+    /// The entity maps as written after the core's bytes.
+    pub(super) fn wire_maps(&self, mut number: impl FnMut(Entity) -> u64) -> Vec<u8> {
         let joint_source = entries(&self.joint_source, &mut number)
             .into_iter()
             .map(|(n, mut joint)| {
@@ -116,13 +121,8 @@ impl PhysicsWorldSnapshot {
             refused_bodies: entries(&self.refused_bodies, &mut number),
             origin: self.frame.origin(),
         };
-        let core = self.core.to_bytes();
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend((core.len() as u64).to_le_bytes());
-        bytes.extend(core);
-        bincode::serde::encode_into_std_write(&maps, &mut bytes, bincode::config::standard())
-            .expect("writing to a Vec cannot fail");
-        bytes
+        bincode::serde::encode_to_vec(&maps, bincode::config::standard())
+            .expect("writing to a Vec cannot fail")
     }
 
     /// Reads bytes written by [`PhysicsWorldSnapshot::to_bytes`], each entity number turned
@@ -131,17 +131,7 @@ impl PhysicsWorldSnapshot {
         bytes: &[u8],
         mut entity: impl FnMut(u64) -> Option<Entity>,
     ) -> Result<PhysicsWorldSnapshot, SnapshotDecodeError> {
-        let invalid = |why: &str| SnapshotDecodeError::Invalid(why.to_string());
-        let rest = bytes
-            .strip_prefix(MAGIC)
-            .ok_or_else(|| invalid("missing tag"))?;
-        let (len, rest) = rest
-            .split_at_checked(8)
-            .ok_or_else(|| invalid("truncated"))?;
-        let len = u64::from_le_bytes(len.try_into().expect("eight bytes")) as usize;
-        let (core, rest) = rest
-            .split_at_checked(len)
-            .ok_or_else(|| invalid("truncated core"))?;
+        let (core, rest) = split(bytes, MAGIC)?;
         let core = WorldSnapshot::from_bytes(core)
             .map_err(|e| SnapshotDecodeError::Invalid(e.to_string()))?;
         let (maps, _): (WireMaps, usize) = bincode::serde::decode_from_slice(
@@ -203,6 +193,37 @@ impl PhysicsWorldSnapshot {
         })
     }
 }
+
+/// The core's bytes and the maps' behind `MAGIC` (a snapshot) or another tag (a delta),
+/// with the length of the first.
+pub(super) fn join_tagged(tag: &[u8; 4], core: &[u8], maps: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(12 + core.len() + maps.len());
+    bytes.extend_from_slice(tag);
+    bytes.extend((core.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(core);
+    bytes.extend_from_slice(maps);
+    bytes
+}
+
+/// The two parts [`join_tagged`] put behind `tag`, or why the bytes are not such.
+pub(super) fn split<'a>(
+    bytes: &'a [u8],
+    tag: &[u8; 4],
+) -> Result<(&'a [u8], &'a [u8]), SnapshotDecodeError> {
+    let invalid = |why: &str| SnapshotDecodeError::Invalid(why.to_string());
+    let rest = bytes
+        .strip_prefix(tag.as_slice())
+        .ok_or_else(|| invalid("missing tag"))?;
+    let (len, rest) = rest
+        .split_first_chunk::<8>()
+        .ok_or_else(|| invalid("truncated"))?;
+    let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|_| invalid("truncated core"))?;
+    rest.split_at_checked(len)
+        .ok_or_else(|| invalid("truncated core"))
+}
+
+/// Largest maps section a delta may rebuild.
+pub(super) const MAPS_LIMIT: usize = DECODE_LIMIT;
 
 /// Slots of (id, entity number) back to (id, entity).
 fn unslot<I>(
