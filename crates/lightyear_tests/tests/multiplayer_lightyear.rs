@@ -7,6 +7,8 @@
 //! misprediction during play that its inputs do not explain: its rollbacks are for the other
 //! client's inputs, which always arrive late (200 ms after they were pressed, while the
 //! client runs ahead), and for the packets the link loses.
+//! Keyframes after a client's first world reach it as deltas, and the checks above hold
+//! through them.
 //! Every clock involved, Bevy's and lightyear's, moves by one tick per step, whatever the
 //! wall clock does: the run is the same on a loaded machine as on an idle one.
 //! The harness is in `lightyear_sim`.
@@ -219,6 +221,20 @@ fn two_clients_converge_to_the_server_and_mispredict_only_on_late_inputs() {
                 common.len() - differing,
                 common.len()
             );
+        }
+    }
+    // The keyframes after each client's first world came as deltas against the last one it
+    // acknowledged, and the ticks above were computed from the worlds rebuilt from them:
+    // a keyframe every 2 s (120 ticks), so eight in the 1,000 ticks of play and rest after
+    // the first world (six asked for, leaving two for a late first world).
+    {
+        use bevy_physics2d::rollback::lightyear::world_state::WorldStateStats;
+        let server = *sim.server.world().resource::<WorldStateStats>();
+        assert!(server.deltas >= 12, "the server sent {server:?}");
+        for (client, app) in sim.clients.iter().enumerate() {
+            let stats = *app.world().resource::<WorldStateStats>();
+            assert!(stats.deltas >= 6, "client {client}: {stats:?}");
+            println!("client {client}: {stats:?}; server {server:?}");
         }
     }
     // Compare at the same tick: the server's newest, which every client (ahead of it) has

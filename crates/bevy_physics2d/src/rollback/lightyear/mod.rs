@@ -11,7 +11,8 @@
 //!   keeps the [`PhysicsWorld`](crate::PhysicsWorld) snapshot of every recent tick
 //!   ([`history`]) and, when lightyear rolls back to tick `T`, restores the one of `T` before
 //!   the resimulation. The server sends its whole world as bytes ([`world_state`]) when a
-//!   client connects, whenever bodies come or go, and to a client whose state hash differs
+//!   client connects, whenever bodies come or go, every 2 s (after a client's first world, as
+//!   the changes since the last one it acknowledged: [`keyframes`]), and to a client whose state hash differs
 //!   from the server's ([`resync`]: an input reached the server late, or a body came or went
 //!   on the way). The client installs it at its tick, so from then on a client that has every
 //!   player's inputs computes the server's future bit for bit: its only mispredictions come
@@ -32,6 +33,7 @@
 
 pub mod correction;
 pub mod history;
+pub mod keyframes;
 pub mod resync;
 pub mod world_state;
 
@@ -139,6 +141,7 @@ impl Plugin for PhysicsLightyearPlugin {
             .predict()
             .with_rollback_condition(angular_velocity_differs);
         world_state::register(app);
+        keyframes::register(app);
         resync::register(app);
 
         app.init_resource::<history::WorldHistory>()
@@ -186,7 +189,7 @@ impl Plugin for PhysicsLightyearPlugin {
                     history::restore_world
                         .in_set(PhysicsNetSystems::RestoreWorld)
                         .run_if(is_in_rollback),
-                    resync::receive_resync_requests
+                    (resync::receive_resync_requests, keyframes::receive_acks)
                         .after(MessageSystems::Receive)
                         .run_if(is_server),
                     correction::remember_shown

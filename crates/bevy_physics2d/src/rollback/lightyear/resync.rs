@@ -127,7 +127,12 @@ pub(crate) fn receive_resync_requests(
 ) {
     for (link, mut requests) in &mut links {
         if requests.receive().count() > 0 {
-            commands.entity(link).insert(ResyncAsked);
+            // The world goes whole to a client that asked: it may be one that could not
+            // rebuild a delta against its base.
+            commands
+                .entity(link)
+                .insert(ResyncAsked)
+                .remove::<super::keyframes::AckedKeyframe>();
         }
     }
 }

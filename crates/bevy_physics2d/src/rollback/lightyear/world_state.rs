@@ -13,6 +13,8 @@
 
 use super::PhysicsNetId;
 use super::history::WorldHistory;
+use super::keyframes::{self, AckedKeyframe, HeldKeyframes, PhysicsKeyframeAck};
+use super::resync::PhysicsResyncRequest;
 use crate::collision::collider::Collider;
 use crate::dynamics::body::components::RigidBody;
 use crate::dynamics::joint::components::Joint;
@@ -25,6 +27,7 @@ use lightyear::prelude::server::ClientOf;
 use lightyear::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Shortest time between two sends of the world to every client (a burst of spawns is sent
 /// once), in ticks.
@@ -40,7 +43,11 @@ pub const KEYFRAME_INTERVAL_TICKS: u32 = 120;
 pub struct PhysicsWorldState {
     /// The server tick the world was recorded after.
     pub tick: Tick,
-    /// [`PhysicsWorldSnapshot::to_bytes`], entities written as their [`PhysicsNetId`].
+    /// `None`: `bytes` are the whole world. `Some(base)`: they are the changes since the world
+    /// of tick `base`, which the client acknowledged ([`super::keyframes`]).
+    pub since: Option<Tick>,
+    /// [`PhysicsWorldSnapshot::to_bytes`], entities written as their [`PhysicsNetId`]; or
+    /// [`PhysicsWorldSnapshot::to_bytes_since`] the world of tick `since`.
     pub bytes: Vec<u8>,
 }
 
@@ -81,8 +88,11 @@ pub(crate) struct ReceivedWorld(Option<PhysicsWorldState>);
 pub struct WorldStateStats {
     /// Server: world states sent (one per client reached). Client: world states installed.
     pub count: u32,
-    /// Bytes of the last world state sent or installed.
+    /// Server: bytes of the last world state sent (a delta's, when it went as one). Client:
+    /// bytes of the last world installed, whole.
     pub last_bytes: usize,
+    /// Server: world states sent as deltas. Client: world states rebuilt from deltas.
+    pub deltas: u32,
     /// The tick of the last world state sent or installed.
     pub last_tick: Option<Tick>,
     /// The tick of the first world state installed (client).
@@ -130,7 +140,15 @@ pub(crate) fn send_world(
     physics: Res<PhysicsWorld>,
     mut due: ResMut<WorldStateDue>,
     mut stats: ResMut<WorldStateStats>,
-    mut links: Query<(Entity, &mut MessageSender<PhysicsWorldState>), With<Connected>>,
+    mut sent: ResMut<HeldKeyframes>,
+    mut links: Query<
+        (
+            Entity,
+            &mut MessageSender<PhysicsWorldState>,
+            Option<&AckedKeyframe>,
+        ),
+        With<Connected>,
+    >,
 ) {
     let tick = timeline.tick();
     let since = due
@@ -143,17 +161,26 @@ pub(crate) fn send_world(
     if !wanted || !physics.pending_is_empty() {
         return;
     }
-    let bytes = physics.save_snapshot().to_bytes(|e| e.to_bits());
-    let message = PhysicsWorldState { tick, bytes };
+    let snapshot = physics.save_snapshot();
+    let whole = Arc::new(snapshot.to_bytes(|e| e.to_bits()));
     let new_clients = std::mem::take(&mut due.new_clients);
-    for (link, mut sender) in &mut links {
-        if broadcast || new_clients.contains(&link) {
-            sender.send::<PhysicsWorldChannel>(message.clone());
-            stats.count += 1;
-            stats.last_bytes = message.bytes.len();
-            stats.last_tick = Some(tick);
+    // Deltas made in this send, by base: clients that acknowledged the same world share one.
+    let mut deltas = Vec::new();
+    for (link, mut sender, acked) in &mut links {
+        let joined = new_clients.contains(&link);
+        if !(broadcast || joined) {
+            continue;
         }
+        // A new client, or one that asked, gets the world whole.
+        let base = acked.map(|a| a.0).filter(|_| !joined);
+        let message = keyframes::message_for(tick, &snapshot, &whole, base, &sent, &mut deltas);
+        stats.count += 1;
+        stats.deltas += u32::from(message.since.is_some());
+        stats.last_bytes = message.bytes.len();
+        stats.last_tick = Some(tick);
+        sender.send::<PhysicsWorldChannel>(message);
     }
+    sent.hold(tick, whole);
     if broadcast {
         due.changed = false;
         due.last_broadcast = Some(tick);
@@ -163,7 +190,15 @@ pub(crate) fn send_world(
 /// Client, `PreUpdate` before lightyear's rollback check: installs the newest world
 /// received once every entity it names has arrived.
 pub(crate) fn install_world(
-    mut receivers: Query<&mut MessageReceiver<PhysicsWorldState>, With<Client>>,
+    mut receivers: Query<
+        (
+            &mut MessageReceiver<PhysicsWorldState>,
+            Option<&mut MessageSender<PhysicsKeyframeAck>>,
+            Option<&mut MessageSender<PhysicsResyncRequest>>,
+        ),
+        With<Client>,
+    >,
+    mut held: ResMut<HeldKeyframes>,
     mut received: ResMut<ReceivedWorld>,
     mut history: ResMut<WorldHistory>,
     rollback: Option<ResMut<StateRollbackMetadata>>,
@@ -174,8 +209,9 @@ pub(crate) fn install_world(
     sync: Option<Res<lightyear::prelude::client::LocalTimelineSync>>,
     mut physics: ResMut<PhysicsWorld>,
 ) {
-    for mut receiver in &mut receivers {
-        for state in receiver.receive() {
+    for (mut receiver, ack, ask) in &mut receivers {
+        let states = keyframes::whole_states(receiver.receive(), &mut held, &mut stats, ack, ask);
+        for state in states {
             if received.0.as_ref().is_none_or(|old| old.tick <= state.tick) {
                 received.0 = Some(state);
             }
