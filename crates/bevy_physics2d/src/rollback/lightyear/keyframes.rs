@@ -206,3 +206,47 @@ pub(crate) fn whole_states(
     }
     whole
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(tick: u32, since: Option<u32>, bytes: Vec<u8>) -> PhysicsWorldState {
+        PhysicsWorldState {
+            tick: Tick(tick),
+            since: since.map(Tick),
+            bytes,
+        }
+    }
+
+    #[test]
+    fn the_last_eight_worlds_are_held() {
+        let mut held = HeldKeyframes::default();
+        for tick in 0..10 {
+            held.hold(Tick(tick), Arc::new(vec![tick as u8]));
+        }
+        assert!(held.get(Tick(1)).is_none());
+        assert_eq!(held.get(Tick(2)).map(|b| b[0]), Some(2));
+        assert_eq!(held.get(Tick(9)).map(|b| b[0]), Some(9));
+    }
+
+    /// A delta whose base the client no longer holds, or whose bytes do not rebuild, is
+    /// dropped: nothing is installed from it or kept as a base, and the whole world that
+    /// came before it stays held.
+    #[test]
+    fn a_delta_without_its_base_or_damaged_is_dropped_and_nothing_else() {
+        let mut held = HeldKeyframes::default();
+        let mut stats = WorldStateStats::default();
+        let received = vec![
+            state(10, None, b"a whole world".to_vec()),
+            state(20, Some(5), vec![1, 2, 3]),
+            state(30, Some(10), vec![4, 5, 6]),
+        ];
+        let whole = whole_states(received.into_iter(), &mut held, &mut stats, None, None);
+        assert_eq!(whole.len(), 1);
+        assert_eq!((whole[0].tick, whole[0].since), (Tick(10), None));
+        assert_eq!(stats.deltas, 0);
+        assert!(held.get(Tick(10)).is_some());
+        assert!(held.get(Tick(20)).is_none() && held.get(Tick(30)).is_none());
+    }
+}
