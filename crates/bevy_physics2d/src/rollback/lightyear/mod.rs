@@ -11,10 +11,10 @@
 //!   keeps the [`PhysicsWorld`](crate::PhysicsWorld) snapshot of every recent tick
 //!   ([`history`]) and, when lightyear rolls back to tick `T`, restores the one of `T` before
 //!   the resimulation. The server sends its whole world as bytes ([`world_state`]) when a
-//!   client connects, whenever bodies come or go, every 2 s (after a client's first world, as
-//!   the changes since the last one it acknowledged: [`keyframes`]), and to a client whose state hash differs
-//!   from the server's ([`resync`]: an input reached the server late, or a body came or went
-//!   on the way). The client installs it at its tick, so from then on a client that has every
+//!   client connects, whenever bodies come or go, every 2 s, and to a client whose state
+//!   hash differs from the server's ([`resync`]: an input reached the server late, or a body
+//!   came or went on the way). After a client's first world, the later ones go to it as the
+//!   changes since the last one it acknowledged ([`keyframes`]). The client installs it at its tick, so from then on a client that has every
 //!   player's inputs computes the server's future bit for bit: its only mispredictions come
 //!   from inputs that arrived late.
 //! - **Corrections on screen.** A rollback can move a body far at once (another player's
