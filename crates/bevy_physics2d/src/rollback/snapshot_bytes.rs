@@ -56,7 +56,7 @@ struct WireMaps {
 /// Tag and version in front of the maps (3: the floating origin).
 pub(super) const MAGIC: &[u8; 4] = b"PWS3";
 /// Largest map section accepted (a million bodies' worth).
-const DECODE_LIMIT: usize = 256 << 20;
+pub(super) const DECODE_LIMIT: usize = 256 << 20;
 
 fn slots<I: Copy>(
     slots: &[Option<(I, Entity)>],
@@ -221,9 +221,6 @@ pub(super) fn split<'a>(
     rest.split_at_checked(len)
         .ok_or_else(|| invalid("truncated core"))
 }
-
-/// Largest maps section a delta may rebuild.
-pub(super) const MAPS_LIMIT: usize = DECODE_LIMIT;
 
 /// Slots of (id, entity number) back to (id, entity).
 fn unslot<I>(

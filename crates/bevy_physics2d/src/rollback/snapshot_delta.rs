@@ -5,7 +5,7 @@
 //! [`bytes_delta`](physics_core::world::bytes_delta) of their own bytes.
 
 use super::PhysicsWorldSnapshot;
-use super::snapshot_bytes::{MAGIC, MAPS_LIMIT, join_tagged, split};
+use super::snapshot_bytes::{DECODE_LIMIT, MAGIC, join_tagged, split};
 use crate::SnapshotDecodeError;
 use bevy_ecs::prelude::*;
 use physics_core::world::WorldSnapshot;
@@ -43,7 +43,7 @@ impl PhysicsWorldSnapshot {
         let (core_delta, maps_delta) = split(delta, DELTA_MAGIC)?;
         let core = WorldSnapshot::bytes_since(base_core, core_delta)
             .map_err(|e| SnapshotDecodeError::Invalid(e.to_string()))?;
-        let maps = bytes_delta::decode(base_maps, maps_delta, MAPS_LIMIT)
+        let maps = bytes_delta::decode(base_maps, maps_delta, DECODE_LIMIT)
             .map_err(|e| SnapshotDecodeError::Invalid(e.to_string()))?;
         Ok(join_tagged(MAGIC, &core, &maps))
     }

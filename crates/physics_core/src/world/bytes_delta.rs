@@ -174,12 +174,9 @@ impl<'a> Operations<'a> {
             let found = if self.matches_in_place(at, in_place) {
                 Some(in_place)
             } else {
-                let h = match hash {
-                    Some(h) => h,
-                    None if at + BLOCK <= new.len() => block_hash(&new[at..at + BLOCK]),
-                    None => u64::MAX,
-                };
-                hash = (at + BLOCK <= new.len()).then_some(h);
+                if hash.is_none() && at + BLOCK <= new.len() {
+                    hash = Some(block_hash(&new[at..at + BLOCK]));
+                }
                 hash.and_then(|h| self.block_at(h, at))
             };
             match found {

@@ -118,35 +118,35 @@ pub(crate) fn message_for(
     whole: &Arc<Vec<u8>>,
     acked: Option<Tick>,
     sent: &HeldKeyframes,
-    deltas: &mut Vec<(Tick, Option<Arc<Vec<u8>>>)>,
+    deltas: &mut Vec<(Tick, Option<Vec<u8>>)>,
 ) -> PhysicsWorldState {
-    let whole_message = || PhysicsWorldState {
-        tick,
-        since: None,
-        bytes: whole.as_ref().clone(),
-    };
-    let Some((base_tick, base)) = acked.and_then(|t| sent.get(t).map(|base| (t, base))) else {
-        return whole_message();
-    };
-    let delta = match deltas.iter().find(|(t, _)| *t == base_tick) {
-        Some((_, delta)) => delta.clone(),
-        None => {
-            let delta = snapshot
-                .to_bytes_since(base, |e| e.to_bits())
-                .ok()
-                .filter(|delta| delta.len() < whole.len())
-                .map(Arc::new);
-            deltas.push((base_tick, delta.clone()));
-            delta
-        }
-    };
+    let delta = acked
+        .and_then(|t| sent.get(t).map(|base| (t, base)))
+        .and_then(|(t, base)| {
+            let made = match deltas.iter().position(|(made, _)| *made == t) {
+                Some(i) => i,
+                None => {
+                    let delta = snapshot
+                        .to_bytes_since(base, |e| e.to_bits())
+                        .ok()
+                        .filter(|delta| delta.len() < whole.len());
+                    deltas.push((t, delta));
+                    deltas.len() - 1
+                }
+            };
+            deltas[made].1.clone().map(|bytes| (t, bytes))
+        });
     match delta {
-        Some(delta) => PhysicsWorldState {
+        Some((base, bytes)) => PhysicsWorldState {
             tick,
-            since: Some(base_tick),
-            bytes: delta.as_ref().clone(),
+            since: Some(base),
+            bytes,
         },
-        None => whole_message(),
+        None => PhysicsWorldState {
+            tick,
+            since: None,
+            bytes: whole.as_ref().clone(),
+        },
     }
 }
 
