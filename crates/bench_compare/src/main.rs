@@ -506,9 +506,10 @@ fn main() {
             "The Bevy plugins against physics_core in the same races (median of the per-race \
              ratios; the executor: {EXECUTOR}, {} pool thread(s)). The floor is physics_core \
              stepped by one exclusive system of a headless App that copies each body's pose \
-             into a `Transform`, and nothing else (`--engine bevy_floor`): what it costs over \
-             physics_core is Bevy's own schedules and transform propagation, which any plugin \
-             writing `Transform` pays.\n\n\
+             into a `Transform`, and nothing else, its entities in the hierarchy the plugin's \
+             scene spawner makes (`--engine bevy_floor`): what it costs over physics_core is \
+             Bevy's own schedules and transform propagation, which any plugin writing \
+             `Transform` pays.\n\n\
              | scene | bevy_physics2d / physics_core | avian2d / physics_core | floor / physics_core |\n\
              |---|---|---|---|\n\
              {plugin_rows}\n",
