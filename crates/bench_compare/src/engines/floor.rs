@@ -14,8 +14,8 @@
 use super::{BodySample, Settings, Simulation};
 use bevy_app::{App, FixedPostUpdate};
 use bevy_ecs::entity::Entity;
-use bevy_ecs::prelude::*;
 use bevy_ecs::hierarchy::ChildOf;
+use bevy_ecs::prelude::*;
 use bevy_math::Quat;
 use bevy_physics2d::Collider;
 use bevy_physics2d::physics_core::math::Transform as CoreTransform;
