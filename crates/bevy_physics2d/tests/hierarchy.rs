@@ -371,3 +371,58 @@ fn regression_a_body_taken_off_a_scaled_parent_kept_the_parents_scale() {
     support::step(&mut app, 2);
     assert_eq!(radius(&app), 0.5, "its own size once off the parent");
 }
+
+/// Regression (found by the plugin operations fuzz target): a kinematic parent given a
+/// finite but absurd `LinearVelocity`, (0.2, 1e30), kept it, so the core moved it 2.9e28 m
+/// in a step and its child body was refused with a warning about a bad value nobody gave.
+/// The core now holds kinematic bodies to the world's speed limit (400 m/s by default), as
+/// Box2D v3 does: the parent stays in the world and the child follows it, unwarned.
+#[test]
+fn regression_a_kinematic_parent_outran_the_speed_limit_and_its_child_was_refused() {
+    let mut app = app();
+    let parent = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::circle(0.5),
+            Transform::from_xyz(5.0, 2.0, 0.0),
+        ))
+        .id();
+    let child = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::circle(0.3),
+            Transform::from_xyz(-4.0, 3.7, 0.0),
+            ChildOf(parent),
+        ))
+        .id();
+    step(&mut app, 2);
+    app.world_mut().get_mut::<LinearVelocity>(parent).unwrap().0 = Vec2::new(0.2, 1e30);
+    let mut cursor = bevy_ecs::message::MessageCursor::<bevy_physics2d::PhysicsWarning>::default();
+    let mut warnings = Vec::new();
+    for frame in 0..20 {
+        if frame == 10 {
+            // The game moves the child within its parent, which places it anew.
+            app.world_mut()
+                .get_mut::<Transform>(child)
+                .unwrap()
+                .translation = bevy_math::Vec3::new(4.7, 8.7, 0.0);
+        }
+        step(&mut app, 1);
+        warnings.extend(support::read(&mut app, &mut cursor));
+    }
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let limit = bevy_physics2d::PhysicsSettings::default().max_linear_speed;
+    let v = app.world().get::<LinearVelocity>(parent).unwrap().0;
+    assert!((v.length() - limit).abs() < 1e-3 * limit, "{v}");
+    // 20 steps at the limit: about 133 m up.
+    let p = app.world().get::<Transform>(parent).unwrap().translation;
+    let expected = 2.0 + 20.0 * limit / HZ as f32;
+    assert!((p.y - expected).abs() < 1.0, "{p}");
+    let physics = app.world().resource::<PhysicsWorld>();
+    assert!(
+        physics.body(child).is_some(),
+        "the child is still in the world"
+    );
+}

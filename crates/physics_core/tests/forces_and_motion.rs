@@ -114,3 +114,32 @@ fn regression_spin_was_clamped_per_substep_not_per_step() {
     let b = world.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
     assert!(world.set_allow_fast_rotation(b, true).is_ok());
 }
+
+/// Regression (found by the plugin operations fuzz target): a kinematic body given a finite
+/// but absurd velocity, (0.2, 1e30) m/s, kept it, reached 2.9e28 m in one step, far past
+/// `MAX_WORLD_COORDINATE`, and dragged its child bodies' placements out of the world. Every
+/// body is now held to the world's speed limit, kinematic ones too, as in Box2D v3.
+#[test]
+fn regression_a_kinematic_body_outran_the_speed_limit_and_left_the_world() {
+    let mut w = World::new(WorldDef::default()).unwrap();
+    let limit = WorldDef::default().max_linear_speed;
+    let mover = w.create_body(&BodyDef::kinematic(Vec2::ZERO)).unwrap();
+    let slow = w
+        .create_body(&BodyDef::kinematic(Vec2::new(0.0, 5.0)).with_velocity(Vec2::new(3.0, 0.0)))
+        .unwrap();
+    w.set_linear_velocity(mover, Vec2::new(0.2, 1e30)).unwrap();
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    let v = w.linear_velocity(mover).unwrap();
+    // The limit, to float rounding, pointing (almost exactly) up as it was given.
+    assert!((v.length() - limit).abs() < 1e-3 * limit, "{v}");
+    assert!(v.y > 0.99 * limit, "{v}");
+    // One second at the limit: 400 m up, not 1e30.
+    let p = to_vec2(w.body_position(mover).unwrap());
+    assert!((p.y - limit).abs() < 1e-3 * limit, "{p}");
+    // A kinematic body under the limit keeps its velocity exactly.
+    assert_eq!(w.linear_velocity(slow).unwrap(), Vec2::new(3.0, 0.0));
+    let q = to_vec2(w.body_position(slow).unwrap());
+    assert!((q.x - 3.0).abs() < 1e-4, "{q}");
+}

@@ -206,6 +206,10 @@ impl SolverArrays {
 pub(crate) const MAX_ROTATION_PER_STEP: f32 = 0.25 * std::f32::consts::PI;
 
 /// v += h a, then damping as 1 / (1 + h c) (stable for any h), then the speed limits.
+///
+/// A kinematic body keeps the velocity it was given, but not past the world's speed limit:
+/// Box2D v3 caps every awake body's speed, kinematic ones too, and a kinematic body given
+/// 1e30 m/s would otherwise leave the world's coordinate range in one step.
 pub(crate) fn integrate_velocities(
     states: &mut [BodyState],
     params: &[BodyParams],
@@ -215,21 +219,26 @@ pub(crate) fn integrate_velocities(
     let max_spin = MAX_ROTATION_PER_SUBSTEP / h;
     for (s, p) in states.iter_mut().zip(params) {
         if p.inv_mass == 0.0 && p.inv_inertia == 0.0 {
-            // Kinematic: keeps the velocity it was given.
+            s.linear_velocity = capped_speed(s.linear_velocity, max_speed);
             continue;
         }
         let v = (s.linear_velocity + h * p.linear_acceleration) / (1.0 + h * p.linear_damping);
         let w = (s.angular_velocity + h * p.angular_acceleration) / (1.0 + h * p.angular_damping);
-        // Components first, so an infinite velocity (from a huge force) still clamps to a
-        // finite one instead of overflowing |v|^2.
-        let v = v.clamp(Vec2::splat(-max_speed), Vec2::splat(max_speed));
-        let speed_sq = v.length_squared();
-        s.linear_velocity = if speed_sq > max_speed * max_speed {
-            v * (max_speed / speed_sq.sqrt())
-        } else {
-            v
-        };
+        s.linear_velocity = capped_speed(v, max_speed);
         s.angular_velocity = w.clamp(-max_spin, max_spin);
+    }
+}
+
+/// `v` scaled down to `max_speed` when it is faster. Components are clamped first, so an
+/// infinite velocity (from a huge force) or one whose square overflows still comes out at
+/// the limit, instead of scaled to zero by an infinite length.
+fn capped_speed(v: Vec2, max_speed: f32) -> Vec2 {
+    let v = v.clamp(Vec2::splat(-max_speed), Vec2::splat(max_speed));
+    let speed_sq = v.length_squared();
+    if speed_sq > max_speed * max_speed {
+        v * (max_speed / speed_sq.sqrt())
+    } else {
+        v
     }
 }
 
