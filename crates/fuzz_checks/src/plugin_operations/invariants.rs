@@ -12,9 +12,10 @@ use std::collections::{HashMap, HashSet};
 /// Panics unless every body's pose and velocity is finite (or holds the game's own bad
 /// value) and the core world's bodies are exactly the plugin's: each maps to a live entity
 /// that has a rigid body and says it is that body, apart from the plugin's own ground for
-/// joints to the world. After a step, every enabled body whose components were finite after
-/// the step before too has its core body. Returns the bodies whose components are finite
-/// now (after a step; otherwise those of the last step).
+/// joints to the world. After a step, every enabled body whose components were finite at
+/// the end of the frame before too has its core body, unless the test gave an ancestor a bad
+/// `Transform` since the last step began (the step found the body under it, refused it, and
+/// tries it again at the next). Returns the bodies whose components are finite now.
 pub(crate) fn check_world(
     app: &mut App,
     frame: usize,
@@ -103,9 +104,6 @@ pub(crate) fn check_world(
         unmapped <= 1,
         "frame {frame}: {unmapped} core bodies without an entity"
     );
-    if !stepped {
-        return t.buildable_at_last_step.clone();
-    }
     let mut enabled = app.world_mut().query_filtered::<(
         Entity,
         &Transform,
@@ -126,8 +124,20 @@ pub(crate) fn check_world(
         }
         buildable.insert(e);
         // A step of grace: a parent the game placed at NaN is put back in the motion stage,
-        // after this step's bodies were built, so its children are built at the next.
-        if t.buildable_at_last_step.contains(&e) {
+        // after this step's bodies were built, so its children are built at the next. The
+        // same holds for a parent given a bad `Transform` at any time since the last step
+        // (while paused, say): the step finds the child under it.
+        let parent_went_bad = || {
+            let mut up = app.world().get::<ChildOf>(e).map(ChildOf::parent);
+            while let Some(a) = up {
+                if t.given_bad_since_step(a, "transform") {
+                    return true;
+                }
+                up = app.world().get::<ChildOf>(a).map(ChildOf::parent);
+            }
+            false
+        };
+        if stepped && t.buildable_last_frame.contains(&e) && !parent_went_bad() {
             assert!(
                 physics.body(e).is_some(),
                 "frame {frame}: {e} has no core body ({:?}, {:?}, {transform:?})",

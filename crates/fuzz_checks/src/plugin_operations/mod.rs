@@ -110,7 +110,7 @@ pub fn run(choices: &mut impl Choices, frames: usize) -> RunSummary {
                 warned.push(w);
             }
         }
-        t.buildable_at_last_step = invariants::check_world(&mut app, frame, stepped, &t);
+        t.buildable_last_frame = invariants::check_world(&mut app, frame, stepped, &t);
         if stepped {
             invariants::check_warnings(frame, &warned, &t, app.world());
             warned.clear();

@@ -73,8 +73,9 @@ pub(crate) struct Tracked {
     held_at_step: HashSet<Slot>,
     /// Every slot given a bad value since the last step (or rollback) began.
     bad_since_step: HashSet<Slot>,
-    /// The enabled bodies whose components were all good after the last step.
-    pub(crate) buildable_at_last_step: HashSet<Entity>,
+    /// The enabled bodies whose components were all good at the end of the last frame,
+    /// stepped or not (a parent can go bad and come back while physics is paused).
+    pub(crate) buildable_last_frame: HashSet<Entity>,
     /// Meshes colliders wait for, not loaded yet, and the entity waiting.
     meshes_loading: Vec<(Handle<Mesh>, Entity)>,
 }
@@ -127,6 +128,11 @@ impl Tracked {
 
     pub(crate) fn holds(&self, e: Entity, what: &'static str) -> bool {
         self.holding.contains(&(e, what))
+    }
+
+    /// Whether the test gave `e`'s `what` a bad value since the last step began.
+    pub(crate) fn given_bad_since_step(&self, e: Entity, what: &'static str) -> bool {
+        self.bad_since_step.contains(&(e, what))
     }
 }
 
