@@ -426,3 +426,60 @@ fn regression_a_kinematic_parent_outran_the_speed_limit_and_its_child_was_refuse
         "the child is still in the world"
     );
 }
+
+/// A kinematic child follows its parent as a velocity, and the world's speed limit holds
+/// kinematic bodies too: a parent that jumps 100 m in one step takes the child along as a
+/// teleport, where following at the limit (400 m/s, 6.7 m a step) would leave it trailing
+/// for 15 steps.
+#[test]
+fn a_kinematic_child_jumps_with_a_parent_that_jumps_past_the_speed_limit() {
+    let mut app = app();
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_xyz(0.0, 0.0, 0.0))
+        .id();
+    let child = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::circle(0.3),
+            Transform::from_xyz(1.0, 2.0, 0.0),
+            ChildOf(parent),
+        ))
+        .id();
+    step(&mut app, 2);
+    // A small move is followed as a velocity, reaching the new pose at the end of the step.
+    app.world_mut()
+        .get_mut::<Transform>(parent)
+        .unwrap()
+        .translation
+        .x = 1.0;
+    step(&mut app, 1);
+    let global = |app: &App| {
+        let physics = app.world().resource::<PhysicsWorld>();
+        let id = physics.body(child).expect("in the world");
+        physics.to_game(physics.core().body_position(id).unwrap())
+    };
+    assert!(
+        (global(&app) - Vec2::new(2.0, 2.0)).length() < 1e-4,
+        "{}",
+        global(&app)
+    );
+    // A jump of 100 m in one step.
+    app.world_mut()
+        .get_mut::<Transform>(parent)
+        .unwrap()
+        .translation
+        .x = 101.0;
+    step(&mut app, 1);
+    assert!(
+        (global(&app) - Vec2::new(102.0, 2.0)).length() < 1e-3,
+        "{}",
+        global(&app)
+    );
+    let local = app.world().get::<Transform>(child).unwrap().translation;
+    assert!(
+        (local.truncate() - Vec2::new(1.0, 2.0)).length() < 1e-3,
+        "{local}"
+    );
+}

@@ -10,8 +10,10 @@
 //! What a moving parent does to each body type:
 //! - **static**: follows the parent, moved to its new pose before the step (a teleport);
 //! - **kinematic**: follows the parent as a velocity, reaching its new pose at the end of the
-//!   step, so what it pushes answers as to any kinematic motion; its own `LinearVelocity` and
-//!   `AngularVelocity` add to that motion and keep the values the game gave them;
+//!   step, so what it pushes answers as to any kinematic motion (a jump farther than the
+//!   world's speed limit covers in a step moves it there directly, as a static body); its own
+//!   `LinearVelocity` and `AngularVelocity` add to that motion and keep the values the game
+//!   gave them;
 //! - **dynamic**: keeps its world motion; the parent only changes the frame its `Transform`
 //!   is written in. Setting its own `Transform` teleports it, as for a body without a parent.
 //!
@@ -174,6 +176,17 @@ pub(crate) fn apply_hierarchy_motion(
                         );
                     }
                     Ok(())
+                };
+                // A parent that jumped farther than the world's speed limit allows in a step
+                // takes the child along as a teleport: followed as a velocity, the child would
+                // be held to the limit and trail behind for several steps.
+                let def = world.def();
+                let limit = def.max_linear_speed * def.length_units_per_meter;
+                let result = if follow.0.length() > limit {
+                    follow = (Vec2::ZERO, 0.0);
+                    result.and_then(|_| world.set_transform(id, game.to_world(target.p), target.q))
+                } else {
+                    result
                 };
                 let (v, w) = (linear.0 + follow.0, angular.0 + follow.1);
                 result
