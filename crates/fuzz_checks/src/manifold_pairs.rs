@@ -13,9 +13,11 @@ const SCALES: [f32; 4] = [1.0e-2, 1.0, 1.0e1, SIZE_LIMIT];
 /// calls `collide`. The manifold must have at most two points; when it has any, a unit normal,
 /// finite points with anchors that agree with the bodies' origins, a closest point no further
 /// apart than the speculative distance, and every separation within the size of the two
-/// shapes either way (a polygon manifold keeps the far end of its incident edge, as Box2D's
-/// does, so a second point may lie further apart). Returns whether the manifold had points
-/// (and so was checked beyond its point count).
+/// shapes either way, past the speculative distance on the far side (a polygon manifold
+/// keeps the far end of its incident edge, as Box2D's does, so a second point may lie
+/// further apart; and shapes smaller than the speculative distance get points that far
+/// apart). Returns whether the manifold had points (and so was checked beyond its point
+/// count).
 pub fn check_manifold_pair(data: &[u8]) -> bool {
     let mut u = Unstructured::new(data);
     let scale = SCALES[count(&mut u, SCALES.len() - 1)];
@@ -42,6 +44,7 @@ pub fn check_manifold_pair(data: &[u8]) -> bool {
     let magnitude = xf_a.p.length().max(xf_b.p.length()) + a.reach() + b.reach();
     let round_off = 1.0e-5 * magnitude + 1.0e-6;
     let depth_limit = 2.0 * (a.reach() + b.reach()) + round_off;
+    let gap_limit = depth_limit + settings.speculative_distance;
     for p in manifold.points() {
         assert_finite(p.point, "manifold point");
         assert_finite(p.anchor_a, "anchor a");
@@ -52,7 +55,7 @@ pub fn check_manifold_pair(data: &[u8]) -> bool {
             "anchors disagree with the point {p:?} for {context}"
         );
         assert!(
-            p.separation.is_finite() && p.separation <= depth_limit && p.separation >= -depth_limit,
+            p.separation.is_finite() && p.separation <= gap_limit && p.separation >= -depth_limit,
             "separation {} out of range for {context}",
             p.separation
         );
