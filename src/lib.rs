@@ -61,6 +61,6 @@ pub use scene::{BodyDesc, BuiltScene, JointDesc, Scene, ShapeDesc};
 pub use scenes::{SCENE_NAMES, scene};
 pub use spawn::{
     SceneEntity, SceneTimeline, SpawnedScene, advance_scene_timeline, apply_scene_changes,
-    scene_settings, spawn_scene,
+    placed_shapes, scene_settings, spawn_scene,
 };
 pub use timeline::{ABSENT_BODY, ABSENT_JOINT, BodyGroup, GroupChange, TimedChange};

@@ -113,26 +113,37 @@ fn spawn_body(commands: &mut Commands, desc: &BodyDesc) -> Entity {
         LinearVelocity(desc.linear_velocity),
         AngularVelocity(desc.angular_velocity),
     ));
-    let placed: Vec<_> = desc
-        .shapes
-        .iter()
-        .map(|shape| (Collider::from_core_shape(&shape.shape), shape))
-        .collect();
-    match placed.as_slice() {
-        [((collider, offset), shape)] if *offset == CoreTransform::IDENTITY => {
-            body.insert((collider.clone(), materials(shape)));
-        }
-        _ => {
-            body.with_children(|children| {
-                for ((collider, offset), shape) in &placed {
-                    let local = Transform::from_xyz(offset.p.x, offset.p.y, 0.0)
-                        .with_rotation(bevy_math::Quat::from_rotation_z(offset.q.angle()));
-                    children.spawn((SceneEntity, collider.clone(), local, materials(shape)));
-                }
-            });
-        }
+    let (placed, on_body) = placed_shapes(desc);
+    if on_body {
+        let (collider, _, shape) = &placed[0];
+        body.insert((collider.clone(), materials(shape)));
+    } else {
+        body.with_children(|children| {
+            for (collider, local, shape) in &placed {
+                children.spawn((SceneEntity, collider.clone(), *local, materials(shape)));
+            }
+        });
     }
     body.id()
+}
+
+/// How the spawner places `desc`'s shapes: each as a collider with its local `Transform`
+/// in the body, and whether the body entity carries its one shape itself (centred on its
+/// origin) instead of one child entity per shape at that `Transform`.
+pub fn placed_shapes(desc: &BodyDesc) -> (Vec<(Collider, Transform, &ShapeDesc)>, bool) {
+    let mut on_body = desc.shapes.len() == 1;
+    let placed = desc
+        .shapes
+        .iter()
+        .map(|shape| {
+            let (collider, offset) = Collider::from_core_shape(&shape.shape);
+            on_body &= offset == CoreTransform::IDENTITY;
+            let local = Transform::from_xyz(offset.p.x, offset.p.y, 0.0)
+                .with_rotation(bevy_math::Quat::from_rotation_z(offset.q.angle()));
+            (collider, local, shape)
+        })
+        .collect();
+    (placed, on_body)
 }
 
 fn materials(shape: &ShapeDesc) -> impl Bundle {

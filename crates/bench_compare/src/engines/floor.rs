@@ -17,15 +17,13 @@ use bevy_ecs::entity::Entity;
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_math::Quat;
-use bevy_physics2d::Collider;
-use bevy_physics2d::physics_core::math::Transform as CoreTransform;
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::TransformPlugin;
 use bevy_transform::components::Transform;
 use bevy_transform::systems::StaticTransformOptimizations;
 use physics_core::parallel::WorkerThreads;
 use physics_core::world::WorldDef;
-use physics2d_demos::{ABSENT_BODY, BuiltScene, Scene};
+use physics2d_demos::{ABSENT_BODY, BuiltScene, Scene, placed_shapes};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -90,15 +88,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
             .world_mut()
             .spawn(Transform::from_translation(desc.position.extend(0.0)).with_rotation(rotation))
             .id();
-        let offsets: Vec<CoreTransform> = desc
-            .shapes
-            .iter()
-            .map(|shape| Collider::from_core_shape(&shape.shape).1)
-            .collect();
-        if offsets != [CoreTransform::IDENTITY] {
-            for offset in offsets {
-                let local = Transform::from_xyz(offset.p.x, offset.p.y, 0.0)
-                    .with_rotation(Quat::from_rotation_z(offset.q.angle()));
+        let (placed, on_body) = placed_shapes(desc);
+        if !on_body {
+            for (_, local, _) in placed {
                 app.world_mut().spawn((local, ChildOf(body)));
                 parented += 1;
             }

@@ -128,14 +128,9 @@ pub(crate) fn check_world(
         // same holds for a parent given a bad `Transform` at any time since the last step
         // (while paused, say): the step finds the child under it.
         let parent_went_bad = || {
-            let mut up = app.world().get::<ChildOf>(e).map(ChildOf::parent);
-            while let Some(a) = up {
-                if t.given_bad_since_step(a, "transform") {
-                    return true;
-                }
-                up = app.world().get::<ChildOf>(a).map(ChildOf::parent);
-            }
-            false
+            ancestors(app.world(), e)
+                .iter()
+                .any(|&a| t.given_bad_since_step(a, "transform"))
         };
         if stepped && t.buildable_last_frame.contains(&e) && !parent_went_bad() {
             assert!(
@@ -195,6 +190,17 @@ fn slot_groups(slot: &str) -> &'static [&'static str] {
     }
 }
 
+/// `entity`'s parent, its parent's parent, and so on up to the root.
+fn ancestors(world: &World, entity: Entity) -> Vec<Entity> {
+    let mut all = Vec::new();
+    let mut up = world.get::<ChildOf>(entity).map(ChildOf::parent);
+    while let Some(a) = up {
+        all.push(a);
+        up = world.get::<ChildOf>(a).map(ChildOf::parent);
+    }
+    all
+}
+
 /// Whether a warning has a cause: a bad value the run gave the entity (or an ancestor whose
 /// frame places it) and still holds, a joint the run made between random bodies, or a
 /// collider scaled to nothing. Checked in the frame the warning comes, before the entity
@@ -206,12 +212,7 @@ pub(crate) fn check_warning_cause(
     t: &Tracked,
     world: &World,
 ) -> bool {
-    let mut ancestors = Vec::new();
-    let mut up = world.get::<ChildOf>(w.entity).map(ChildOf::parent);
-    while let Some(a) = up {
-        ancestors.push(a);
-        up = world.get::<ChildOf>(a).map(ChildOf::parent);
-    }
+    let ancestors = ancestors(world, w.entity);
     let given = t.holding.iter().any(|&(e, _)| e == w.entity)
         || ancestors
             .iter()

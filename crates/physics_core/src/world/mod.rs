@@ -213,6 +213,12 @@ impl World {
         &self.def
     }
 
+    /// The speed every body is held to, kinematic ones too, in world units per second:
+    /// [`WorldDef::max_linear_speed`] at the def's length unit.
+    pub fn max_linear_speed(&self) -> f32 {
+        self.tolerances.max_linear_speed
+    }
+
     /// Changes the settings (validated first; takes effect next step).
     pub fn set_def(&mut self, def: WorldDef) -> Result<(), WorldError> {
         self.note(|| RecordedCall::SetDef(Box::new(def)));

@@ -180,9 +180,7 @@ pub(crate) fn apply_hierarchy_motion(
                 // A parent that jumped farther than the world's speed limit allows in a step
                 // takes the child along as a teleport: followed as a velocity, the child would
                 // be held to the limit and trail behind for several steps.
-                let def = world.def();
-                let limit = def.max_linear_speed * def.length_units_per_meter;
-                let result = if follow.0.length() > limit {
+                let result = if follow.0.length() > world.max_linear_speed() {
                     follow = (Vec2::ZERO, 0.0);
                     result.and_then(|_| world.set_transform(id, game.to_world(target.p), target.q))
                 } else {
