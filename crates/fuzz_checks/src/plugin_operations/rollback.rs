@@ -120,7 +120,19 @@ pub(crate) fn rollback_check(app: &mut App, rng: &mut impl Choices, t: &mut Trac
             for _ in 0..rng.below(3) {
                 input(app.world_mut(), rng, t);
             }
+            super::trace::trace(
+                app,
+                frame,
+                &format!("rollback {k} replay {replay} before"),
+                t,
+            );
             app.update();
+            super::trace::trace(
+                app,
+                frame,
+                &format!("rollback {k} replay {replay} after"),
+                t,
+            );
             let now = bits(app.world_mut());
             if replay == 0 {
                 first.push(now);

@@ -1,6 +1,7 @@
 //! Triage help: with `PLUGIN_OPERATIONS_TRACE=<entity index>` set, a run prints that
-//! entity's state around every frame (its pose, type, core body, parent and the bad values
-//! the run says it holds), to follow a failing input to its cause.
+//! entity's state around every frame and every frame of a rollback check (its pose, type,
+//! core body and its motion, joints, parent, child colliders and the bad values the run
+//! says it holds), to follow a failing input to its cause.
 
 use super::operations::Tracked;
 use bevy_app::App;
@@ -33,7 +34,8 @@ pub(crate) fn trace(app: &App, frame: usize, when: &str, t: &Tracked) {
         let parent = r.get::<ChildOf>().map(ChildOf::parent);
         eprintln!(
             "frame {frame} {when}: {e} at {:?} {:?} core {:?} shapes {} disabled {} parent {:?} \
-             v {:?} w {:?} holding {:?} fresh {:?} queued {} steps {}",
+             v {:?} w {:?} holding {:?} fresh {:?} queued {} steps {} \
+             core motion {:?} joints {:?} child colliders' shapes {:?}",
             r.get::<Transform>().map(|t| (t.translation, t.scale)),
             r.get::<RigidBody>(),
             physics.body(e),
@@ -46,6 +48,16 @@ pub(crate) fn trace(app: &App, frame: usize, when: &str, t: &Tracked) {
             t.fresh.iter().filter(|s| s.0 == e).collect::<Vec<_>>(),
             physics.pending_bodies().any(|q| q == e),
             physics.step_count(),
+            physics
+                .body(e)
+                .and_then(|id| physics.core().body_motion(id).ok()),
+            physics
+                .body(e)
+                .and_then(|id| physics.core().body_joints(id).ok()),
+            r.get::<Children>().map(|c| c
+                .iter()
+                .map(|c| (c, physics.shapes(c).len()))
+                .collect::<Vec<_>>()),
         );
     }
 }

@@ -63,7 +63,9 @@ impl RigidBody {
 }
 
 /// Velocity of the body's centre of mass, in units per second. Written back every step;
-/// setting it moves the body.
+/// setting it moves the body. A body starts with this velocity at its centre of mass once
+/// its colliders are attached, whether it is built in the frame it is spawned or later
+/// (enabled, or once a parent it waited on is placed somewhere valid).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct LinearVelocity(pub Vec2);

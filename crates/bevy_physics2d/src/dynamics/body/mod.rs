@@ -65,6 +65,7 @@ impl Plugin for RigidBodyPlugin {
                     .chain()
                     .in_set(PrepareSystems::BodyProperties),
                 (
+                    prepare::restate_built_velocities,
                     motion::apply_user_motion,
                     // Not skipped by a run condition: the change ticks it compares must
                     // advance every step, or a body that later gets a parent would take

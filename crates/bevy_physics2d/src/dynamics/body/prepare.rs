@@ -239,6 +239,9 @@ pub(crate) fn create_bodies(
         };
         physics.refused_bodies.remove(&entity);
         physics.map_body(entity, id);
+        if def.body_type != physics_core::body::BodyType::Static {
+            physics.built_velocities.push((entity, def.linear_velocity));
+        }
         let handle = PhysicsBody::new(id);
         if interpolation.is_some() {
             let poses = InterpolationPoses::at(shown);
@@ -271,6 +274,35 @@ pub(crate) fn create_bodies(
                 over_limit - 1
             ),
         );
+    }
+}
+
+/// Prepare stage, first of the motion systems: every body built in this step moves off at
+/// the linear velocity its component gave, at its centre of mass.
+///
+/// Its colliders (and a mass override) are attached after the body, and each moves the
+/// centre of mass by some `Δc`; the core keeps the body's motion rigid, so the centre's
+/// velocity becomes `v + ω × Δc`. A body built in the frame it was spawned had its just-added
+/// `LinearVelocity` applied again by the motion systems, but one built later (enabled, or
+/// under a parent that came back from a bad pose) would have kept `v + ω × Δc`, and which of
+/// the two a body got would hang on change ticks, which a rollback's restore marks anew.
+pub(crate) fn restate_built_velocities(mut physics: ResMut<PhysicsWorld>) {
+    if physics.built_velocities.is_empty() {
+        return;
+    }
+    let built = std::mem::take(&mut physics.built_velocities);
+    for (entity, velocity) in built {
+        let Some(id) = physics.body(entity) else {
+            continue;
+        };
+        let Ok(motion) = physics.world.body_motion(id) else {
+            continue;
+        };
+        // A body built asleep stays asleep: setting a velocity would wake its island.
+        if motion.awake && motion.linear_velocity != velocity {
+            // Finite: the body was built with it.
+            let _ = physics.world.set_linear_velocity(id, velocity);
+        }
     }
 }
 
