@@ -26,8 +26,8 @@ fn to_box2d(polygon: &Polygon) -> ffi::b2Polygon {
     out
 }
 
-/// One pair's manifold as (normal, [(point in A's frame, separation)]).
-type Points = (Vec2, Vec<(Vec2, f32)>);
+/// One pair's manifold as (normal, [(point in A's frame, separation, feature id)]).
+type Points = (Vec2, Vec<(Vec2, f32, u16)>);
 
 /// Ours, with A at the origin and B at `relative`.
 fn ours(a: &Polygon, b: &Polygon, relative: Transform) -> Points {
@@ -41,7 +41,7 @@ fn ours(a: &Polygon, b: &Polygon, relative: Transform) -> Points {
     let points = m
         .points()
         .iter()
-        .map(|p| (p.anchor_a, p.separation))
+        .map(|p| (p.anchor_a, p.separation, p.id))
         .collect();
     (m.normal, points)
 }
@@ -67,7 +67,7 @@ fn box2d(a: &Polygon, b: &Polygon, relative: Transform) -> Points {
     let count = m.pointCount as usize;
     let points = m.points[..count]
         .iter()
-        .map(|p| (Vec2::new(p.point.x, p.point.y), p.separation))
+        .map(|p| (Vec2::new(p.point.x, p.point.y), p.separation, p.id))
         .collect();
     (Vec2::new(m.normal.x, m.normal.y), points)
 }
@@ -103,14 +103,17 @@ fn random_polygon(rng: &mut Rng, scale: f32) -> Option<Polygon> {
     Polygon::from_points(&points, radius).ok()
 }
 
-/// Whether two manifolds agree: the same point count, and normals, points and separations
-/// within `tolerance` (the float round-off of coordinates of the shapes' size).
+/// Whether two manifolds agree: the same point count and feature ids, and normals, points
+/// and separations within `tolerance` (the float round-off of coordinates of the shapes'
+/// size).
 fn agree(ours: &Points, theirs: &Points, tolerance: f32) -> bool {
     ours.1.len() == theirs.1.len()
         && (ours.1.is_empty()
             || ((ours.0 - theirs.0).abs().max_element() <= 1e-5
                 && ours.1.iter().zip(&theirs.1).all(|(a, b)| {
-                    (a.0 - b.0).abs().max_element() <= tolerance && (a.1 - b.1).abs() <= tolerance
+                    (a.0 - b.0).abs().max_element() <= tolerance
+                        && (a.1 - b.1).abs() <= tolerance
+                        && a.2 == b.2
                 })))
 }
 
@@ -165,7 +168,7 @@ fn a_clipped_point_past_the_speculative_distance_is_box2ds_too() {
 #[test]
 fn random_polygon_manifolds_match_box2ds() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (mut compared, mut touching) = (0, 0);
+    let (mut compared, mut touching, mut apart, mut corners) = (0, 0, 0, 0);
     for scale in [0.01f32, 1.0, 10.0] {
         for _ in 0..4000 {
             let (Some(a), Some(b)) = (
@@ -187,11 +190,20 @@ fn random_polygon_manifolds_match_box2ds() {
             );
             compared += 1;
             touching += usize::from(!ours.1.is_empty());
+            // Speculative: the branch that measures the cores' closest features.
+            let closest = ours.1.iter().map(|p| p.1).fold(f32::INFINITY, f32::min);
+            let speculative = !ours.1.is_empty() && closest > 0.0;
+            apart += usize::from(speculative);
+            corners += usize::from(speculative && ours.1.len() == 1);
         }
     }
     // Enough cases of each kind for the comparison to mean something.
-    assert!(
-        compared > 10_000 && touching > 2_000,
-        "{compared} compared, {touching} with points"
+    let counts = format!(
+        "{compared} compared, {touching} with points, {apart} apart, {corners} corner to corner"
     );
+    assert!(
+        compared > 10_000 && touching > 2_000 && apart > 100 && corners > 20,
+        "{counts}"
+    );
+    eprintln!("{counts}");
 }

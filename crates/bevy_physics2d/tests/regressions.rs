@@ -129,6 +129,13 @@ fn regression_a_body_built_late_took_another_velocity_than_one_built_at_once() {
     app.world_mut()
         .entity_mut(enabled_late)
         .insert(RigidBodyDisabled);
+    // The same two spawned asleep: both are woken by the velocity they are given.
+    let asleep_at_once = spawn_body(&mut app, Vec3::new(-10.0, 10.0, 0.0));
+    let asleep_late = spawn_body(&mut app, Vec3::new(0.0, 10.0, 0.0));
+    app.world_mut().entity_mut(asleep_at_once).insert(Sleeping);
+    app.world_mut()
+        .entity_mut(asleep_late)
+        .insert((Sleeping, RigidBodyDisabled));
     let parent = app
         .world_mut()
         .spawn((
@@ -146,27 +153,27 @@ fn regression_a_body_built_late_took_another_velocity_than_one_built_at_once() {
     // The angular velocity turns the vector by ω·dt = 0.05 rad in a step only if it is read
     // at another point than the centre; the tolerance is the float rounding of one step.
     let close = |got: Vec2| (got - v).abs().max_element() < 1e-5;
-    assert!(
-        close(velocity(&app, at_once)),
-        "{}",
-        velocity(&app, at_once)
-    );
-    assert!(
-        app.world()
-            .resource::<PhysicsWorld>()
-            .body(under_parent)
-            .is_none()
-    );
-    app.world_mut()
-        .entity_mut(enabled_late)
-        .remove::<RigidBodyDisabled>();
+    let built = |app: &App, e: Entity| app.world().resource::<PhysicsWorld>().body(e).is_some();
+    for e in [at_once, asleep_at_once] {
+        assert!(close(velocity(&app, e)), "{e}: {}", velocity(&app, e));
+        assert!(app.world().get::<Sleeping>(e).is_none());
+    }
+    for late in [enabled_late, asleep_late, under_parent] {
+        assert!(!built(&app, late));
+    }
+    for late in [enabled_late, asleep_late] {
+        app.world_mut()
+            .entity_mut(late)
+            .remove::<RigidBodyDisabled>();
+    }
     app.world_mut()
         .entity_mut(parent)
         .insert(Transform::from_xyz(10.0, 0.0, 0.0));
     step(&mut app, 1);
-    for late in [enabled_late, under_parent] {
-        assert!(app.world().resource::<PhysicsWorld>().body(late).is_some());
+    for late in [enabled_late, asleep_late, under_parent] {
+        assert!(built(&app, late));
         let got = velocity(&app, late);
         assert!(close(got), "{late}: {got}, built at once: {v}");
+        assert!(app.world().get::<Sleeping>(late).is_none());
     }
 }

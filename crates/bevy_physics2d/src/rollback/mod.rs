@@ -143,6 +143,7 @@ impl PhysicsWorld {
         self.refused_bodies.clone_from(&snapshot.refused_bodies);
         self.frame = snapshot.frame;
         self.restored_velocities.clear();
+        self.built_velocities.clear();
         for (&entity, &id) in &self.body_of {
             if let Ok(motion) = self.world.body_motion(id) {
                 let velocities = (motion.linear_velocity, motion.angular_velocity);

@@ -46,10 +46,11 @@ pub struct PhysicsWorld {
     /// them is the rollback's, not the game's, even when a collider rebuilt before the
     /// motion stage has moved the centre of mass (and with it the core's velocity).
     pub(crate) restored_velocities: EntityHashMap<(Vec2, f32)>,
-    /// The bodies built in this step's prepare stage and the linear velocity each was built
-    /// with, until their colliders and mass are in place (see
-    /// `dynamics::body::prepare::restate_built_velocities`). Empty between steps.
-    pub(crate) built_velocities: Vec<(Entity, Vec2)>,
+    /// The bodies built in this step's prepare stage and the velocities each was built with,
+    /// until their colliders and mass are in place (see
+    /// `dynamics::body::prepare::restate_built_velocities`). Emptied there, and again when
+    /// the next bodies are built and on a restore, so no entry outlives its step.
+    pub(crate) built_velocities: Vec<(Entity, Vec2, f32)>,
     /// The local pose (x, y and rotation of its `Transform`) each body with a parent had
     /// when the plugin last read or wrote it. Its own move is told by value against this,
     /// not by change ticks alone: a rollback's restore marks every `Transform` changed, and

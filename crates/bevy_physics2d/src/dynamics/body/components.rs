@@ -63,9 +63,11 @@ impl RigidBody {
 }
 
 /// Velocity of the body's centre of mass, in units per second. Written back every step;
-/// setting it moves the body. A body starts with this velocity at its centre of mass once
-/// its colliders are attached, whether it is built in the frame it is spawned or later
-/// (enabled, or once a parent it waited on is placed somewhere valid).
+/// setting it moves the body. A moving body starts with this velocity at its centre of mass
+/// once the colliders it is built with are attached, whether it is built in the frame it is
+/// spawned or later (enabled, or once a parent it waited on is placed somewhere valid); a
+/// collider added in a later step moves the centre of mass and with it this velocity, as
+/// the body's rotation carries the new centre.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Component, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct LinearVelocity(pub Vec2);

@@ -167,6 +167,9 @@ pub(crate) fn create_bodies(
     frames: Query<(&Transform, Option<&ChildOf>)>,
     interpolation: Option<Res<InterpolationEnabled>>,
 ) {
+    // Left over only if the motion systems did not run after the last bodies were built
+    // (a run condition on `PrepareSystems::Motion`): those bodies have stepped since.
+    physics.built_velocities.clear();
     if physics.pending.bodies.is_empty() {
         return;
     }
@@ -240,7 +243,8 @@ pub(crate) fn create_bodies(
         physics.refused_bodies.remove(&entity);
         physics.map_body(entity, id);
         if def.body_type != physics_core::body::BodyType::Static {
-            physics.built_velocities.push((entity, def.linear_velocity));
+            let velocities = (entity, def.linear_velocity, def.angular_velocity);
+            physics.built_velocities.push(velocities);
         }
         let handle = PhysicsBody::new(id);
         if interpolation.is_some() {
@@ -277,31 +281,37 @@ pub(crate) fn create_bodies(
     }
 }
 
-/// Prepare stage, first of the motion systems: every body built in this step moves off at
-/// the linear velocity its component gave, at its centre of mass.
+/// Prepare stage, first of the motion systems: every moving body built in this step moves
+/// off at the velocities its components gave, the linear one at its centre of mass.
 ///
 /// Its colliders (and a mass override) are attached after the body, and each moves the
 /// centre of mass by some `Δc`; the core keeps the body's motion rigid, so the centre's
-/// velocity becomes `v + ω × Δc`. A body built in the frame it was spawned had its just-added
-/// `LinearVelocity` applied again by the motion systems, but one built later (enabled, or
-/// under a parent that came back from a bad pose) would have kept `v + ω × Δc`, and which of
-/// the two a body got would hang on change ticks, which a rollback's restore marks anew.
+/// velocity becomes `v + ω × Δc` (and a body with its rotation locked loses `ω`). A body
+/// built in the frame it was spawned had its just-added components applied again by the
+/// motion systems (which wakes a body spawned asleep when they differ), but one built later
+/// (enabled, or under a parent that came back from a bad pose) would have kept the core's
+/// values, and which of the two a body got would hang on change ticks, which a rollback's
+/// restore marks anew. So every built body is given them here, as the spawn frame does.
+/// Colliders attached in a later step move the centre of mass as the core says.
 pub(crate) fn restate_built_velocities(mut physics: ResMut<PhysicsWorld>) {
     if physics.built_velocities.is_empty() {
         return;
     }
     let built = std::mem::take(&mut physics.built_velocities);
-    for (entity, velocity) in built {
+    for (entity, linear, angular) in built {
         let Some(id) = physics.body(entity) else {
             continue;
         };
         let Ok(motion) = physics.world.body_motion(id) else {
             continue;
         };
-        // A body built asleep stays asleep: setting a velocity would wake its island.
-        if motion.awake && motion.linear_velocity != velocity {
-            // Finite: the body was built with it.
-            let _ = physics.world.set_linear_velocity(id, velocity);
+        // Both finite: the body was built with them. Set only when they differ, as the
+        // motion systems do (setting a velocity wakes the body's island).
+        if motion.linear_velocity != linear {
+            let _ = physics.world.set_linear_velocity(id, linear);
+        }
+        if motion.angular_velocity != angular {
+            let _ = physics.world.set_angular_velocity(id, angular);
         }
     }
 }
