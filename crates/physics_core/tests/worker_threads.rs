@@ -150,10 +150,12 @@ fn the_solver_profile_splits_the_solve_time_on_any_worker_count() {
         [Arc::new(SingleThreaded), Arc::new(ScopedThreads::new(2))];
     for runner in runners {
         let (mut w, _) = scene(runner);
-        // The parts and the whole of the last 30 steps' solves, summed: one step's can be cut
-        // short of its parts by a worker descheduled between stages (the other tests of this
-        // file run beside it on two cores), thirty steps' cannot by much.
-        let (mut parts_sum, mut solve_sum) = (0.0, 0.0);
+        // What share of each of the last 30 steps' solves its parts cover: one step's can
+        // fall short by a worker descheduled between stages (the other tests of this file,
+        // or anything else on the machine, run beside it), so the median step is judged, which
+        // a few such steps cannot move. A sum over the steps could be: one step stalled for
+        // tens of milliseconds outweighed the other twenty-nine on a loaded two-core host.
+        let mut shares = Vec::new();
         for i in 0..90 {
             w.step(DT).unwrap();
             let p = *w.profile();
@@ -165,9 +167,8 @@ fn the_solver_profile_splits_the_solve_time_on_any_worker_count() {
                 "{parts} ms of {} ms",
                 p.solve_ms
             );
-            if i >= 60 {
-                parts_sum += parts;
-                solve_sum += p.solve_ms;
+            if i >= 60 && p.solve_ms > 0.0 {
+                shares.push(parts / p.solve_ms);
             }
         }
         let p = *w.profile();
@@ -186,11 +187,11 @@ fn the_solver_profile_splits_the_solve_time_on_any_worker_count() {
         ];
         assert!(ran.iter().all(|&ms| ms > 0.0), "{s:?}");
         assert_eq!(s.restitution_ms, 0.0, "{s:?}");
-        // And most of it.
-        assert!(
-            parts_sum >= 0.5 * solve_sum,
-            "{parts_sum} ms of {solve_sum} ms"
-        );
+        // And most of it, in the median step.
+        shares.sort_by(f32::total_cmp);
+        assert_eq!(shares.len(), 30, "every solve took time");
+        let median = shares[shares.len() / 2];
+        assert!(median >= 0.5, "median share {median}; shares {shares:?}");
         // A step of no time solves nothing.
         w.step(0.0).unwrap();
         assert_eq!(w.profile().solver, Default::default());
