@@ -15,11 +15,11 @@ const SCALES: [f32; 4] = [1.0e-2, 1.0, 1.0e1, SIZE_LIMIT];
 /// finite points with anchors that agree with the bodies' origins, a closest point no further
 /// apart than the speculative distance (plus the tenth of the linear slop by which a
 /// polygon's clipped face may keep it, as Box2D's does), and every separation within the
-/// size of the two shapes either way, past the speculative distance on the far side (a polygon manifold
-/// keeps the far end of its incident edge, as Box2D's does, so a second point may lie
-/// further apart; and shapes smaller than the speculative distance get points that far
-/// apart). Returns whether the manifold had points (and so was checked beyond its point
-/// count).
+/// size of the two shapes either way, past the speculative distance on the far side (a
+/// polygon manifold keeps the far end of its incident edge, as Box2D's does, so a second
+/// point may lie further apart; and shapes smaller than the speculative distance get points
+/// that far apart). Returns whether the manifold had points (and so was checked beyond its
+/// point count).
 pub fn check_manifold_pair(data: &[u8]) -> bool {
     let mut u = Unstructured::new(data);
     let scale = SCALES[count(&mut u, SCALES.len() - 1)];
@@ -86,11 +86,8 @@ pub fn check_manifold_pair(data: &[u8]) -> bool {
 /// Whether `collide` takes the pair through the polygon routine: a polygon against a polygon,
 /// a capsule or a segment (these two as two-vertex rounded polygons).
 fn through_polygon_routine(a: &Shape, b: &Shape) -> bool {
-    let segment_like = |s: &Shape| matches!(s, Shape::Capsule(_) | Shape::Segment(_));
-    match (a, b) {
-        (Shape::Polygon(_), other) | (other, Shape::Polygon(_)) => {
-            matches!(other, Shape::Polygon(_)) || segment_like(other)
-        }
-        _ => false,
-    }
+    let polygonal =
+        |s: &Shape| matches!(s, Shape::Polygon(_) | Shape::Capsule(_) | Shape::Segment(_));
+    let polygon = |s: &Shape| matches!(s, Shape::Polygon(_));
+    (polygon(a) || polygon(b)) && polygonal(a) && polygonal(b)
 }
