@@ -9,8 +9,9 @@
 //!   A lambda = -(J v + bias),   A = J M^-1 J^T (dense, symmetric positive definite),
 //!
 //! with the rigid mass (no impulse leak) and the joint softness's bias rate on the position
-//! error, eliminated joint by joint from the leaves of the tree (`tree_solve.rs`: linear in the
-//! joint count, no matrix formed). The rows are the point rows of revolute and rigid weld
+//! error (and in the biased solve the pins' curvature, `CurvatureRow`, so a swing keeps its
+//! speed), eliminated joint by joint from the leaves of the tree (`tree_solve.rs`: linear in
+//! the joint count, no matrix formed). The rows are the point rows of revolute and rigid weld
 //! joints (J as in `revolute.rs`), the weld angle row, and the prismatic perpendicular and
 //! angle rows (J as in `prismatic.rs`). Limits, motors and springs stay in the joint's own rows.
 //!
@@ -251,10 +252,35 @@ struct IslandSystem {
     errors: Vec<f32>,
     /// Per row: whether it is an angle row (no linear part), closed to its own tolerance.
     angular: Vec<bool>,
+    /// Per row: what bends it as the bodies turn (`CurvatureRow`).
+    curvature: Vec<CurvatureRow>,
     /// Per island body (local index): inverse mass and (stiffened) inverse inertia.
     inv_mass: Vec<(f64, f64)>,
     factor: TreeFactor,
     kept: Kept,
+}
+
+/// How a point row's error changes as the bodies turn at constant spin: the row's
+/// component of each anchor and the island bodies (local indices) they turn with. Rows
+/// without a turning anchor (angle rows, prismatic rows) keep zero components, and a body
+/// outside the island (static or kinematic) counts as not turning.
+///
+/// A pin's error C = pB + rB - pA - rA is not linear in the rotations: at constant
+/// velocities the anchors swing along arcs, and C'' = wA^2 rA - wB^2 rB. A velocity solve
+/// that only makes J v = -bias moves the bodies along the tangents, off the arcs, and the
+/// next solve at the new pose throws away the part of the velocity that points off them:
+/// a pendulum loses (w h)^2 of its kinetic energy every substep (0.0033 rad of a 0.5 rad
+/// swing in 10 s). The biased solve therefore asks for the velocity whose straight move over
+/// the substep lands on the arc, J v = -bias - (h / 2) C''. That velocity leans inward by
+/// half the substep's turn and is longer by the same factor the next pose's projection
+/// takes off, so the swing keeps its speed (as Box2D v3's soft pins do, whose bias settles
+/// at that same inward push).
+#[derive(Clone, Copy, Default)]
+struct CurvatureRow {
+    local_a: u32,
+    local_b: u32,
+    ra: f32,
+    rb: f32,
 }
 
 /// Buffers the island solve reuses across substeps and steps, so the solver loop allocates
@@ -366,6 +392,7 @@ fn island_system(
         blocks,
         errors,
         angular,
+        curvature,
         inv_mass,
         kept,
         ..
@@ -376,6 +403,8 @@ fn island_system(
     errors.resize(row_count, 0.0);
     angular.clear();
     angular.resize(row_count, false);
+    curvature.clear();
+    curvature.resize(row_count, CurvatureRow::default());
     blocks.clear();
     inv_mass.clear();
     inv_mass.resize(island.bodies.len(), (0.0, 0.0));
@@ -402,6 +431,25 @@ fn island_system(
             errors[first + r] = rows.errors[r];
             angular[first + r] = jc[r].0 == Vec2::ZERO && jp[r].0 == Vec2::ZERO;
         }
+        if matches!(c.kind, JointKind::Revolute(_) | JointKind::Weld(_)) {
+            // The point rows are the x and y of C = pB + rB - pA - rA (`joint_rows`).
+            let (local_a, local_b) = if edge.child_is_a {
+                (edge.child, edge.parent)
+            } else {
+                (edge.parent, edge.child)
+            };
+            for (r, (ra, rb)) in [(rows.ra.x, rows.rb.x), (rows.ra.y, rows.rb.y)]
+                .into_iter()
+                .enumerate()
+            {
+                curvature[first + r] = CurvatureRow {
+                    local_a,
+                    local_b,
+                    ra,
+                    rb,
+                };
+            }
+        }
         blocks.push(block);
         let pins = matches!(c.kind, JointKind::Revolute(_) | JointKind::Weld(_));
         let lambda = c.impulses.linear;
@@ -414,6 +462,21 @@ fn island_system(
                 stiffness[local as usize] += h * lambda.dot(r).abs();
             }
         }
+    }
+    // Where the pins' geometric stiffness raises a body's inertia, the arcs its anchors swing
+    // along are not followed either: its turn is left out of the curvature in the same
+    // proportion.
+    let kept_turn = |local: u32| -> f32 {
+        if local == NO_PARENT {
+            return 0.0;
+        }
+        let i = inv_mass[local as usize].1 as f32;
+        let ratio = stiffness[local as usize] * i;
+        1.0 / (1.0 + ratio * ratio)
+    };
+    for k in curvature.iter_mut() {
+        k.ra *= kept_turn(k.local_a);
+        k.rb *= kept_turn(k.local_b);
     }
     for (mass, &x) in inv_mass.iter_mut().zip(stiffness.iter()) {
         // The inertia came from an f32: the round trip is exact.
@@ -439,12 +502,15 @@ fn stiffened(inv_inertia: f32, x: f32) -> f32 {
     inv_inertia / (1.0 + ratio * ratio)
 }
 
-/// Right-hand side of a velocity solve, -(J v + bias), row by row.
+/// Right-hand side of a velocity solve, -(J v + bias) + half_h (wB^2 rB - wA^2 rA), row
+/// by row: `half_h` is half the substep for the biased solve (the turn of the anchors,
+/// `CurvatureRow`) and zero for the relax.
 fn velocity_rhs(
     island: &ExactIsland,
     system: &IslandSystem,
     states: &[BodyState],
     bias_rate: f32,
+    half_h: f32,
     rhs: &mut Vec<f64>,
 ) {
     rhs.clear();
@@ -457,6 +523,19 @@ fn velocity_rhs(
     jacobian_times(&island.tree, &system.blocks, velocity, rhs);
     for (row, &error) in rhs.iter_mut().zip(&system.errors) {
         *row = -(*row + f64::from(bias_rate * error));
+    }
+    if half_h > 0.0 {
+        let spin = |local: u32| {
+            if local == NO_PARENT {
+                0.0
+            } else {
+                states[island.bodies[local as usize] as usize].angular_velocity
+            }
+        };
+        for (row, k) in rhs.iter_mut().zip(&system.curvature) {
+            let (wa, wb) = (spin(k.local_a), spin(k.local_b));
+            *row += f64::from(half_h * (wb * wb * k.rb - wa * wa * k.ra));
+        }
     }
 }
 
@@ -514,7 +593,8 @@ pub(crate) fn solve_exact_islands(
                 &mut scratch.stiffness,
             );
         }
-        velocity_rhs(island, system, states, bias_rate, &mut scratch.rhs);
+        let half_h = if ctx.use_bias { 0.5 * ctx.h } else { 0.0 };
+        velocity_rhs(island, system, states, bias_rate, half_h, &mut scratch.rhs);
         if !scratch.solve(k, island) {
             distrust(island, joints);
             continue;
