@@ -431,7 +431,8 @@ fn island_system(
             errors[first + r] = rows.errors[r];
             angular[first + r] = jc[r].0 == Vec2::ZERO && jp[r].0 == Vec2::ZERO;
         }
-        if matches!(c.kind, JointKind::Revolute(_) | JointKind::Weld(_)) {
+        let pins = matches!(c.kind, JointKind::Revolute(_) | JointKind::Weld(_));
+        if pins {
             // The point rows are the x and y of C = pB + rB - pA - rA (`joint_rows`).
             let (local_a, local_b) = if edge.child_is_a {
                 (edge.child, edge.parent)
@@ -451,7 +452,6 @@ fn island_system(
             }
         }
         blocks.push(block);
-        let pins = matches!(c.kind, JointKind::Revolute(_) | JointKind::Weld(_));
         let lambda = c.impulses.linear;
         for (local, (m, i), r) in [(edge.child, mc, rc), (edge.parent, mp, rp)] {
             if local == NO_PARENT {
@@ -470,9 +470,8 @@ fn island_system(
         if local == NO_PARENT {
             return 0.0;
         }
-        let i = inv_mass[local as usize].1 as f32;
-        let ratio = stiffness[local as usize] * i;
-        1.0 / (1.0 + ratio * ratio)
+        let local = local as usize;
+        unstiffened_share(inv_mass[local].1 as f32, stiffness[local])
     };
     for k in curvature.iter_mut() {
         k.ra *= kept_turn(k.local_a);
@@ -498,8 +497,18 @@ fn island_system(
 /// up by 0.04 %). The implicit treatment of geometric stiffness (Andrews, Teichmann and Kry,
 /// 2017) adds x itself; the square keeps lightly loaded chains as they were.
 fn stiffened(inv_inertia: f32, x: f32) -> f32 {
+    inv_inertia / inertia_growth(inv_inertia, x)
+}
+
+/// What share of a body's inverse inertia [`stiffened`] keeps: 1 / (1 + (x / I)^2).
+fn unstiffened_share(inv_inertia: f32, x: f32) -> f32 {
+    1.0 / inertia_growth(inv_inertia, x)
+}
+
+/// The factor [`stiffened`] raises the inertia by: 1 + (x / I)^2.
+fn inertia_growth(inv_inertia: f32, x: f32) -> f32 {
     let ratio = x * inv_inertia;
-    inv_inertia / (1.0 + ratio * ratio)
+    1.0 + ratio * ratio
 }
 
 /// Right-hand side of a velocity solve, -(J v + bias) + half_h (wB^2 rB - wA^2 rA), row
