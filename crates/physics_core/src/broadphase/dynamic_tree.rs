@@ -19,6 +19,7 @@ use bevy_math::Vec2;
 use serde::{Deserialize, Serialize};
 
 mod categories;
+mod pair_walk;
 mod rebuild;
 mod saved;
 mod shared_build;

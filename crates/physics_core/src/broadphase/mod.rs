@@ -23,6 +23,10 @@ const MIN_QUERY_BLOCK: usize = 64;
 /// between, most of them in a few nanoseconds.
 pub const PAIR_AHEAD: usize = 8;
 
+/// The moved proxies of the moving tree walk for their pairs instead of querying when they
+/// are at least one in this many of the tree's proxies.
+const WALK_SHARE: usize = 4;
+
 /// Which tree a proxy lives in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum TreeKind {
@@ -58,6 +62,12 @@ pub struct BroadPhase {
     queried: [Vec<bool>; 2],
     #[serde(skip)]
     found: Vec<Vec<(u32, u32)>>,
+    /// `find_new_pairs`'s buffers for the walks: the moved proxies that walk, and per node
+    /// of the moving tree whether its subtree holds one of them (all false between calls).
+    #[serde(skip)]
+    walked: Vec<u32>,
+    #[serde(skip)]
+    holds: Vec<bool>,
 }
 
 impl BroadPhase {
@@ -184,7 +194,28 @@ impl BroadPhase {
         moved.dedup();
         // Proxies destroyed since they were queued.
         moved.retain(|key| self.is_proxy(*key));
-        // Which proxies queried this time, per tree. When both proxies of a pair moved, only
+        let moved_count = moved.len();
+        // Moved proxies of the moving tree that look for every category find their pairs in
+        // walks of the trees (`dynamic_tree/pair_walk.rs`) when they are a large share of
+        // their tree; the others query, each from the root.
+        let mut walked = std::mem::take(&mut self.walked);
+        walked.clear();
+        walked.extend(moved.iter().filter_map(|key| {
+            let moving = key.tree == TreeKind::Moving;
+            let takes_all = || mask_of(self.moving_tree.user_data(key.id) as u32) == u64::MAX;
+            (moving && takes_all()).then_some(key.id)
+        }));
+        if walked.len() * WALK_SHARE < self.moving_tree.proxy_count() {
+            walked.clear();
+        }
+        let mut holds = std::mem::take(&mut self.holds);
+        holds.resize(self.moving_tree.node_capacity(), false);
+        self.moving_tree
+            .mark_holders(walked.iter().copied(), &mut holds);
+        if !walked.is_empty() {
+            moved.retain(|key| key.tree == TreeKind::Static || !holds[key.id as usize]);
+        }
+        // Which proxies query this time, per tree. When both proxies of a pair query, only
         // the query of the larger key reports it: overlap is symmetric, so the other finds it
         // too, and `keep` runs once per pair instead of twice.
         let mut queried = std::mem::take(&mut self.queried);
@@ -197,16 +228,50 @@ impl BroadPhase {
         for key in &moved {
             queried[key.tree as usize][key.id as usize] = true;
         }
-        let (count, size) = blocks(moved.len(), MIN_QUERY_BLOCK, runner.worker_count());
+        // The walks, cut into enough pieces for the workers to share.
+        let workers = runner.worker_count();
+        let wanted = if workers > 1 { 8 * workers } else { 1 };
+        let mut own_walks = Vec::new();
+        let mut cross_walks = Vec::new();
+        if !walked.is_empty() {
+            let moving = &self.moving_tree;
+            own_walks.extend(moving.own_walk_start());
+            moving.split_walk(None, &holds, &mut own_walks, wanted);
+            cross_walks.extend(moving.cross_walk_start(&self.static_tree));
+            moving.split_walk(Some(&self.static_tree), &holds, &mut cross_walks, wanted);
+        }
+        let (query_blocks, query_size) = blocks(moved.len(), MIN_QUERY_BLOCK, workers);
+        let walks = own_walks.len() + cross_walks.len();
+        let (walk_blocks, walk_size) = blocks(walks, 1, workers);
         let mut found = std::mem::take(&mut self.found);
-        found.resize_with(count as usize, Vec::new);
+        found.resize_with((query_blocks + walk_blocks) as usize, Vec::new);
         let this = &*self;
+        let shapes_of = |tree: &DynamicTree, a: u32, other: &DynamicTree, b: u32| {
+            let (a, b) = (tree.user_data(a) as u32, other.user_data(b) as u32);
+            (a.min(b), a.max(b))
+        };
         for_each_block(runner, &mut found, 1, &|first, outputs| {
             for (i, out) in outputs.iter_mut().enumerate() {
                 out.clear();
-                let range = block_range((first + i) as u32, size, moved.len());
-                for &key in &moved[range] {
-                    this.query_new_pairs(key, &queried, mask_of, out);
+                let block = (first + i) as u32;
+                if block < query_blocks {
+                    for &key in &moved[block_range(block, query_size, moved.len())] {
+                        this.query_new_pairs(key, &queried, &holds, mask_of, out);
+                    }
+                } else {
+                    let (moving, fixed) = (&this.moving_tree, &this.static_tree);
+                    for w in block_range(block - query_blocks, walk_size, walks) {
+                        if let Some(&start) = own_walks.get(w) {
+                            moving.walk_pairs(None, &holds, start, |a, b| {
+                                out.push(shapes_of(moving, a, moving, b))
+                            });
+                        } else {
+                            let start = cross_walks[w - own_walks.len()];
+                            moving.walk_pairs(Some(fixed), &holds, start, |a, b| {
+                                out.push(shapes_of(moving, a, fixed, b))
+                            });
+                        }
+                    }
                 }
                 retain_asking_ahead(out, keep, ask_ahead);
             }
@@ -214,24 +279,29 @@ impl BroadPhase {
         let mut pairs = found.concat();
         pairs.sort_unstable();
         pairs.dedup();
-        let moved_count = moved.len();
         // Back to all false, and the buffers back for the next call.
         for key in &moved {
             queried[key.tree as usize][key.id as usize] = false;
         }
+        self.moving_tree
+            .clear_holders(walked.iter().copied(), &mut holds);
         moved.clear();
         self.move_buffer = moved;
         self.queried = queried;
+        self.holds = holds;
+        self.walked = walked;
         self.found = found;
         (pairs, moved_count)
     }
 
     /// The overlaps moved proxy `key` reports (see [`BroadPhase::find_new_pairs`]), added to
-    /// `out` as shape pairs `(low, high)` for `keep` to sift.
+    /// `out` as shape pairs `(low, high)` for `keep` to sift. A proxy of the moving tree
+    /// marked in `holds` walked, so its pairs are the walks' to report.
     fn query_new_pairs(
         &self,
         key: ProxyKey,
         queried: &[Vec<bool>; 2],
+        holds: &[bool],
         mask_of: &(dyn Fn(u32) -> u64 + Sync),
         out: &mut Vec<(u32, u32)>,
     ) {
@@ -245,6 +315,7 @@ impl BroadPhase {
             };
             if other_key == key
                 || (other_key < key && queried[other_tree as usize][other_id as usize])
+                || (other_tree == TreeKind::Moving && holds[other_id as usize])
             {
                 return;
             }
@@ -570,5 +641,100 @@ mod tests {
             );
         }
         assert!(seen.len() < unmasked_seen.len());
+    }
+
+    /// Random boxes in both trees, in random categories, some shapes masking some out, a
+    /// share of them moved: the pairs found are exactly the overlaps that hold a moved proxy
+    /// and pass the filters, `keep` reads each at most once, and one worker and three agree.
+    /// With half or all of them moved, the moved proxies that take every category walk the
+    /// trees (they are more than a quarter of the moving tree); with one in twenty, all query.
+    #[test]
+    fn walks_and_queries_find_every_overlap_of_a_moved_proxy_once() {
+        let mut seed = 7u32;
+        let mut random = move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let count = 700u32;
+        let boxes: Vec<Aabb> = (0..count)
+            .map(|_| {
+                let (x, y) = (random() * 30.0, random() * 30.0);
+                let (w, h) = (0.2 + random() * 0.8, 0.2 + random() * 0.8);
+                Aabb::new(Vec2::new(x, y), Vec2::new(x + w, y + h))
+            })
+            .collect();
+        let is_static: Vec<bool> = (0..count).map(|_| random() < 0.15).collect();
+        let category: Vec<u64> = (0..count).map(|_| 1 << ((random() * 3.0) as u32)).collect();
+        let mask: Vec<u64> = (0..count)
+            .map(|i| {
+                if random() < 0.7 {
+                    u64::MAX
+                } else {
+                    !category[i as usize]
+                }
+            })
+            .collect();
+        let passes = |a: u32, b: u32| {
+            let (a, b) = (a as usize, b as usize);
+            mask[a] & category[b] != 0 && mask[b] & category[a] != 0
+        };
+        let shift = Vec2::new(0.05, -0.03);
+        for share in [1.0, 0.5, 0.05] {
+            let moved: Vec<bool> = (0..count).map(|_| random() < share).collect();
+            let find = |runner: &dyn TaskRunner| {
+                let mut bp = BroadPhase::default();
+                let keys: Vec<ProxyKey> = (0..count)
+                    .map(|i| {
+                        let kind = if is_static[i as usize] {
+                            TreeKind::Static
+                        } else {
+                            TreeKind::Moving
+                        };
+                        bp.create_proxy(kind, boxes[i as usize], i, category[i as usize])
+                    })
+                    .collect();
+                let nothing = |_: u32, _: u32| false;
+                bp.find_new_pairs(runner, &nothing, &no_prefetch, &all_categories);
+                for i in (0..count).filter(|&i| moved[i as usize]) {
+                    let b = boxes[i as usize];
+                    bp.move_proxy(keys[i as usize], Aabb::new(b.min + shift, b.max + shift));
+                }
+                let read = Mutex::new(Vec::new());
+                let keep = |a, b| {
+                    read.lock().unwrap().push((a, b));
+                    passes(a, b)
+                };
+                let masks = |shape: u32| mask[shape as usize];
+                let (pairs, _) = bp.find_new_pairs(runner, &keep, &no_prefetch, &masks);
+                (pairs, read.into_inner().unwrap())
+            };
+            let now = |i: u32| {
+                let b = boxes[i as usize];
+                if moved[i as usize] {
+                    Aabb::new(b.min + shift, b.max + shift)
+                } else {
+                    b
+                }
+            };
+            let mut want = Vec::new();
+            for a in 0..count {
+                for b in a + 1..count {
+                    let statics = is_static[a as usize] && is_static[b as usize];
+                    let any_moved = moved[a as usize] || moved[b as usize];
+                    if !statics && any_moved && now(a).overlaps(&now(b)) && passes(a, b) {
+                        want.push((a, b));
+                    }
+                }
+            }
+            let (one, mut read) = find(&SingleThreaded);
+            assert_eq!(one, want, "share {share}");
+            assert!(want.len() > 20, "{} pairs at share {share}", want.len());
+            let before = read.len();
+            read.sort_unstable();
+            read.dedup();
+            assert_eq!(read.len(), before, "a pair read twice at share {share}");
+            let (three, _) = find(&ScopedThreads::new(3));
+            assert_eq!(three, want, "share {share}, three workers");
+        }
     }
 }
