@@ -364,9 +364,37 @@ fn measure_one(
     Ok(meter.figure(&last))
 }
 
-/// Runs every fidelity scene (or those in `only`) in every engine and returns the report.
-pub fn run(only: &[String]) -> String {
-    let columns = columns();
+/// Which of the table's columns a run keeps: all of them with no `--engine`; otherwise Box2D
+/// v3 (unless `no_reference`) and each engine named, with its variant columns ("physics_core"
+/// keeps "physics_core, block solver" too).
+pub struct ColumnFilter<'a> {
+    pub engines: &'a [String],
+    pub no_reference: bool,
+}
+
+impl ColumnFilter<'_> {
+    /// Whether the column `column` is kept.
+    fn keeps(&self, column: &str) -> bool {
+        if column == ENGINES[0].0 {
+            return !self.no_reference;
+        }
+        self.engines.is_empty()
+            || self.engines.iter().any(|e| {
+                column == e
+                    || column
+                        .strip_prefix(e.as_str())
+                        .is_some_and(|rest| rest.starts_with(", "))
+            })
+    }
+}
+
+/// Runs every fidelity scene (or those in `only`) in the engines `filter` keeps and returns
+/// the report.
+pub fn run(only: &[String], filter: &ColumnFilter) -> String {
+    let columns: Vec<_> = columns()
+        .into_iter()
+        .filter(|(name, _, _)| filter.keeps(name))
+        .collect();
     let names: Vec<&str> = columns.iter().map(|(n, _, _)| n.as_str()).collect();
     let mut table = format!(
         "| scene | {} |\n|---|{}\n",
@@ -409,4 +437,37 @@ pub fn run(only: &[String]) -> String {
          {table}\n{}\n",
         legend.join("\n")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--engine physics_core` keeps Box2D v3 and physics_core with its variants, not the
+    /// other engines or bevy_physics2d (whose name does not start "physics_core, ");
+    /// `--no-reference` drops Box2D v3; no `--engine` keeps every column.
+    #[test]
+    fn the_column_filter_keeps_the_named_engines_and_their_variants() {
+        let names: Vec<String> = columns().into_iter().map(|(n, _, _)| n).collect();
+        let kept = |engines: &[&str], no_reference: bool| -> Vec<String> {
+            let engines: Vec<String> = engines.iter().map(|e| e.to_string()).collect();
+            let filter = ColumnFilter {
+                engines: &engines,
+                no_reference,
+            };
+            names.iter().filter(|n| filter.keeps(n)).cloned().collect()
+        };
+        assert_eq!(kept(&[], false), names);
+        let core = kept(&["physics_core"], false);
+        assert_eq!(core[0], "Box2D v3");
+        assert!(core.contains(&"physics_core, block solver".to_string()));
+        assert!(core[1..].iter().all(|n| n.starts_with("physics_core")));
+        assert!(
+            !core
+                .iter()
+                .any(|n| n == "bevy_physics2d" || n == "rapier2d")
+        );
+        assert_eq!(kept(&["physics_core"], true).len(), core.len() - 1);
+        assert_eq!(kept(&["rapier2d"], true), vec!["rapier2d".to_string()]);
+    }
 }

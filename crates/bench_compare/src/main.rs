@@ -29,8 +29,9 @@
 //! ```
 //!
 //! `--fidelity` measures the stress scenes of `fidelity.rs` in every engine instead (lower is
-//! better; `--scene` picks some; `--markdown PATH` writes the table into that file's fidelity
-//! section, which the speed run keeps).
+//! better; `--scene` picks some; `--engine` keeps Box2D v3 and the engines named, with their
+//! variant columns, and `--no-reference` drops Box2D; `--markdown PATH` writes the whole table
+//! into that file's fidelity section, which the speed run keeps).
 //!
 //! `--scaling` races Box2D v3 and physics_core on one thread and on `--threads N` (2 by
 //! default) in pairs (`--repeat`, at least 3) and gives the speed-ups beside the machine's own
@@ -351,7 +352,17 @@ fn main() {
         return;
     }
     if options.fidelity {
-        let report = fidelity::run(&options.scenes);
+        if options.markdown.is_some() && (!options.engines.is_empty() || options.no_reference) {
+            eprintln!(
+                "bench_compare: --fidelity --markdown writes the whole table: no --engine or --no-reference"
+            );
+            std::process::exit(2);
+        }
+        let filter = fidelity::ColumnFilter {
+            engines: &options.engines,
+            no_reference: options.no_reference,
+        };
+        let report = fidelity::run(&options.scenes, &filter);
         print!("{report}");
         if let Some(path) = &options.markdown {
             let columns = [
