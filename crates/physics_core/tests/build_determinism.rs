@@ -27,15 +27,42 @@ const GOLDEN_BLOCK: u64 = 0x210bb753c30b6fcf;
 #[cfg(feature = "large-world")]
 const GOLDEN_BLOCK: u64 = 0xbb305560c06fdbb2;
 
+/// The same with the deeper point of a manifold solved first: its groups mix lanes that
+/// solve the second point first with lanes that do not (three masked point updates).
+#[cfg(not(feature = "large-world"))]
+const GOLDEN_DEEPER: u64 = 0x3bf90f9b69f656e5;
+/// The same in the `large-world` build.
+#[cfg(feature = "large-world")]
+const GOLDEN_DEEPER: u64 = 0xfe35f25db36b6499;
+
+/// How the pile's two-point manifolds are solved.
+#[derive(Clone, Copy, Debug)]
+enum TwoPoints {
+    /// Box2D v3's order, the default.
+    Listed,
+    /// `WorldDef::enable_block_solver`.
+    Block,
+    /// `WorldDef::solve_deeper_point_first`.
+    DeeperFirst,
+}
+
+/// Each configuration with its golden hash.
+const CONFIGS: [(TwoPoints, u64); 3] = [
+    (TwoPoints::Listed, GOLDEN),
+    (TwoPoints::Block, GOLDEN_BLOCK),
+    (TwoPoints::DeeperFirst, GOLDEN_DEEPER),
+];
+
 const STEPS: usize = 180;
 
 /// A 12-row pyramid of boxes with balls and capsules dropped on it: colours full enough to
 /// fill groups of eight lanes, one- and two-point manifolds, and sliding, rolling and resting
 /// contacts.
-fn pile(workers: usize, block_solver: bool, lanes: ContactLanes) -> World {
+fn pile(workers: usize, two_points: TwoPoints, lanes: ContactLanes) -> World {
     let mut w = World::new(WorldDef {
         enable_sleep: false,
-        enable_block_solver: block_solver,
+        enable_block_solver: matches!(two_points, TwoPoints::Block),
+        solve_deeper_point_first: matches!(two_points, TwoPoints::DeeperFirst),
         ..Default::default()
     })
     .unwrap();
@@ -83,16 +110,16 @@ fn lane_widths() -> Vec<ContactLanes> {
 
 #[test]
 fn a_pile_reaches_the_same_bits_in_every_build_and_on_any_worker_count() {
-    for (block_solver, golden) in [(false, GOLDEN), (true, GOLDEN_BLOCK)] {
+    for (two_points, golden) in CONFIGS {
         for workers in [1, 2] {
-            let mut w = pile(workers, block_solver, ContactLanes::Detect);
+            let mut w = pile(workers, two_points, ContactLanes::Detect);
             for _ in 0..STEPS {
                 w.step(1.0 / 60.0).unwrap();
             }
             let hash = w.state_hash();
             assert_eq!(
                 hash, golden,
-                "{workers} workers, block solver {block_solver}: reached {hash:#018x}, not the \
+                "{workers} workers, {two_points:?}: reached {hash:#018x}, not the \
                  golden hash"
             );
         }
@@ -104,9 +131,9 @@ fn a_pile_reaches_the_same_bits_in_every_build_and_on_any_worker_count() {
 /// plain x86-64. Switching width halfway through the run changes nothing either.
 #[test]
 fn each_contact_lane_width_reaches_the_golden_hashes() {
-    for (block_solver, golden) in [(false, GOLDEN), (true, GOLDEN_BLOCK)] {
+    for (two_points, golden) in CONFIGS {
         for lanes in lane_widths() {
-            let mut w = pile(1, block_solver, lanes);
+            let mut w = pile(1, two_points, lanes);
             assert_eq!(w.contact_lanes(), lanes);
             for _ in 0..STEPS {
                 w.step(1.0 / 60.0).unwrap();
@@ -114,12 +141,12 @@ fn each_contact_lane_width_reaches_the_golden_hashes() {
             let hash = w.state_hash();
             assert_eq!(
                 hash, golden,
-                "{lanes:?} lanes, block solver {block_solver}: reached {hash:#018x}, not the \
+                "{lanes:?} lanes, {two_points:?}: reached {hash:#018x}, not the \
                  golden hash"
             );
         }
         let widths = lane_widths();
-        let mut w = pile(2, block_solver, widths[0]);
+        let mut w = pile(2, two_points, widths[0]);
         for step in 0..STEPS {
             if step % 30 == 0 {
                 w.set_contact_lanes(widths[(step / 30) % widths.len()])
@@ -127,11 +154,7 @@ fn each_contact_lane_width_reaches_the_golden_hashes() {
             }
             w.step(1.0 / 60.0).unwrap();
         }
-        assert_eq!(
-            w.state_hash(),
-            golden,
-            "switching widths, block solver {block_solver}"
-        );
+        assert_eq!(w.state_hash(), golden, "switching widths, {two_points:?}");
     }
 }
 

@@ -35,6 +35,10 @@ pub struct PhysicsSettings {
     /// still, at about the same speed (see `WorldDef::enable_block_solver` for what it costs
     /// elsewhere; off by default).
     pub block_solver: bool,
+    /// Solve the deeper of a two-point contact's points first, so awake towers barely lean,
+    /// at the price of bodies thrown sideways under heavy blows (off by default: Box2D v3's
+    /// order). See `WorldDef::solve_deeper_point_first`.
+    pub deeper_point_first: bool,
     /// Islands of touching bodies with at most this many bodies have their contacts solved
     /// together, rigidly, so a heavy body resting on light ones does not sink into them (0,
     /// the default, keeps Box2D v3's soft contacts everywhere). See
@@ -112,6 +116,7 @@ impl PhysicsSettings {
             joint_hertz: def.joint_hertz,
             joint_damping_ratio: def.joint_damping_ratio,
             block_solver: def.enable_block_solver,
+            deeper_point_first: def.solve_deeper_point_first,
             exact_contact_island_bodies: def.exact_contact_island_bodies,
             exact_joint_mass_ratio: def.exact_joint_mass_ratio,
             carried_mass_fraction: def.carried_mass_fraction,
@@ -138,6 +143,7 @@ impl PhysicsSettings {
             joint_hertz: self.joint_hertz,
             joint_damping_ratio: self.joint_damping_ratio,
             enable_block_solver: self.block_solver,
+            solve_deeper_point_first: self.deeper_point_first,
             exact_contact_island_bodies: self.exact_contact_island_bodies,
             exact_joint_mass_ratio: self.exact_joint_mass_ratio,
             carried_mass_fraction: self.carried_mass_fraction,

@@ -133,6 +133,44 @@ pub(crate) struct ContactSolveSettings {
     pub max_push_speed: f32,
     pub restitution_threshold: f32,
     pub use_block_solver: bool,
+    /// Solve the deeper of two points first (`WorldDef::solve_deeper_point_first`).
+    pub deeper_point_first: bool,
+}
+
+impl ContactSolveSettings {
+    /// How the SIMD lanes solve two-point manifolds under these settings.
+    pub fn two_points(&self) -> TwoPoints {
+        if self.use_block_solver {
+            TwoPoints::Block
+        } else if self.deeper_point_first {
+            TwoPoints::DeeperFirst
+        } else {
+            TwoPoints::Listed
+        }
+    }
+}
+
+/// How a two-point manifold's normal points are solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TwoPoints {
+    /// One point at a time, the first listed first (Box2D v3's order).
+    Listed,
+    /// One point at a time, the deeper (by current separation) first.
+    DeeperFirst,
+    /// Both together as a 2x2 block where its answer holds; point by point, listed order,
+    /// where it does not.
+    Block,
+}
+
+/// The order in which to solve a manifold's points: the deeper of two first when `deeper`
+/// (ties keep the listed order), else as listed.
+#[inline]
+pub(crate) fn point_order(separations: [f32; 2], point_count: usize, deeper: bool) -> [usize; 2] {
+    if deeper && point_count == 2 && separations[1] < separations[0] {
+        [1, 0]
+    } else {
+        [0, 1]
+    }
 }
 
 /// The inverse masses and inertias (a, then b) a contact solves with, after dominance.
@@ -401,9 +439,18 @@ pub(crate) fn solve_contacts(
             None => false,
         };
         if !solved_as_block {
-            for i in 0..c.point_count {
+            // The separations come from positions, which this velocity solve leaves alone:
+            // both are known before either point is solved.
+            let mut separations = [0.0; 2];
+            for (s, cp) in separations.iter_mut().zip(&c.points[..c.point_count]) {
+                *s = current_separation(cp, n, &sa, &sb);
+            }
+            // Manifolds the block left to this loop keep the listed order, as in the lanes.
+            let deeper = settings.two_points() == TwoPoints::DeeperFirst;
+            let order = point_order(separations, c.point_count, deeper);
+            for &i in &order[..c.point_count] {
                 let cp = c.points[i];
-                let s = current_separation(&cp, n, &sa, &sb);
+                let s = separations[i];
                 let (bias, mass_scale, impulse_scale) =
                     point_bias(s, inv_h, use_bias, &c.softness, settings.max_push_speed);
                 let vn = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n);

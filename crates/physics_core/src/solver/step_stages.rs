@@ -438,7 +438,7 @@ where
     };
     let contact = &settings.contact;
     let max_push = contact.max_push_speed;
-    let block = contact.use_block_solver;
+    let two_points = contact.two_points();
 
     // `arrays.overflow_start()` would read the placeholder: the lanes are in `wide`.
     let overflow_start = N * wide.lanes.len();
@@ -573,7 +573,7 @@ where
                 let use_bias = matches!(stage, Stage::SolveColor(_));
                 let mut view = unsafe { StatesView::shared(&states) };
                 let g = unsafe { groups.range(color_range(c)) };
-                G::solve(g, &mut view, inv_h, use_bias, max_push, block);
+                G::solve(g, &mut view, inv_h, use_bias, max_push, two_points);
             }
             Stage::IntegratePositions => {
                 let r = range(states.len());

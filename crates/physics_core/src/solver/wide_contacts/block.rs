@@ -35,6 +35,8 @@ pub(super) struct PointTerms {
     pub bias: Lanes,
     pub mass_scale: Lanes,
     pub impulse_scale: Lanes,
+    /// The point's current separation (which point is deeper).
+    pub separation: Lanes,
 }
 
 /// Solves the two normal points of every lane that the block can answer, applies their

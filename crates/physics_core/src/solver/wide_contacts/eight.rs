@@ -11,6 +11,7 @@
 
 use super::avx8::F32x8;
 use crate::parallel::shared::StatesView;
+use crate::solver::contact_solver::TwoPoints;
 use kernel::WideBody;
 pub(super) use kernel::{Contacts, WideConstraint};
 
@@ -82,9 +83,9 @@ fn solve_avx2(
     inv_h: f32,
     use_bias: bool,
     max_push_speed: f32,
-    block: bool,
+    two_points: TwoPoints,
 ) {
-    kernel::solve_groups(groups, states, inv_h, use_bias, max_push_speed, block);
+    kernel::solve_groups(groups, states, inv_h, use_bias, max_push_speed, two_points);
 }
 
 /// [`kernel::restitution_groups`] compiled for AVX2.
@@ -110,11 +111,11 @@ fn solve_entry(
     inv_h: f32,
     use_bias: bool,
     max_push_speed: f32,
-    block: bool,
+    two_points: TwoPoints,
 ) {
     require_avx2();
     // SAFETY: as in `warm_start_entry`.
-    unsafe { solve_avx2(groups, states, inv_h, use_bias, max_push_speed, block) }
+    unsafe { solve_avx2(groups, states, inv_h, use_bias, max_push_speed, two_points) }
 }
 
 /// See [`warm_start_entry`].

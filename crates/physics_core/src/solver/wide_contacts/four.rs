@@ -3,6 +3,7 @@
 //! transposed four bodies at a time.
 
 use crate::parallel::shared::StatesView;
+use crate::solver::contact_solver::TwoPoints;
 use kernel::WideBody;
 pub(super) use kernel::{Contacts, WideConstraint};
 
@@ -73,9 +74,9 @@ fn solve_entry(
     inv_h: f32,
     use_bias: bool,
     max_push_speed: f32,
-    block: bool,
+    two_points: TwoPoints,
 ) {
-    kernel::solve_groups(groups, states, inv_h, use_bias, max_push_speed, block);
+    kernel::solve_groups(groups, states, inv_h, use_bias, max_push_speed, two_points);
 }
 
 /// See [`warm_start_entry`].

@@ -42,6 +42,7 @@ use crate::solver::body_state::BodyState;
 use crate::solver::body_state::STATIC_BODY;
 #[cfg(test)]
 use crate::solver::contact_solver::ContactConstraint;
+use crate::solver::contact_solver::TwoPoints;
 use crate::solver::contact_solver::{
     ConstraintBody, ConstraintPoint, ContactFrame, ContactSolveSettings, ContactSurface,
     SolvedPoint, prepare_point,
@@ -185,20 +186,27 @@ impl Contacts {
         }
     }
 
-    /// One iteration over every group on this thread: with bias (`use_bias`) or rigid, with
-    /// the block solver (`block`) or point by point.
+    /// One iteration over every group on this thread: with bias (`use_bias`) or rigid, two
+    /// points as `two_points` says.
     pub fn solve(
         &mut self,
         states: &mut [BodyState],
         inv_h: f32,
         use_bias: bool,
         max_push_speed: f32,
-        block: bool,
+        two_points: TwoPoints,
     ) {
         let mut view = StatesView::new(states);
         for range in &self.colors {
             let groups = &mut self.groups[range.clone()];
-            WideConstraint::solve(groups, &mut view, inv_h, use_bias, max_push_speed, block);
+            WideConstraint::solve(
+                groups,
+                &mut view,
+                inv_h,
+                use_bias,
+                max_push_speed,
+                two_points,
+            );
         }
     }
 
@@ -263,9 +271,9 @@ impl LaneGroup<LANES> for WideConstraint {
         inv_h: f32,
         use_bias: bool,
         max_push_speed: f32,
-        block: bool,
+        two_points: TwoPoints,
     ) {
-        solve_entry(groups, states, inv_h, use_bias, max_push_speed, block);
+        solve_entry(groups, states, inv_h, use_bias, max_push_speed, two_points);
     }
 
     fn restitution(groups: &mut [Self], states: &mut StatesView, threshold: f32) {
@@ -290,34 +298,52 @@ pub(super) fn solve_groups(
     inv_h: f32,
     use_bias: bool,
     max_push_speed: f32,
-    block: bool,
+    two_points: TwoPoints,
 ) {
-    // A copy of the loop per case, so the bias and block tests are decided once and not in
-    // every group. Plain loops, no closures: a closure would be compiled on its own, without
-    // the eight-lane entry points' AVX2.
-    match (use_bias, block) {
-        (true, false) => {
+    // A copy of the loop per case, so the bias and two-point tests are decided once and not
+    // in every group. Plain loops, no closures: a closure would be compiled on its own,
+    // without the eight-lane entry points' AVX2.
+    use TwoPoints::{Block, DeeperFirst, Listed};
+    match (use_bias, two_points) {
+        (true, Listed) => {
             for c in groups {
-                solve_group::<true, false>(c, states, inv_h, max_push_speed);
+                solve_group::<true, LISTED>(c, states, inv_h, max_push_speed);
             }
         }
-        (false, false) => {
+        (false, Listed) => {
             for c in groups {
-                solve_group::<false, false>(c, states, inv_h, max_push_speed);
+                solve_group::<false, LISTED>(c, states, inv_h, max_push_speed);
             }
         }
-        (true, true) => {
+        (true, DeeperFirst) => {
             for c in groups {
-                solve_group::<true, true>(c, states, inv_h, max_push_speed);
+                solve_group::<true, DEEPER_FIRST>(c, states, inv_h, max_push_speed);
             }
         }
-        (false, true) => {
+        (false, DeeperFirst) => {
             for c in groups {
-                solve_group::<false, true>(c, states, inv_h, max_push_speed);
+                solve_group::<false, DEEPER_FIRST>(c, states, inv_h, max_push_speed);
+            }
+        }
+        (true, Block) => {
+            for c in groups {
+                solve_group::<true, BLOCK>(c, states, inv_h, max_push_speed);
+            }
+        }
+        (false, Block) => {
+            for c in groups {
+                solve_group::<false, BLOCK>(c, states, inv_h, max_push_speed);
             }
         }
     }
 }
+
+/// [`TwoPoints`] as the kernel's constant parameter (an enum cannot be one on stable Rust).
+const LISTED: u8 = 0;
+/// See [`LISTED`].
+const DEEPER_FIRST: u8 = 1;
+/// See [`LISTED`].
+const BLOCK: u8 = 2;
 
 /// Applies restitution to groups of one colour; groups with no bouncy lane are skipped.
 #[inline(always)]
@@ -521,7 +547,7 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
 /// the two points of a manifold are solved together where the block solver can
 /// (`block.rs`), one after the other elsewhere.
 #[inline(always)]
-fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
+fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
     c: &mut WideConstraint,
     states: &mut StatesView,
     inv_h: f32,
@@ -546,14 +572,35 @@ fn solve_group<const USE_BIAS: bool, const BLOCK: bool>(
     // the block solved them all.
     let mut points_left = true;
     let mut only = None;
-    if BLOCK {
+    if TWO_POINTS == BLOCK {
         let solved = solve_normal_pair::<USE_BIAS>(c, &mut a, &mut b, &terms);
         points_left = !solved.all();
         if solved.any() {
             only = Some(!solved);
         }
     }
-    if points_left {
+    if TWO_POINTS == DEEPER_FIRST {
+        // Lanes whose second point is the deeper solve it first: the one order for all lanes
+        // when they agree, else that point in those lanes, the first point everywhere, and
+        // the second point in the other lanes. A one-point lane's second point has no mass
+        // and is never the deeper.
+        let zero = Lanes::splat(0.0);
+        let second_first = terms[1].separation.simd_lt(terms[0].separation)
+            & c.points[1].normal_mass.simd_gt(zero);
+        if !second_first.any() {
+            solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
+            solve_normal_point::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], None);
+        } else if second_first.all() {
+            solve_normal_point::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], None);
+            solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
+        } else {
+            let first = Some(second_first);
+            solve_normal_point::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], first);
+            solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
+            let last = Some(!second_first);
+            solve_normal_point::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], last);
+        }
+    } else if points_left {
         for (i, t) in terms.iter().enumerate() {
             solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, only);
         }
@@ -623,6 +670,7 @@ fn point_terms<const USE_BIAS: bool>(
         bias: apart.select(s * inv_h, bias),
         mass_scale: apart.select(one, mass_scale),
         impulse_scale: apart.select(zero, impulse_scale),
+        separation: s,
     }
 }
 

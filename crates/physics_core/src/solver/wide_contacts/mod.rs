@@ -15,7 +15,9 @@
 //! changes the speed only: a world may switch between them at any step, and peers on
 //! different processors stay in step.
 
-use super::contact_solver::{ConstraintBody, ContactSolveSettings, ContactSurface, SolvedPoint};
+use super::contact_solver::{
+    ConstraintBody, ContactSolveSettings, ContactSurface, SolvedPoint, TwoPoints,
+};
 use super::graph_coloring::GraphColoring;
 use crate::collision::Manifold;
 use crate::parallel::shared::StatesView;
@@ -102,14 +104,14 @@ pub(crate) trait LaneGroup<const N: usize>: Copy + Default + Send + Sync {
     fn warm_start(groups: &[Self], states: &mut StatesView);
 
     /// Solves groups of one colour once: with bias or rigid (`use_bias`), two-point
-    /// manifolds as a block or point by point (`block`).
+    /// manifolds as `two_points` says.
     fn solve(
         groups: &mut [Self],
         states: &mut StatesView,
         inv_h: f32,
         use_bias: bool,
         max_push_speed: f32,
-        block: bool,
+        two_points: TwoPoints,
     );
 
     /// Applies restitution to groups of one colour.

@@ -1,8 +1,10 @@
 //! Tests of the lanes' contact solver: lanes against the scalar solver, preparing in
 //! place against packing, and the regressions found in lanes.
 use super::*;
+use crate::solver::body_state::read_state;
 use crate::solver::contact_solver::{
-    ConstraintPoint, ContactSolveSettings, apply_restitution, solve_contacts, warm_start,
+    ConstraintPoint, ContactSolveSettings, TwoPoints, apply_restitution, current_separation,
+    solve_contacts, warm_start,
 };
 use crate::solver::softness::Softness;
 use bevy_math::Vec2;
@@ -68,6 +70,7 @@ fn test_settings() -> ContactSolveSettings {
         max_push_speed: 3.0,
         restitution_threshold: 1.0,
         use_block_solver: false,
+        deeper_point_first: false,
     }
 }
 
@@ -219,7 +222,7 @@ fn regression_the_push_out_speed_was_scaled_after_its_clamp() {
         240.0,
         true,
         settings.max_push_speed,
-        false,
+        TwoPoints::Listed,
     );
     assert!(
         (lane_states[0].linear_velocity.y - 3.0).abs() < 1e-5,
@@ -231,7 +234,7 @@ fn regression_the_push_out_speed_was_scaled_after_its_clamp() {
 /// what solving them one by one gives: same velocities, same impulses, up to rounding.
 #[test]
 fn lanes_give_what_one_by_one_gives() {
-    lanes_against_one_by_one(false);
+    lanes_against_one_by_one(TwoPoints::Listed);
 }
 
 /// The block solver in lanes gives what the scalar block solver gives, lanes it answers and
@@ -240,14 +243,28 @@ fn lanes_give_what_one_by_one_gives() {
 /// point-by-point answer.
 #[test]
 fn block_lanes_give_what_the_scalar_block_gives() {
-    let block = lanes_against_one_by_one(true);
-    let points = lanes_against_one_by_one(false);
+    let block = lanes_against_one_by_one(TwoPoints::Block);
+    let points = lanes_against_one_by_one(TwoPoints::Listed);
     assert!(block != points, "the block solver changed nothing");
 }
 
-/// Solves the same constraints one by one and in lanes, with the block solver or without,
+/// The lanes solve a manifold's deeper point first as the scalar path does, in a group
+/// where some lanes' second point is the deeper and others' the first (the three masked
+/// updates), and that order is not the listed one's answer.
+#[test]
+fn deeper_first_lanes_give_what_the_scalar_deeper_first_gives() {
+    let deeper = lanes_against_one_by_one(TwoPoints::DeeperFirst);
+    let listed = lanes_against_one_by_one(TwoPoints::Listed);
+    assert!(
+        deeper != listed,
+        "solving the deeper point first changed nothing"
+    );
+}
+
+/// Solves the same constraints one by one and in lanes, two points as `two_points` says,
 /// checks that both agree, and returns the lanes' velocities.
-fn lanes_against_one_by_one(block: bool) -> Vec<BodyState> {
+fn lanes_against_one_by_one(two_points: TwoPoints) -> Vec<BodyState> {
+    let block = two_points == TwoPoints::Block;
     let mut v = Values(7);
     let body_count = 14u32;
     let states: Vec<BodyState> = (0..body_count)
@@ -284,8 +301,26 @@ fn lanes_against_one_by_one(block: bool) -> Vec<BodyState> {
         .collect();
     let settings = ContactSolveSettings {
         use_block_solver: block,
+        deeper_point_first: two_points == TwoPoints::DeeperFirst,
         ..test_settings()
     };
+    assert_eq!(settings.two_points(), two_points);
+    // Both orders occur: some two-point manifold has its second point deeper, some its first.
+    let second_deeper: Vec<bool> = constraints
+        .iter()
+        .filter(|c| c.point_count == 2)
+        .map(|c| {
+            let s = |i: usize| {
+                let (sa, sb) = (
+                    read_state(&states, c.index_a),
+                    read_state(&states, c.index_b),
+                );
+                current_separation(&c.points[i], c.normal, &sa, &sb)
+            };
+            s(1) < s(0)
+        })
+        .collect();
+    assert!(second_deeper.contains(&true) && second_deeper.contains(&false));
     let threshold = 0.1;
 
     let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
@@ -318,7 +353,7 @@ fn lanes_against_one_by_one(block: bool) -> Vec<BodyState> {
             240.0,
             use_bias,
             settings.max_push_speed,
-            block,
+            two_points,
         );
     }
     wide.restitution(&mut lane_states, threshold);
@@ -412,7 +447,7 @@ fn friction_is_solved_in_the_relax_only() {
         240.0,
         true,
         settings.max_push_speed,
-        false,
+        TwoPoints::Listed,
     );
     wide.store(&mut lanes);
     assert_eq!(tangents(&lanes), tangents(&constraints));
@@ -421,7 +456,7 @@ fn friction_is_solved_in_the_relax_only() {
         240.0,
         false,
         settings.max_push_speed,
-        false,
+        TwoPoints::Listed,
     );
     wide.store(&mut lanes);
     assert!(biased.iter().zip(&tangents(&lanes)).all(|(b, r)| b != r));

@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 /// First bytes of [`Recording::to_bytes`]: a tag and the format version.
 const MAGIC: &[u8; 4] = b"P2DR";
 /// Bumped whenever a recorded call changes shape (2: world defs and snapshots with the
-/// carried mass fraction).
-const FORMAT_VERSION: u8 = 2;
+/// carried mass fraction; 3: with the deeper-point-first switch).
+const FORMAT_VERSION: u8 = 3;
 /// Deflate effort (as snapshots use).
 const DEFLATE_LEVEL: u8 = 3;
 /// Most bytes decoding may claim for one recording (1 GiB).

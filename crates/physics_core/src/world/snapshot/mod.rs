@@ -40,8 +40,9 @@ const MAGIC: &[u8; 4] = b"P2DS";
 /// shapes with surface motion, kinematic-contact and hit-event flags, contacts with rolling
 /// resistance, bodies allowing fast rotation; 5: the world def's exact joint mass ratio; 6:
 /// bodies' motion locks, sleep thresholds and dominance, shapes' contact-hook flag; 7: a
-/// body's fields in their new memory order; 8: the world def's carried mass fraction).
-const FORMAT_VERSION: u8 = 8;
+/// body's fields in their new memory order; 8: the world def's carried mass fraction; 9: the
+/// world def's deeper-point-first switch).
+const FORMAT_VERSION: u8 = 9;
 /// Deflate effort, 0 to 10: 3 writes within 3% of level 6's size in under half its time, and
 /// 1 costs 8% more bytes (measured by `tests/snapshot_size.rs`).
 const DEFLATE_LEVEL: u8 = 3;

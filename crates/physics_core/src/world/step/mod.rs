@@ -470,6 +470,7 @@ impl World {
             max_push_speed: self.tolerances.max_contact_push_speed,
             restitution_threshold: self.tolerances.restitution_threshold,
             use_block_solver: self.def.enable_block_solver,
+            deeper_point_first: self.def.solve_deeper_point_first,
         };
         let joint_hertz = self.def.joint_hertz.min(0.25 * substeps as f32 / dt);
         let joint_softness = Softness::new(joint_hertz, self.def.joint_damping_ratio, h);
