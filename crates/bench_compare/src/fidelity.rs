@@ -309,6 +309,15 @@ fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
             ..Settings::default()
         };
         out.push(("physics_core, block solver".to_string(), build, block));
+        let deeper = Settings {
+            deeper_point_first: Some(true),
+            ..Settings::default()
+        };
+        out.push((
+            "physics_core, deeper point first".to_string(),
+            build,
+            deeper,
+        ));
         let soft = Settings {
             carried_mass_fraction: Some(0.0),
             ..Settings::default()
@@ -461,6 +470,7 @@ mod tests {
         let core = kept(&["physics_core"], false);
         assert_eq!(core[0], "Box2D v3");
         assert!(core.contains(&"physics_core, block solver".to_string()));
+        assert!(core.contains(&"physics_core, deeper point first".to_string()));
         assert!(core[1..].iter().all(|n| n.starts_with("physics_core")));
         assert!(
             !core

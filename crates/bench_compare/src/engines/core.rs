@@ -32,6 +32,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         enable_block_solver: settings
             .block_solver
             .unwrap_or(defaults.enable_block_solver),
+        solve_deeper_point_first: settings
+            .deeper_point_first
+            .unwrap_or(defaults.solve_deeper_point_first),
         carried_mass_fraction: settings
             .carried_mass_fraction
             .unwrap_or(defaults.carried_mass_fraction),

@@ -41,6 +41,9 @@ pub struct Settings {
     /// physics_core and bevy_physics2d: solve two-point manifolds with the 2x2 block solver
     /// (`WorldDef::enable_block_solver`; `None`: their default).
     pub block_solver: Option<bool>,
+    /// physics_core and bevy_physics2d: solve a two-point manifold's deeper point first
+    /// (`WorldDef::solve_deeper_point_first`; `None`: their default).
+    pub deeper_point_first: Option<bool>,
     /// physics_core and bevy_physics2d: `WorldDef::carried_mass_fraction` (`None`: their
     /// default; 0: off, every contact as in Box2D v3).
     pub carried_mass_fraction: Option<f32>,
@@ -58,6 +61,7 @@ impl Default for Settings {
             exact_contact_island_bodies: 0,
             exact_joint_mass_ratio: None,
             block_solver: None,
+            deeper_point_first: None,
             carried_mass_fraction: None,
             contact_lanes: physics_core::world::ContactLanes::Detect,
         }

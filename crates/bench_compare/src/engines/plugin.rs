@@ -62,6 +62,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         block_solver: settings
             .block_solver
             .unwrap_or(PhysicsSettings::default().block_solver),
+        deeper_point_first: settings
+            .deeper_point_first
+            .unwrap_or(PhysicsSettings::default().deeper_point_first),
         carried_mass_fraction: settings
             .carried_mass_fraction
             .unwrap_or(PhysicsSettings::default().carried_mass_fraction),
