@@ -70,7 +70,8 @@ pub struct WorldDef {
     /// what makes Box2D's awake towers lean (1.2 to 2.5 cm over 30 s, 19 cm with alternating
     /// 1 cm offsets). The deeper point first turns that share against the tilt: the same
     /// towers lean 0.5 to 1.6 mm, 4.2 cm with offsets, and an overlap is pushed out more
-    /// gently, at the same speed (`bench_compare --fidelity`, its column). Off by default
+    /// gently (`bench_compare --fidelity`, its column), for 4 to 11% more time a step on
+    /// scenes of boxes (`bench_compare --deeper-first`). Off by default
     /// because the same turn, under a blow, throws bodies sideways: a box 400 times a
     /// crate's mass landing at 17 m/s on two crates (Solver2D's high mass ratio 2) slides
     /// 22 cm off its line, against 1 cm in Box2D's order and 3 cm with the block solver, and
