@@ -429,6 +429,8 @@ pub(crate) fn solve_contacts(
     use_bias: bool,
     settings: &ContactSolveSettings,
 ) {
+    // Manifolds the block leaves to the point loop keep the listed order, as in the lanes.
+    let deeper_first = settings.two_points() == TwoPoints::DeeperFirst;
     for (i, c) in constraints.iter_mut().enumerate() {
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
@@ -445,9 +447,7 @@ pub(crate) fn solve_contacts(
             for (s, cp) in separations.iter_mut().zip(&c.points[..c.point_count]) {
                 *s = current_separation(cp, n, &sa, &sb);
             }
-            // Manifolds the block left to this loop keep the listed order, as in the lanes.
-            let deeper = settings.two_points() == TwoPoints::DeeperFirst;
-            let order = point_order(separations, c.point_count, deeper);
+            let order = point_order(separations, c.point_count, deeper_first);
             for &i in &order[..c.point_count] {
                 let cp = c.points[i];
                 let s = separations[i];

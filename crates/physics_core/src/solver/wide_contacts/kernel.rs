@@ -543,9 +543,10 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
     scatter(states, &c.index_b, &b);
 }
 
-/// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax); with `BLOCK`,
-/// the two points of a manifold are solved together where the block solver can
-/// (`block.rs`), one after the other elsewhere.
+/// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax). `TWO_POINTS`
+/// says how a manifold's two points go: with [`BLOCK`], together where the block solver can
+/// (`block.rs`) and one after the other elsewhere; with [`DEEPER_FIRST`], one after the
+/// other, the deeper first; with [`LISTED`], one after the other in listed order.
 #[inline(always)]
 fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
     c: &mut WideConstraint,
