@@ -13,11 +13,22 @@ use physics2d_demos::{BuiltScene, scene};
 /// The scene built with the default settings but `fraction` and no sleeping (these tests
 /// watch bodies at rest, which sleep would freeze), stepped for its 10 s.
 fn settled(name: &str, fraction: f32) -> BuiltScene {
+    settled_with(
+        name,
+        WorldDef {
+            carried_mass_fraction: fraction,
+            ..WorldDef::default()
+        },
+    )
+}
+
+/// [`settled`] with the settings `def`, sleeping turned off.
+fn settled_with(name: &str, def: WorldDef) -> BuiltScene {
     let s = scene(name).unwrap();
+    let fraction = def.carried_mass_fraction;
     let def = WorldDef {
-        carried_mass_fraction: fraction,
         enable_sleep: false,
-        ..WorldDef::default()
+        ..def
     };
     let mut built = s.build(def).unwrap();
     for _ in 0..s.steps {
@@ -90,7 +101,33 @@ fn regression_heavy_boxes_sank_into_light_ones_at_the_light_bodys_stiffness() {
     }
 }
 
-/// The guard of the test above: without carried mass the same scenes sink as Box2D v3's do.
+/// Regression: solving the deeper point first (`WorldDef::solve_deeper_point_first`) gives
+/// that point more than its share of a crate's impulse, which turns a resting crate against
+/// its tilt. Under the 400:1 box landing at 17 m/s the same share, taken from the blow, turned
+/// the crates past level; the other point became the deeper, the order swung back and forth
+/// and the big box slid 22 cm off its line. Points struck faster than the restitution
+/// threshold now keep the listed order for the step: the 5 cm the default order is held to
+/// above holds with the option too.
+#[test]
+fn regression_solving_the_deeper_point_first_rocked_crates_under_a_heavy_blow() {
+    for name in ["high_mass_ratio_2", "high_mass_ratio_3"] {
+        let def = WorldDef {
+            solve_deeper_point_first: true,
+            ..WorldDef::default()
+        };
+        let built = settled_with(name, def);
+        let moved = furthest_sideways(name, &built);
+        assert!(
+            moved <= 0.05,
+            "{name}, deeper point first: a box moved {moved} m sideways"
+        );
+        let (index, rest) = heavy_boxes(name)[0];
+        let sink = rest - built.world.body_position(built.bodies[index]).unwrap().y;
+        assert!(sink.abs() < 0.02, "{name}: the big box sank {sink} m");
+    }
+}
+
+/// The guard of the first test: without carried mass the same scenes sink as Box2D v3's do.
 #[test]
 fn without_carried_mass_the_heavy_boxes_sink_as_in_box2d() {
     for name in SCENES {

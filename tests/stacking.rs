@@ -273,7 +273,7 @@ fn the_block_solver_holds_awake_towers_for_thirty_seconds() {
 /// share, a small turn every substep that the same point always gets: Box2D's towers lean
 /// 1.2 to 2.5 cm over 30 s, 19 cm with alternating 1 cm offsets. With
 /// `WorldDef::solve_deeper_point_first` the turn goes against any tilt: the straight towers
-/// must stay within 3 mm (they measure 0.5 to 1.6 mm) and the offset one within 6 cm (4.2
+/// must stay within 3 mm (they measure 0.5 to 1.6 mm) and the offset one within 6 cm (3.6
 /// cm); the same towers in the listed order must lean past those bounds, which shows the
 /// order is the cause.
 #[test]

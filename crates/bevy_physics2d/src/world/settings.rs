@@ -35,9 +35,9 @@ pub struct PhysicsSettings {
     /// still, at about the same speed (see `WorldDef::enable_block_solver` for what it costs
     /// elsewhere; off by default).
     pub block_solver: bool,
-    /// Solve the deeper of a two-point contact's points first, so awake towers barely lean,
-    /// at the price of bodies thrown sideways under heavy blows (off by default: Box2D v3's
-    /// order). See `WorldDef::solve_deeper_point_first`.
+    /// Solve the deeper of a two-point contact's points first, so awake towers barely lean;
+    /// contacts struck faster than the restitution threshold keep Box2D v3's order (off by
+    /// default: Box2D v3's order everywhere). See `WorldDef::solve_deeper_point_first`.
     pub deeper_point_first: bool,
     /// Islands of touching bodies with at most this many bodies have their contacts solved
     /// together, rigidly, so a heavy body resting on light ones does not sink into them (0,

@@ -69,14 +69,21 @@ pub struct WorldDef {
     /// the load; always the same point, that share is a small turn every substep, which is
     /// what makes Box2D's awake towers lean (1.2 to 2.5 cm over 30 s, 19 cm with alternating
     /// 1 cm offsets). The deeper point first turns that share against the tilt: the same
-    /// towers lean 0.5 to 1.6 mm, 4.2 cm with offsets, and an overlap is pushed out more
-    /// gently (`bench_compare --fidelity`, its column), for 4 to 11% more time a step on
-    /// scenes of boxes (`bench_compare --deeper-first`). Off by default
-    /// because the same turn, under a blow, throws bodies sideways: a box 400 times a
-    /// crate's mass landing at 17 m/s on two crates (Solver2D's high mass ratio 2) slides
-    /// 22 cm off its line, against 1 cm in Box2D's order and 3 cm with the block solver, and
-    /// the pyramid settles 0.2 mm further. For awake towers the block solver holds better
-    /// still (under 0.1 mm, offsets 1 cm) but pushes overlap out faster (3.51 m/s); with
+    /// towers lean 0.5 to 1.6 mm, 3.6 cm with offsets, the pyramid settles a little nearer
+    /// where it was built and an overlap is pushed out more gently (`bench_compare
+    /// --fidelity`, its column).
+    ///
+    /// A manifold either of whose points approached faster than `restitution_threshold`
+    /// this step is struck, not resting, and keeps the listed order: under a blow the first
+    /// point's larger share is a large impulse, which turned the struck body past level
+    /// and rocked it (a box 400 times a crate's mass landing at 17 m/s on two crates,
+    /// Solver2D's high mass ratio 2, slid 22 cm off its line; it now stays within 2.8 cm,
+    /// 2.6 cm in Box2D's order). Each step holds a manifold's points in the order its
+    /// separations start the step with, so groups of SIMD lanes mostly agree on the order:
+    /// 0 to 4% more time a step on scenes of boxes (`bench_compare --deeper-first`). Off by
+    /// default: Solver2D's high mass ratio 1 sinks 0.1 mm further, and offset towers still
+    /// lean centimetres. For awake towers the block solver holds better still (under 0.1
+    /// mm, offsets 1 cm) but pushes overlap out faster (3.51 m/s); with
     /// `enable_block_solver` on, this setting is ignored.
     pub solve_deeper_point_first: bool,
     /// Islands of touching bodies (static and kinematic bodies do not join them) with at most

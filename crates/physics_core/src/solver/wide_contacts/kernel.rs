@@ -45,7 +45,7 @@ use crate::solver::contact_solver::ContactConstraint;
 use crate::solver::contact_solver::TwoPoints;
 use crate::solver::contact_solver::{
     ConstraintBody, ConstraintPoint, ContactFrame, ContactSolveSettings, ContactSurface,
-    SolvedPoint, prepare_point,
+    SolvedPoint, deeper_listed_second, prepare_point,
 };
 #[cfg(test)]
 use crate::solver::graph_coloring::GraphColoring;
@@ -100,6 +100,10 @@ pub(crate) struct WideConstraint {
     mass_scale: Lanes,
     impulse_scale: Lanes,
     restitution: Lanes,
+    /// Lanes whose two points are held in the other order than their manifold lists them
+    /// (`contact_solver::deeper_listed_second`); [`lane_results`] gives them back in the
+    /// manifold's order. In the group's last cache line, which has room for it.
+    swapped: [bool; LANES],
 }
 
 /// The bodies of one side of a group, lane by lane.
@@ -224,7 +228,8 @@ impl Contacts {
         for (c, lanes) in self.groups.iter().zip(&self.lanes) {
             for (lane, &k) in lanes.iter().enumerate() {
                 if k != EMPTY_LANE {
-                    let solved = lane_results(c, lane);
+                    // The scalar constraint holds its points in the lane's order.
+                    let solved = lane_points(c, lane);
                     let points = &mut constraints[k as usize].points;
                     for (cp, sp) in points.iter_mut().zip(solved) {
                         cp.normal_impulse = sp.normal_impulse;
@@ -307,32 +312,32 @@ pub(super) fn solve_groups(
     match (use_bias, two_points) {
         (true, Listed) => {
             for c in groups {
-                solve_group::<true, LISTED>(c, states, inv_h, max_push_speed);
+                solve_group::<true, LISTED>(c, states, inv_h, max_push_speed, 0.0);
             }
         }
         (false, Listed) => {
             for c in groups {
-                solve_group::<false, LISTED>(c, states, inv_h, max_push_speed);
+                solve_group::<false, LISTED>(c, states, inv_h, max_push_speed, 0.0);
             }
         }
-        (true, DeeperFirst) => {
+        (true, DeeperFirst { impact_speed }) => {
             for c in groups {
-                solve_group::<true, DEEPER_FIRST>(c, states, inv_h, max_push_speed);
+                solve_group::<true, DEEPER_FIRST>(c, states, inv_h, max_push_speed, impact_speed);
             }
         }
-        (false, DeeperFirst) => {
+        (false, DeeperFirst { impact_speed }) => {
             for c in groups {
-                solve_group::<false, DEEPER_FIRST>(c, states, inv_h, max_push_speed);
+                solve_group::<false, DEEPER_FIRST>(c, states, inv_h, max_push_speed, impact_speed);
             }
         }
         (true, Block) => {
             for c in groups {
-                solve_group::<true, BLOCK>(c, states, inv_h, max_push_speed);
+                solve_group::<true, BLOCK>(c, states, inv_h, max_push_speed, 0.0);
             }
         }
         (false, Block) => {
             for c in groups {
-                solve_group::<false, BLOCK>(c, states, inv_h, max_push_speed);
+                solve_group::<false, BLOCK>(c, states, inv_h, max_push_speed, 0.0);
             }
         }
     }
@@ -388,6 +393,7 @@ pub(super) fn clear_group(group: &mut WideConstraint) {
 pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactConstraint) {
     group.index_a[lane] = c.index_a;
     group.index_b[lane] = c.index_b;
+    group.swapped[lane] = c.swapped;
     let fields = [
         (&mut group.inv_mass_a, c.inv_mass_a),
         (&mut group.inv_inertia_a, c.inv_inertia_a),
@@ -458,13 +464,18 @@ pub(super) fn prepare_lane(
     for (field, value) in fields {
         field.as_mut_array()[lane] = value;
     }
-    for (i, p) in group.points.iter_mut().enumerate() {
-        // A one-point manifold's second point gets zero masses and impulses.
-        let cp = match manifold.points().get(i) {
-            Some(mp) => prepare_point(mp, n, t, masses, a, b),
-            None => ConstraintPoint::default(),
-        };
-        write_point(p, lane, &cp);
+    // A one-point manifold's second point gets zero masses and impulses.
+    let mut points = [ConstraintPoint::default(); 2];
+    for (cp, mp) in points.iter_mut().zip(manifold.points()) {
+        *cp = prepare_point(mp, n, t, masses, a, b);
+    }
+    let swapped = deeper_listed_second(manifold, &points, settings.two_points());
+    group.swapped[lane] = swapped;
+    if swapped {
+        points.swap(0, 1);
+    }
+    for (p, cp) in group.points.iter_mut().zip(&points) {
+        write_point(p, lane, cp);
     }
 }
 
@@ -492,6 +503,15 @@ fn write_point(p: &mut WidePoint, lane: usize, cp: &ConstraintPoint) {
 /// The results of lane `lane` of `group` (impulses and restitution data), as the scalar
 /// constraint's [`ContactConstraint::solved_points`] would give them.
 pub(super) fn lane_results(group: &WideConstraint, lane: usize) -> [SolvedPoint; 2] {
+    let mut solved = lane_points(group, lane);
+    if group.swapped[lane] {
+        solved.swap(0, 1);
+    }
+    solved
+}
+
+/// The results of lane `lane` of `group`, in the order the lane holds its points.
+fn lane_points(group: &WideConstraint, lane: usize) -> [SolvedPoint; 2] {
     group.points.each_ref().map(|p| SolvedPoint {
         normal_impulse: p.normal_impulse.as_array()[lane],
         tangent_impulse: p.tangent_impulse.as_array()[lane],
@@ -546,13 +566,15 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
 /// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax). `TWO_POINTS`
 /// says how a manifold's two points go: with [`BLOCK`], together where the block solver can
 /// (`block.rs`) and one after the other elsewhere; with [`DEEPER_FIRST`], one after the
-/// other, the deeper first; with [`LISTED`], one after the other in listed order.
+/// other, the deeper first where neither point approached faster than `impact_speed` this
+/// step (read by that case only); with [`LISTED`], one after the other in listed order.
 #[inline(always)]
 fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
     c: &mut WideConstraint,
     states: &mut StatesView,
     inv_h: f32,
     max_push_speed: f32,
+    impact_speed: f32,
 ) {
     let mut a = gather(states, &c.index_a);
     let mut b = gather(states, &c.index_b);
@@ -581,13 +603,18 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
         }
     }
     if TWO_POINTS == DEEPER_FIRST {
-        // Lanes whose second point is the deeper solve it first: the one order for all lanes
-        // when they agree, else that point in those lanes, the first point everywhere, and
-        // the second point in the other lanes. A one-point lane's second point has no mass
-        // and is never the deeper.
+        // Lanes at rest whose second point is the deeper solve it first: the one order for
+        // all lanes when they agree, else that point in those lanes, the first point
+        // everywhere, and the second point in the other lanes. A one-point lane's second
+        // point has no mass and is never the deeper. Lanes struck faster than the impact
+        // speed keep their order (`contact_solver::resting`).
         let zero = Lanes::splat(0.0);
+        let approach = c.points[0]
+            .relative_velocity
+            .fast_min(c.points[1].relative_velocity);
         let second_first = terms[1].separation.simd_lt(terms[0].separation)
-            & c.points[1].normal_mass.simd_gt(zero);
+            & c.points[1].normal_mass.simd_gt(zero)
+            & approach.simd_gt(Lanes::splat(-impact_speed));
         if !second_first.any() {
             solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
             solve_normal_point::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], None);

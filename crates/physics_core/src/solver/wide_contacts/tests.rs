@@ -4,7 +4,7 @@ use super::*;
 use crate::solver::body_state::read_state;
 use crate::solver::contact_solver::{
     ConstraintPoint, ContactSolveSettings, TwoPoints, apply_restitution, current_separation,
-    solve_contacts, warm_start,
+    resting, solve_contacts, warm_start,
 };
 use crate::solver::softness::Softness;
 use bevy_math::Vec2;
@@ -59,6 +59,7 @@ fn constraint(v: &mut Values, a: u32, b: u32, points: usize) -> ContactConstrain
         points: points_made,
         point_count: points,
         block: None,
+        swapped: false,
     }
 }
 
@@ -126,9 +127,15 @@ fn lane_bits(g: &WideConstraint, lane: usize) -> Vec<u32> {
 fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
     use crate::collision::{Manifold, ManifoldPoint};
     use crate::solver::contact_solver::{ConstraintBody, ContactSurface, prepare_contact};
-    let settings = test_settings();
     let mut v = Values(11);
-    for case in 0..64 {
+    let mut swaps = 0;
+    for case in 0..128 {
+        // Half the cases solve deeper point first, which may hold a manifold's points in the
+        // other order.
+        let settings = ContactSolveSettings {
+            deeper_point_first: case >= 64,
+            ..test_settings()
+        };
         let body = |v: &mut Values, index: u32, dominance: i8| {
             let moving = index != STATIC_BODY;
             ConstraintBody {
@@ -175,7 +182,18 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
             lane_bits(&packed, lane),
             "case {case}"
         );
+        assert_eq!(in_place.swapped[lane], scalar.swapped, "case {case}");
+        swaps += scalar.swapped as usize;
+        // Before any solve the results are the warm start's impulses, which both give back
+        // in the manifold's order, swapped or not.
+        for solved in [scalar.solved_points(), lane_results(&in_place, lane)] {
+            for (sp, mp) in solved.iter().zip(manifold.points()) {
+                assert_eq!(sp.normal_impulse, mp.normal_impulse, "case {case}");
+                assert_eq!(sp.tangent_impulse, mp.tangent_impulse, "case {case}");
+            }
+        }
     }
+    assert!(swaps > 0, "no manifold was held in the other order");
 }
 
 /// Regression: a soft point's push-out bias was clamped to the maximum push speed before
@@ -253,12 +271,24 @@ fn block_lanes_give_what_the_scalar_block_gives() {
 /// updates), and that order is not the listed one's answer.
 #[test]
 fn deeper_first_lanes_give_what_the_scalar_deeper_first_gives() {
-    let deeper = lanes_against_one_by_one(TwoPoints::DeeperFirst);
+    let deeper = lanes_against_one_by_one(TwoPoints::DeeperFirst { impact_speed: 1.0 });
     let listed = lanes_against_one_by_one(TwoPoints::Listed);
     assert!(
         deeper != listed,
         "solving the deeper point first changed nothing"
     );
+}
+
+/// Solving deeper point first, a manifold struck faster than the impact speed keeps the
+/// listed order, in lanes as one by one: the helper finds such a manifold whose second point
+/// is the deeper, and the answer differs from solving every manifold deeper point first.
+#[test]
+fn deeper_first_lanes_keep_the_listed_order_for_impacts_as_the_scalar_path_does() {
+    let gated = lanes_against_one_by_one(TwoPoints::DeeperFirst { impact_speed: 1.0 });
+    let every = lanes_against_one_by_one(TwoPoints::DeeperFirst {
+        impact_speed: f32::INFINITY,
+    });
+    assert!(gated != every, "the impact speed changed nothing");
 }
 
 /// Solves the same constraints one by one and in lanes, two points as `two_points` says,
@@ -293,20 +323,34 @@ fn lanes_against_one_by_one(two_points: TwoPoints) -> Vec<BodyState> {
             let mut c = constraint(&mut v, a, b, if k == 3 { 1 } else { 2 });
             // Every other constraint bounces.
             c.restitution = if k % 2 == 0 { 0.6 } else { 0.0 };
+            // One manifold whose second point is the deeper, and which pushes, was struck
+            // faster than 1 m/s.
+            if k == 4 {
+                for p in &mut c.points {
+                    p.relative_velocity -= 1.5;
+                }
+            }
             if block && c.point_count == 2 {
                 c.block = crate::solver::block_solver::BlockMatrix::new(&c);
             }
             c
         })
         .collect();
+    let impact_speed = match two_points {
+        TwoPoints::DeeperFirst { impact_speed } => impact_speed,
+        TwoPoints::Listed | TwoPoints::Block => 1.0,
+    };
     let settings = ContactSolveSettings {
         use_block_solver: block,
-        deeper_point_first: two_points == TwoPoints::DeeperFirst,
+        deeper_point_first: matches!(two_points, TwoPoints::DeeperFirst { .. }),
+        restitution_threshold: impact_speed,
         ..test_settings()
     };
     assert_eq!(settings.two_points(), two_points);
-    // Both orders occur: some two-point manifold has its second point deeper, some its first.
-    let second_deeper: Vec<bool> = constraints
+    // Both orders occur: some two-point manifold has its second point deeper, some its first;
+    // and among those whose second is the deeper, one was struck faster than the impact speed
+    // of 1 m/s and one was not.
+    let (second_deeper, struck): (Vec<bool>, Vec<bool>) = constraints
         .iter()
         .filter(|c| c.point_count == 2)
         .map(|c| {
@@ -317,10 +361,20 @@ fn lanes_against_one_by_one(two_points: TwoPoints) -> Vec<BodyState> {
                 );
                 current_separation(&c.points[i], c.normal, &sa, &sb)
             };
-            s(1) < s(0)
+            (s(1) < s(0), !resting(&c.points, 1.0))
         })
-        .collect();
+        .unzip();
     assert!(second_deeper.contains(&true) && second_deeper.contains(&false));
+    let struck_second_deeper: Vec<bool> = struck
+        .iter()
+        .zip(&second_deeper)
+        .filter(|&(_, &deeper)| deeper)
+        .map(|(&struck, _)| struck)
+        .collect();
+    assert!(
+        struck_second_deeper.contains(&true) && struck_second_deeper.contains(&false),
+        "{struck_second_deeper:?}"
+    );
     let threshold = 0.1;
 
     let (mut scalar, mut scalar_states) = (constraints.clone(), states.clone());
