@@ -79,8 +79,9 @@ pub struct WorldDef {
     /// and rocked it (a box 400 times a crate's mass landing at 17 m/s on two crates,
     /// Solver2D's high mass ratio 2, slid 22 cm off its line; it now stays within 2.8 cm,
     /// 2.6 cm in Box2D's order). Each step holds a manifold's points in the order its
-    /// separations start the step with, so groups of SIMD lanes mostly agree on the order:
-    /// 0 to 4% more time a step on scenes of boxes (`bench_compare --deeper-first`). Off by
+    /// separations start the step with, so that groups of SIMD lanes more often agree on the
+    /// order: 0 to 5% more time a step on scenes of boxes (`bench_compare --deeper-first`,
+    /// 4 to 11% when every pass chose the order from the listed one). Off by
     /// default: Solver2D's high mass ratio 1 sinks 0.1 mm further, and offset towers still
     /// lean centimetres. For awake towers the block solver holds better still (under 0.1
     /// mm, offsets 1 cm) but pushes overlap out faster (3.51 m/s); with
