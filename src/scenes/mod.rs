@@ -16,7 +16,7 @@ mod fidelity;
 pub use fidelity::{
     BIG_BOX_REST_HEIGHT, CHAIN_LINKS, CHAIN_PIVOT, PILE_BALL_RADIUS, PILE_BALLS, PILE_DROPS,
     PILE_WIDTH, TOWER_SECONDS, TowerLayout, ball_pile_drop, chain_mass_ratio,
-    high_mass_ratio_1_heavy_boxes, tower_layout,
+    high_mass_ratio_1_heavy_boxes, tower, tower_layout,
 };
 
 pub use stress::{SPINNER_BOWL_CENTER, SPINNER_BOWL_RADIUS};
