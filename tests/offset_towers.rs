@@ -12,21 +12,14 @@
 //! gaps of 5 or 10 cm, friction 0.3, awake. Each line prints the top box's largest sideways
 //! drift over the half minute for every tower, then their mean, median and largest.
 
+mod common;
+
 use physics2d_demos::physics_core::prelude::WorldDef;
 use physics2d_demos::scenes::{TowerLayout, tower};
 
 /// The top box's largest sideways drift (m) of the tower `layout` over its half minute.
 fn top_drift(layout: TowerLayout, def: WorldDef) -> f32 {
-    let s = tower("offset_tower", layout);
-    let mut built = s.build(def).unwrap();
-    let top = *built.bodies.last().unwrap();
-    let start = built.world.body_position(top).unwrap().x;
-    let mut worst = 0.0f32;
-    for _ in 0..s.steps {
-        built.world.step(s.dt).unwrap();
-        worst = worst.max((built.world.body_position(top).unwrap().x - start).abs());
-    }
-    worst
+    common::top_drift(&tower("offset_tower", layout), def)
 }
 
 /// The twenty layouts: gaps of 10 and 5 cm, offsets of 1 and 2 cm, 10 to 30 boxes.

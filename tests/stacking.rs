@@ -232,16 +232,8 @@ fn awake_towers_of_15_20_and_30_boxes_stand_for_thirty_seconds() {
 /// with `def` and stepped for its half minute.
 fn top_drift(name: &str, def: WorldDef) -> f32 {
     let s = scene(name).unwrap();
-    let mut built = s.build(def).unwrap();
-    let top = *built.bodies.last().unwrap();
-    let start = built.world.body_position(top).unwrap().x;
-    let mut worst = 0.0f32;
-    for _ in 0..s.steps {
-        built.world.step(s.dt).unwrap();
-        worst = worst.max((built.world.body_position(top).unwrap().x - start).abs());
-    }
     assert_eq!(s.steps, 30 * 60, "{name} runs half a minute");
-    worst
+    common::top_drift(&s, def)
 }
 
 /// With the block solver (solved in the SIMD lanes with the rest of the

@@ -53,6 +53,20 @@ pub fn step_n(built: &mut BuiltScene, dt: f32, n: usize) {
     }
 }
 
+/// The farthest the last body of `scene` (a tower's top box) strays sideways from where it
+/// started, built with `def` and stepped for the scene's steps.
+pub fn top_drift(scene: &Scene, def: WorldDef) -> f32 {
+    let mut built = scene.build(def).expect("scene builds");
+    let top = *built.bodies.last().unwrap();
+    let start = built.world.body_position(top).unwrap().x;
+    let mut worst = 0.0f32;
+    for _ in 0..scene.steps {
+        built.world.step(scene.dt).expect("valid step");
+        worst = worst.max((built.world.body_position(top).unwrap().x - start).abs());
+    }
+    worst
+}
+
 /// Positions of the scene's dynamic bodies, in description order.
 pub fn dynamic_positions(scene: &Scene, built: &BuiltScene) -> Vec<Vec2> {
     scene

@@ -198,9 +198,9 @@ pub(crate) fn deeper_listed_second(
 ) -> bool {
     match two_points {
         TwoPoints::DeeperFirst { impact_speed } => {
-            manifold.point_count == 2
-                && manifold.points[1].separation < manifold.points[0].separation
-                && resting(points, impact_speed)
+            let separations = manifold.points.each_ref().map(|p| p.separation);
+            let deeper = manifold.point_count == 2 && resting(points, impact_speed);
+            point_order(separations, manifold.point_count, deeper) == [1, 0]
         }
         TwoPoints::Listed | TwoPoints::Block => false,
     }
