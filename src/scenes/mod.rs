@@ -10,6 +10,8 @@ pub use rain::{RAIN_COLUMNS, RAIN_DROP_INTERVAL, RAIN_GROUP_SIZE, RAIN_ROWS, RAI
 mod stacking;
 
 pub use stacking::pyramid_boxes;
+mod order_variants;
+pub use order_variants::{ORDER_VARIANTS, order_variants};
 mod stress;
 
 mod fidelity;

@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `tower_15`, `tower_20`, `tower_30`, `tower_offset_20` | largest sideways drift of the top box over 30 s (m) |
 //! | `pyramid` | largest drift of any box from where it started after 10 s (m) |
+//! | `pyramid_orders`, `overlap_recovery_orders` | the scene's figure, mean over the scene, its mirror image and both with the bodies created in reverse order |
 //! | `ball_pile` | deepest overlap of two balls, or a ball and the box, after 10 s, mean of 32 drops (m) |
 //! | `high_mass_ratio_1` | how far the heaviest top box sinks below its rigid stacked height (m) |
 //! | `high_mass_ratio_2`, `_3` | how far the big box sinks below its rigid rest height (m) |
@@ -17,6 +18,11 @@
 //! | `pendulum` | amplitude lost or gained over 10 s of swinging (rad) |
 //! | `chain_light`, `chain_heavy_*` | widest gap of any pin over 10 s (m) |
 //! | `ragdoll` | widest gap of any of a falling ragdoll's pins over 10 s (m) |
+//!
+//! A sequential solve leans the way its order of contacts favours, and that order follows
+//! the order bodies are created in; a mirror image turns the lean round. On `pyramid` and
+//! `overlap_recovery` the four orders of `scenes::order_variants` move the figure by more
+//! than the engines differ, so the `_orders` rows give their mean as well.
 
 use crate::engines::{BodySample, ENGINES, Settings, Simulation};
 use bevy_math::Vec2;
@@ -24,8 +30,9 @@ use physics_core::body::BodyType;
 use physics_core::math::{Rot, Transform};
 use physics_core::shape::Shape;
 use physics2d_demos::scenes::{
-    BALL_RESTITUTIONS, BIG_BOX_REST_HEIGHT, DROP_HEIGHT, PILE_BALL_RADIUS, PILE_DROPS, RAMP_ANGLE,
-    RAMP_FRICTIONS, ball_pile_drop, high_mass_ratio_1_heavy_boxes,
+    BALL_RESTITUTIONS, BIG_BOX_REST_HEIGHT, DROP_HEIGHT, ORDER_VARIANTS, PILE_BALL_RADIUS,
+    PILE_DROPS, RAMP_ANGLE, RAMP_FRICTIONS, ball_pile_drop, high_mass_ratio_1_heavy_boxes,
+    order_variants,
 };
 use physics2d_demos::{Scene, scene};
 
@@ -36,12 +43,14 @@ pub const FIDELITY_SCENES: &[&str] = &[
     "tower_30",
     "tower_offset_20",
     "pyramid",
+    "pyramid_orders",
     "ball_pile",
     "high_mass_ratio_1",
     "high_mass_ratio_2",
     "high_mass_ratio_3",
     "friction_ramp",
     "overlap_recovery",
+    "overlap_recovery_orders",
     "restitution",
     "pendulum",
     "chain_light",
@@ -68,6 +77,9 @@ pub fn describe(name: &str) -> &'static str {
         }
         "friction_ramp" => "largest error of a box's travel down its ramp after 2 s (m)",
         "overlap_recovery" => "fastest speed of any box while the overlap is pushed out (m/s)",
+        "pyramid_orders" | "overlap_recovery_orders" => {
+            "the scene's figure, mean over its mirror image and creation orders"
+        }
         "restitution" => "largest error of a first bounce height against e^2 h (m)",
         "pendulum" => "swing amplitude lost or gained over 10 s (rad)",
         n if n.starts_with("chain") => "widest gap of any pin over 10 s (m)",
@@ -327,6 +339,32 @@ fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
     out
 }
 
+/// The scene a row of the table measures: an `_orders` row measures its base scene.
+fn row_scene(name: &str) -> Option<Scene> {
+    scene(name.strip_suffix(ORDERS_SUFFIX).unwrap_or(name))
+}
+
+/// The suffix of a row whose figure is the mean over the base scene's order variants.
+const ORDERS_SUFFIX: &str = "_orders";
+
+/// One engine's figure on one row, or why there is none. The pile's is the mean over its
+/// drops; an `_orders` row's the mean over the order variants of its scene.
+fn measure_row(
+    build: crate::engines::Build,
+    settings: &Settings,
+    row: &str,
+    scene: &Scene,
+) -> Result<f32, String> {
+    if !row.ends_with(ORDERS_SUFFIX) {
+        return measure(build, settings, scene);
+    }
+    let mut sum = 0.0;
+    for variant in order_variants(scene) {
+        sum += measure(build, settings, &variant)?;
+    }
+    Ok(sum / ORDER_VARIANTS as f32)
+}
+
 /// One engine's figure on one scene, or why there is none. The pile's is the mean over its
 /// drops.
 fn measure(
@@ -415,7 +453,7 @@ pub fn run(only: &[String], filter: &ColumnFilter) -> String {
         if !only.is_empty() && !only.iter().any(|o| o == name) {
             continue;
         }
-        let Some(s) = scene(name) else {
+        let Some(s) = row_scene(name) else {
             continue;
         };
         eprintln!("fidelity {name}...");
@@ -423,7 +461,7 @@ pub fn run(only: &[String], filter: &ColumnFilter) -> String {
             .iter()
             .map(|(engine, build, settings)| {
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    measure(*build, settings, &s)
+                    measure_row(*build, settings, name, &s)
                 }))
                 .unwrap_or_else(|_| Err("panicked".into()));
                 match result {
