@@ -30,9 +30,8 @@ use physics_core::body::BodyType;
 use physics_core::math::{Rot, Transform};
 use physics_core::shape::Shape;
 use physics2d_demos::scenes::{
-    BALL_RESTITUTIONS, BIG_BOX_REST_HEIGHT, DROP_HEIGHT, ORDER_VARIANTS, PILE_BALL_RADIUS,
-    PILE_DROPS, RAMP_ANGLE, RAMP_FRICTIONS, ball_pile_drop, high_mass_ratio_1_heavy_boxes,
-    order_variants,
+    BALL_RESTITUTIONS, BIG_BOX_REST_HEIGHT, DROP_HEIGHT, PILE_BALL_RADIUS, PILE_DROPS, RAMP_ANGLE,
+    RAMP_FRICTIONS, ball_pile_drop, high_mass_ratio_1_heavy_boxes, order_variants,
 };
 use physics2d_demos::{Scene, scene};
 
@@ -347,22 +346,19 @@ fn row_scene(name: &str) -> Option<Scene> {
 /// The suffix of a row whose figure is the mean over the base scene's order variants.
 const ORDERS_SUFFIX: &str = "_orders";
 
-/// One engine's figure on one row, or why there is none. The pile's is the mean over its
-/// drops; an `_orders` row's the mean over the order variants of its scene.
+/// One engine's figure on one row, or why there is none. An `_orders` row's is the mean
+/// over the order variants of its scene.
 fn measure_row(
     build: crate::engines::Build,
     settings: &Settings,
     row: &str,
     scene: &Scene,
 ) -> Result<f32, String> {
-    if !row.ends_with(ORDERS_SUFFIX) {
-        return measure(build, settings, scene);
+    if row.ends_with(ORDERS_SUFFIX) {
+        mean_figure(build, settings, order_variants(scene))
+    } else {
+        measure(build, settings, scene)
     }
-    let mut sum = 0.0;
-    for variant in order_variants(scene) {
-        sum += measure(build, settings, &variant)?;
-    }
-    Ok(sum / ORDER_VARIANTS as f32)
 }
 
 /// One engine's figure on one scene, or why there is none. The pile's is the mean over its
@@ -373,13 +369,24 @@ fn measure(
     scene: &Scene,
 ) -> Result<f32, String> {
     if scene.name == "ball_pile" {
-        let mut sum = 0.0;
-        for drop in 0..PILE_DROPS {
-            sum += measure_one(build, settings, &ball_pile_drop(drop))?;
-        }
-        return Ok(sum / PILE_DROPS as f32);
+        return mean_figure(build, settings, (0..PILE_DROPS).map(ball_pile_drop));
     }
     measure_one(build, settings, scene)
+}
+
+/// The mean of one engine's figures on `scenes` (each measured as it is: a drop of the pile
+/// is a scene of its own), or why one has none.
+fn mean_figure(
+    build: crate::engines::Build,
+    settings: &Settings,
+    scenes: impl IntoIterator<Item = Scene>,
+) -> Result<f32, String> {
+    let (mut sum, mut count) = (0.0, 0);
+    for scene in scenes {
+        sum += measure_one(build, settings, &scene)?;
+        count += 1;
+    }
+    Ok(sum / count as f32)
 }
 
 /// One engine's figure on one scene.
