@@ -33,6 +33,7 @@ fn layouts() -> Vec<TowerLayout> {
                     friction: 0.3,
                     offset,
                     gap,
+                    box_width: 1.0,
                 });
             }
         }

@@ -33,14 +33,17 @@ pub struct TowerLayout {
     pub offset: f32,
     /// Vertical gap between boxes at the start, so each falls onto the one below (m).
     pub gap: f32,
+    /// Width of every box (m); they are 1 m tall. 1 for the unit boxes of the named towers.
+    pub box_width: f32,
 }
 
 /// Seconds the towers are stepped: half a minute awake.
 pub const TOWER_SECONDS: usize = 30;
 
-/// A column of unit boxes on Box2D's benchmark ground (a static box of half extents (100, 1)
-/// whose top is at y = 0), meant to be stepped awake (sleeping off)
-/// for half a minute: the top box must stay over the bottom one.
+/// A column of 1 m tall boxes (unit boxes unless the layout narrows them) on Box2D's
+/// benchmark ground (a static box of half extents (100, 1) whose top is at y = 0), meant to
+/// be stepped awake (sleeping off) for half a minute: the top box must stay over the bottom
+/// one.
 pub fn tower(name: &'static str, layout: TowerLayout) -> Scene {
     let mut bodies = vec![BodyDesc::fixed(
         Vec2::new(0.0, -1.0),
@@ -52,7 +55,7 @@ pub fn tower(name: &'static str, layout: TowerLayout) -> Scene {
         let y = 0.5 + i as f32 * (1.0 + layout.gap);
         bodies.push(BodyDesc::dynamic(
             Vec2::new(x, y),
-            boxed(0.5, 0.5).friction(layout.friction),
+            boxed(0.5 * layout.box_width, 0.5).friction(layout.friction),
         ));
     }
     scene(name, TOWER_SECONDS * 60, bodies)
@@ -65,6 +68,7 @@ pub fn tower_layout(name: &str) -> Option<TowerLayout> {
         friction: 0.6,
         offset: 0.0,
         gap: 0.0,
+        box_width: 1.0,
     };
     Some(match name {
         "two_boxes" => aligned(2),
@@ -76,6 +80,7 @@ pub fn tower_layout(name: &str) -> Option<TowerLayout> {
             friction: 0.3,
             offset: 0.01,
             gap: 0.1,
+            box_width: 1.0,
         },
         _ => return None,
     })

@@ -161,18 +161,25 @@ impl SolverArrays {
     /// end the overflow (`GraphColoring::gather_exact_islands`).
     ///
     /// Each colour's constraints come by the worker share of the bodies they move,
-    /// `share_of(k)` below `shares` (see `WideContacts::layout`).
+    /// `share_of(k)` below `shares`, and within a share those `block_first` names first (see
+    /// `WideContacts::layout`).
     pub fn lay_out_contacts(
         &mut self,
         count: usize,
         exact_sizes: &[usize],
         shares: usize,
         share_of: &dyn Fn(u32) -> usize,
+        block_first: Option<&dyn Fn(u32) -> bool>,
     ) {
         self.positions.clear();
         self.positions.resize(count, u32::MAX);
-        self.wide_contacts
-            .layout(&self.coloring, &mut self.positions, shares, share_of);
+        self.wide_contacts.layout(
+            &self.coloring,
+            &mut self.positions,
+            shares,
+            share_of,
+            block_first,
+        );
         let first_overflow = self.overflow_start();
         for (j, &k) in self.coloring.overflow.iter().enumerate() {
             self.positions[k as usize] = (first_overflow + j) as u32;

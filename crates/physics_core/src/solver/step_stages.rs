@@ -544,6 +544,10 @@ where
                         *unsafe { point_counts.get(k as usize) } =
                             record.manifold.point_count as u8;
                     }
+                    // While the group is in cache.
+                    if contact.use_block_solver {
+                        G::mark_blocks(std::slice::from_mut(group));
+                    }
                 }
             }
             Stage::IntegrateVelocities => {

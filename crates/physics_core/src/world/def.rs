@@ -55,13 +55,16 @@ pub struct WorldDef {
     pub sleep_angular_speed: f32,
     /// Seconds an island's bodies must all rest before it sleeps.
     pub time_to_sleep: f32,
-    /// Solve two-point manifolds with the 2x2 block solver (cedarcantab) instead of one point
-    /// at a time, in the SIMD lanes with every other contact (`solver/wide_contacts/block.rs`),
-    /// at about the sequential solve's speed. Awake towers then stand still (no lean over
-    /// 30 s, where Box2D v3's sequential points lean 1.2 to 2.5 cm); piles of circles
-    /// (one-point manifolds) do not change. Off by default: it leaves the pyramid, Solver2D's
-    /// high mass ratio scenes and overlap recovery a few per cent behind Box2D's figures
-    /// (`bench_compare --fidelity`, the block solver column).
+    /// Solve two-point manifolds that hold up a body on their own (its centre of mass between
+    /// the two points) with the 2x2 block solver (cedarcantab) instead of one point at a
+    /// time, in the SIMD lanes with every other contact (`solver/wide_contacts/block.rs`), at
+    /// about the sequential solve's speed. Awake towers then stand still (no lean over 30 s,
+    /// where Box2D v3's sequential points lean 1.2 to 2.5 cm, and 1 cm where alternating 1 cm
+    /// offsets make it lean 19 cm); piles of circles (one-point manifolds) and bodies
+    /// bridging two supports, such as a pyramid's boxes, are solved point by point as
+    /// without it. Off by default: overlap recovery comes out 3.51 m/s against 3.48 and the
+    /// pyramid 0.1 mm further from where it was built (`bench_compare --fidelity`, the block
+    /// solver column).
     pub enable_block_solver: bool,
     /// Solve the deeper of a two-point manifold's points first, in both the biased and the
     /// relaxing pass, instead of always the first listed point as Box2D v3 does (off, the

@@ -14,8 +14,11 @@
 //! Every lane tries the four cases of the enumeration at once (both points pushing, only the
 //! first, only the second, neither) and keeps the first that holds, by lane masks. A lane
 //! whose manifold has one point, whose K is ill conditioned (the points nearly coincide as
-//! the bodies see them) or where no case holds is left untouched: the caller solves its
-//! points one after the other, as without the block solver.
+//! the bodies see them), that holds no turning body's centre between its points (a body
+//! bridging two supports; see `block_solver.rs`), or where no case holds is left
+//! untouched: the caller solves its points one after the other, as without the block
+//! solver. All but the last are known once the group is prepared (`mark_blocks`, once a
+//! step), and a group with no block lane never enters the block solve.
 //!
 //! Each row is solved times its point's mass scale, as in `block_solver.rs`: the diagonal
 //! becomes K_ii, whose inverse is the point's normal mass, so the enumeration divides once
@@ -25,8 +28,67 @@
 //! the lanes' solver it uses no fused multiply-add, and the lanes it leaves keep their
 //! velocities by selection, so both lane widths give the same bits.
 
-use super::{Lanes, WideBody, WideConstraint, apply, relative_velocity};
-use crate::solver::block_solver::MAX_CONDITION_NUMBER;
+use super::{LANES, Lanes, WideBody, WideConstraint, apply, relative_velocity};
+use crate::solver::block_solver::{MAX_CONDITION_NUMBER, MIN_CENTRE_SHARE};
+
+/// The lanes' lever arms r x n of both points on A and on B, and their rigid K (as
+/// `BlockMatrix::for_points` builds it, in the same operations).
+struct LaneMatrix {
+    arms_a: [Lanes; 2],
+    arms_b: [Lanes; 2],
+    k11: Lanes,
+    k12: Lanes,
+    k22: Lanes,
+}
+
+#[inline(always)]
+fn lane_matrix(c: &WideConstraint) -> LaneMatrix {
+    let (nx, ny) = (c.normal_x, c.normal_y);
+    let [p1, p2] = &c.points;
+    let ra1 = p1.anchor_a_x * ny - p1.anchor_a_y * nx;
+    let rb1 = p1.anchor_b_x * ny - p1.anchor_b_y * nx;
+    let ra2 = p2.anchor_a_x * ny - p2.anchor_a_y * nx;
+    let rb2 = p2.anchor_b_x * ny - p2.anchor_b_y * nx;
+    let m = c.inv_mass_a + c.inv_mass_b;
+    let (ia, ib) = (c.inv_inertia_a, c.inv_inertia_b);
+    LaneMatrix {
+        arms_a: [ra1, ra2],
+        arms_b: [rb1, rb2],
+        k11: m + ia * ra1 * ra1 + ib * rb1 * rb1,
+        k22: m + ia * ra2 * ra2 + ib * rb2 * rb2,
+        k12: m + ia * ra1 * ra2 + ib * rb1 * rb2,
+    }
+}
+
+/// Notes in `c.block` the lanes the block solver takes, as `BlockMatrix::for_points` decides
+/// for one constraint (the same operations, so the same answers): two points (a one-point
+/// manifold's second point has no mass), K well conditioned, and a turning body's centre
+/// between the points. Once a step for each group, as its anchors and masses stay.
+#[inline(always)]
+pub(super) fn mark_blocks(c: &mut WideConstraint) {
+    let zero = Lanes::splat(0.0);
+    let LaneMatrix {
+        arms_a,
+        arms_b,
+        k11,
+        k12,
+        k22,
+    } = lane_matrix(c);
+    let det = k11 * k22 - k12 * k12;
+    let conditioned = (k11 * k11).simd_lt(Lanes::splat(MAX_CONDITION_NUMBER) * det);
+    let share = Lanes::splat(MIN_CENTRE_SHARE * (1.0 - MIN_CENTRE_SHARE));
+    let between = |[arm1, arm2]: [Lanes; 2]| {
+        let span = arm1 - arm2;
+        (zero - arm1 * arm2).simd_gt(share * span * span)
+    };
+    let (ia, ib) = (c.inv_inertia_a, c.inv_inertia_b);
+    let holds = (ia.simd_gt(zero) & between(arms_a)) | (ib.simd_gt(zero) & between(arms_b));
+    let takes = c.points[1].normal_mass.simd_gt(zero) & conditioned & holds;
+    let takes = takes.as_array();
+    for lane in 0..LANES {
+        c.block[lane] = takes[lane].to_bits() != 0;
+    }
+}
 
 /// A point's soft terms for this iteration: the bias (already times the mass scale, as the
 /// point update uses it), the mass scale and the impulse scale.
@@ -49,26 +111,17 @@ pub(super) fn solve_normal_pair<const USE_BIAS: bool>(
     terms: &[PointTerms; 2],
 ) -> Lanes {
     let zero = Lanes::splat(0.0);
+    // Which lanes are blocks was decided when the group was prepared: a two-point manifold
+    // whose K is well conditioned and that holds a turning body's centre between its points
+    // (`block_solver::BlockMatrix::for_points`). The caller sends only groups with one.
+    let mut flags = zero;
+    for (flag, &lane) in flags.as_mut_array().iter_mut().zip(&c.block) {
+        *flag = if lane { 1.0 } else { 0.0 };
+    }
+    let eligible = flags.simd_gt(zero);
     let (nx, ny) = (c.normal_x, c.normal_y);
     let [p1, p2] = &c.points;
-
-    // K from the anchors, as `BlockMatrix::new` builds it.
-    let ra1 = p1.anchor_a_x * ny - p1.anchor_a_y * nx;
-    let rb1 = p1.anchor_b_x * ny - p1.anchor_b_y * nx;
-    let ra2 = p2.anchor_a_x * ny - p2.anchor_a_y * nx;
-    let rb2 = p2.anchor_b_x * ny - p2.anchor_b_y * nx;
-    let m = c.inv_mass_a + c.inv_mass_b;
-    let (ia, ib) = (c.inv_inertia_a, c.inv_inertia_b);
-    let k11 = m + ia * ra1 * ra1 + ib * rb1 * rb1;
-    let k22 = m + ia * ra2 * ra2 + ib * rb2 * rb2;
-    let k12 = m + ia * ra1 * ra2 + ib * rb1 * rb2;
-    let k_det = k11 * k22 - k12 * k12;
-    // A one-point manifold's second point has no mass (see `prepare_lane`).
-    let eligible = p2.normal_mass.simd_gt(zero)
-        & (k11 * k11).simd_lt(Lanes::splat(MAX_CONDITION_NUMBER) * k_det);
-    if !eligible.any() {
-        return zero;
-    }
+    let LaneMatrix { k11, k12, k22, .. } = lane_matrix(c);
 
     // Row i of the condition times the point's mass scale s_i (mass_scale + impulse_scale
     // is 1, so the compliance K_ii impulse_scale_i / s_i scales to K_ii (1 - s_i)):

@@ -94,6 +94,12 @@ fn restitution_avx2(groups: &mut [WideConstraint], states: &mut StatesView, thre
     kernel::restitution_groups(groups, states, threshold);
 }
 
+/// [`kernel::mark_block_groups`] compiled for AVX2.
+#[target_feature(enable = "avx2")]
+fn mark_blocks_avx2(groups: &mut [WideConstraint]) {
+    kernel::mark_block_groups(groups);
+}
+
 /// The solve's entry points for [`LaneGroup`](super::LaneGroup) (`kernel.rs`): the AVX2 builds of the
 /// kernel, behind the processor check.
 #[inline(always)]
@@ -124,4 +130,12 @@ fn restitution_entry(groups: &mut [WideConstraint], states: &mut StatesView, thr
     require_avx2();
     // SAFETY: as in `warm_start_entry`.
     unsafe { restitution_avx2(groups, states, threshold) }
+}
+
+/// See [`warm_start_entry`].
+#[inline(always)]
+fn mark_blocks_entry(groups: &mut [WideConstraint]) {
+    require_avx2();
+    // SAFETY: as in `warm_start_entry`.
+    unsafe { mark_blocks_avx2(groups) }
 }

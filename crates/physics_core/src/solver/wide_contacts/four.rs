@@ -84,3 +84,9 @@ fn solve_entry(
 fn restitution_entry(groups: &mut [WideConstraint], states: &mut StatesView, threshold: f32) {
     kernel::restitution_groups(groups, states, threshold);
 }
+
+/// See [`warm_start_entry`].
+#[inline(always)]
+fn mark_blocks_entry(groups: &mut [WideConstraint]) {
+    kernel::mark_block_groups(groups);
+}

@@ -32,8 +32,8 @@
 //! kernel must be inlined into them whole.
 
 use super::{
-    LANES, Lanes, gather, gather_velocities, restitution_entry, scatter, solve_entry,
-    warm_start_entry,
+    LANES, Lanes, gather, gather_velocities, mark_blocks_entry, restitution_entry, scatter,
+    solve_entry, warm_start_entry,
 };
 use crate::collision::Manifold;
 use crate::parallel::shared::StatesView;
@@ -104,6 +104,10 @@ pub(crate) struct WideConstraint {
     /// (`contact_solver::deeper_listed_second`); [`lane_results`] gives them back in the
     /// manifold's order. In the group's last cache line, which has room for it.
     swapped: [bool; LANES],
+    /// Lanes the block solver takes (`block.rs`'s `mark_blocks`, once the group is prepared:
+    /// the anchors and masses it reads do not change in a step); false everywhere without
+    /// the block solver. In the last cache line too.
+    block: [bool; LANES],
 }
 
 /// The bodies of one side of a group, lane by lane.
@@ -162,7 +166,7 @@ impl Contacts {
     /// Lays out and packs every group on this thread.
     pub fn build(&mut self, constraints: &[ContactConstraint], coloring: &GraphColoring) {
         let mut positions = vec![0; constraints.len()];
-        self.layout(coloring, &mut positions, 1, &|_| 0);
+        self.layout(coloring, &mut positions, 1, &|_| 0, None);
         for (group, lanes) in self.groups.iter_mut().zip(&self.lanes) {
             let filled: Vec<ContactConstraint> = lanes
                 .iter()
@@ -261,6 +265,10 @@ impl LaneGroup<LANES> for WideConstraint {
         prepare_lane(self, lane, manifold, surface, a, b, settings);
     }
 
+    fn mark_blocks(groups: &mut [Self]) {
+        mark_blocks_entry(groups);
+    }
+
     fn lane_results(&self, lane: usize) -> [SolvedPoint; 2] {
         lane_results(self, lane)
     }
@@ -283,6 +291,14 @@ impl LaneGroup<LANES> for WideConstraint {
 
     fn restitution(groups: &mut [Self], states: &mut StatesView, threshold: f32) {
         restitution_entry(groups, states, threshold);
+    }
+}
+
+/// Notes the block solver's lanes in each group (`block.rs`, `mark_blocks`).
+#[inline(always)]
+pub(super) fn mark_block_groups(groups: &mut [WideConstraint]) {
+    for c in groups {
+        block::mark_blocks(c);
     }
 }
 
@@ -394,6 +410,7 @@ pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactCons
     group.index_a[lane] = c.index_a;
     group.index_b[lane] = c.index_b;
     group.swapped[lane] = c.swapped;
+    group.block[lane] = c.block.is_some();
     let fields = [
         (&mut group.inv_mass_a, c.inv_mass_a),
         (&mut group.inv_inertia_a, c.inv_inertia_a),
@@ -474,6 +491,8 @@ pub(super) fn prepare_lane(
     if swapped {
         points.swap(0, 1);
     }
+    // Which lanes are blocks is decided for the whole group once it is full (`mark_blocks`).
+    group.block[lane] = false;
     for (p, cp) in group.points.iter_mut().zip(&points) {
         write_point(p, lane, cp);
     }
@@ -591,18 +610,18 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
         point_terms::<USE_BIAS>(c, &c.points[1], &a, &b, dpx, dpy, inv_h, max_push),
     ];
 
-    // Lanes the block solved are left out of the point-by-point solve; it does not run when
-    // the block solved them all.
-    let mut points_left = true;
-    let mut only = None;
-    if TWO_POINTS == BLOCK {
+    if TWO_POINTS == BLOCK && c.block.contains(&true) {
+        // Lanes the block solved are left out of the point-by-point solve; it does not run
+        // when the block solved them all. A group with no block lane takes the plain
+        // point-by-point solve below, without lane masks.
         let solved = solve_normal_pair::<USE_BIAS>(c, &mut a, &mut b, &terms);
-        points_left = !solved.all();
-        if solved.any() {
-            only = Some(!solved);
+        if !solved.all() {
+            let only = solved.any().then_some(!solved);
+            for (i, t) in terms.iter().enumerate() {
+                solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, only);
+            }
         }
-    }
-    if TWO_POINTS == DEEPER_FIRST {
+    } else if TWO_POINTS == DEEPER_FIRST {
         // Lanes at rest whose second point is the deeper solve it first: the one order for
         // all lanes when they agree, else that point in those lanes, the first point
         // everywhere, and the second point in the other lanes. A one-point lane's second
@@ -628,9 +647,9 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
             let last = Some(!second_first);
             solve_normal_point::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], last);
         }
-    } else if points_left {
+    } else {
         for (i, t) in terms.iter().enumerate() {
-            solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, only);
+            solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, None);
         }
     }
 

@@ -97,6 +97,11 @@ pub(crate) trait LaneGroup<const N: usize>: Copy + Default + Send + Sync {
         settings: &ContactSolveSettings,
     );
 
+    /// Once their lanes are prepared: notes in each group which lanes the block solver
+    /// takes (`block_solver::BlockMatrix::for_points`, in lanes). Only with the block
+    /// solver on.
+    fn mark_blocks(groups: &mut [Self]);
+
     /// The impulses and restitution data of lane `lane`.
     fn lane_results(&self, lane: usize) -> [SolvedPoint; 2];
 
@@ -155,12 +160,18 @@ impl<const N: usize, G: LaneGroup<N>> WideContacts<N, G> {
     /// The order within a colour changes no result: no two of its constraints move the same
     /// body, and a lane reads and writes only its own bodies, so any order gives the same
     /// bits.
+    ///
+    /// With `block_first`, each share's constraints it names come first: the block solver's
+    /// likely blocks (`block_solver::holds_a_centre`) then fill groups of their own, and a
+    /// group of blocks does not also run the point-by-point solve for one or two lanes, nor
+    /// a group of points the block's. Only the grouping follows it, never a result.
     pub fn layout(
         &mut self,
         coloring: &GraphColoring,
         positions: &mut [u32],
         shares: usize,
         share_of: &dyn Fn(u32) -> usize,
+        block_first: Option<&dyn Fn(u32) -> bool>,
     ) {
         self.lanes.clear();
         self.colors.clear();
@@ -179,19 +190,31 @@ impl<const N: usize, G: LaneGroup<N>> WideContacts<N, G> {
                     filled = 0;
                 }
             };
-            // The first share's constraints at once, the others' kept with their share.
             later.clear();
-            for &k in color {
-                let share = if shares > 1 { share_of(k) } else { 0 };
-                if share == 0 {
-                    place(k, &mut self.lanes);
-                } else {
-                    later.push((share, k));
+            if let Some(block_first) = block_first {
+                // By share, and within one the likely blocks first, in constraint order.
+                for &k in color {
+                    let share = if shares > 1 { share_of(k) } else { 0 };
+                    later.push((2 * share + usize::from(!block_first(k)), k));
                 }
-            }
-            for share in 1..shares {
-                for &(_, k) in later.iter().filter(|(s, _)| *s == share) {
+                later.sort_by_key(|&(rank, _)| rank);
+                for &(_, k) in later.iter() {
                     place(k, &mut self.lanes);
+                }
+            } else {
+                // The first share's constraints at once, the others' kept with their share.
+                for &k in color {
+                    let share = if shares > 1 { share_of(k) } else { 0 };
+                    if share == 0 {
+                        place(k, &mut self.lanes);
+                    } else {
+                        later.push((share, k));
+                    }
+                }
+                for share in 1..shares {
+                    for &(_, k) in later.iter().filter(|(s, _)| *s == share) {
+                        place(k, &mut self.lanes);
+                    }
                 }
             }
             if filled > 0 {
@@ -251,11 +274,12 @@ impl ContactGroups {
         positions: &mut [u32],
         shares: usize,
         share_of: &dyn Fn(u32) -> usize,
+        block_first: Option<&dyn Fn(u32) -> bool>,
     ) {
         match self {
-            ContactGroups::Four(w) => w.layout(coloring, positions, shares, share_of),
+            ContactGroups::Four(w) => w.layout(coloring, positions, shares, share_of, block_first),
             #[cfg(target_arch = "x86_64")]
-            ContactGroups::Eight(w) => w.layout(coloring, positions, shares, share_of),
+            ContactGroups::Eight(w) => w.layout(coloring, positions, shares, share_of, block_first),
         }
     }
 

@@ -128,12 +128,14 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
     use crate::collision::{Manifold, ManifoldPoint};
     use crate::solver::contact_solver::{ConstraintBody, ContactSurface, prepare_contact};
     let mut v = Values(11);
-    let mut swaps = 0;
+    let (mut swaps, mut block_cases, mut blocks) = (0, 0, 0);
     for case in 0..128 {
         // Half the cases solve deeper point first, which may hold a manifold's points in the
-        // other order.
+        // other order; the two-point manifolds of the other half use the block solver, which
+        // takes some of them (their points hold a body's centre) and not others.
         let settings = ContactSolveSettings {
             deeper_point_first: case >= 64,
+            use_block_solver: case < 64 && case % 2 == 1,
             ..test_settings()
         };
         let body = |v: &mut Values, index: u32, dominance: i8| {
@@ -177,6 +179,9 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
         let (mut packed, mut in_place) = (WideConstraint::default(), WideConstraint::default());
         pack_lane(&mut packed, lane, &scalar);
         prepare_lane(&mut in_place, lane, &manifold, &surface, &a, &b, &settings);
+        if settings.use_block_solver {
+            super::block::mark_blocks(&mut in_place);
+        }
         assert_eq!(
             lane_bits(&in_place, lane),
             lane_bits(&packed, lane),
@@ -184,6 +189,9 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
         );
         assert_eq!(in_place.swapped[lane], scalar.swapped, "case {case}");
         swaps += scalar.swapped as usize;
+        assert_eq!(in_place.block[lane], scalar.block.is_some(), "case {case}");
+        block_cases += settings.use_block_solver as usize;
+        blocks += in_place.block[lane] as usize;
         // Before any solve the results are the warm start's impulses, which both give back
         // in the manifold's order, swapped or not.
         for solved in [scalar.solved_points(), lane_results(&in_place, lane)] {
@@ -194,6 +202,10 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
         }
     }
     assert!(swaps > 0, "no manifold was held in the other order");
+    assert!(
+        blocks > 0 && blocks < block_cases,
+        "{blocks} of {block_cases} manifolds taken as blocks: the rule went untested"
+    );
 }
 
 /// Regression: a soft point's push-out bias was clamped to the maximum push speed before
@@ -534,9 +546,9 @@ fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
     };
     let mut positions = vec![u32::MAX; pairs.len()];
     let mut wide = Contacts::default();
-    wide.layout(&coloring, &mut positions, 2, &share_of);
+    wide.layout(&coloring, &mut positions, 2, &share_of, None);
     let mut one_share = Contacts::default();
-    one_share.layout(&coloring, &mut vec![0; pairs.len()], 1, &|_| 0);
+    one_share.layout(&coloring, &mut vec![0; pairs.len()], 1, &|_| 0, None);
     assert_eq!(wide.colors, one_share.colors);
     let laid = |w: &Contacts, range: Range<usize>| -> Vec<u32> {
         w.lanes[range]

@@ -33,6 +33,7 @@
 
 use crate::contact::Contact;
 use crate::solver::SolverArrays;
+use crate::solver::block_solver::anchors_hold_a_centre;
 use crate::solver::body_state::STATIC_BODY;
 use crate::world::World;
 
@@ -227,7 +228,34 @@ impl World {
             let body = key.a.min(key.b) as usize;
             (body * shares / bodies).min(shares - 1)
         };
-        arrays.lay_out_contacts(prepared.len(), &sizes, shares, &share_of);
+        // With the block solver, the manifolds it will likely take as blocks fill groups of
+        // their own. From the manifold's anchors on the body origins (the centre offsets
+        // are the prepare's business): a guess that only groups, the prepare decides.
+        let likely_blocks: Vec<bool> = if self.def.enable_block_solver {
+            let turns = |i: u32| i != STATIC_BODY && arrays.params[i as usize].inv_inertia > 0.0;
+            (0..prepared.len())
+                .map(|k| {
+                    let Some(key) = keys.get(k) else {
+                        return false;
+                    };
+                    let m = &self.contacts.at(key.slot).manifold;
+                    let [p1, p2] = &m.points;
+                    m.point_count == 2
+                        && anchors_hold_a_centre(
+                            [p1.anchor_a, p2.anchor_a],
+                            [p1.anchor_b, p2.anchor_b],
+                            m.normal,
+                            [turns(key.a), turns(key.b)],
+                        )
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let block_first = |k: u32| likely_blocks.get(k as usize).copied().unwrap_or(false);
+        let block_first: Option<&dyn Fn(u32) -> bool> =
+            (!likely_blocks.is_empty()).then_some(&block_first);
+        arrays.lay_out_contacts(prepared.len(), &sizes, shares, &share_of, block_first);
         let cache = &mut self.solve_set;
         cache.contacts_changed = false;
         cache.changed_slots.clear();
