@@ -19,13 +19,15 @@ const GOLDEN: u64 = 0xdb5cb9316917a5f6;
 const GOLDEN: u64 = 0x1522885ef10dd663;
 
 /// The same with the block solver on: its groups mix lanes it solves (the boxes' two-point
-/// manifolds) with lanes it leaves to the point-by-point solve (the balls' one-point ones),
-/// and which lanes share a group differs between four and eight lanes.
+/// manifolds that hold a box's centre) with lanes it leaves to the point-by-point solve
+/// (the balls' one-point manifolds, and the pyramid's boxes bridging two below), which lanes
+/// share a group differs between four and eight lanes, and the likely blocks are laid out
+/// first in each colour.
 #[cfg(not(feature = "large-world"))]
-const GOLDEN_BLOCK: u64 = 0x210bb753c30b6fcf;
+const GOLDEN_BLOCK: u64 = 0x855798f0bb2c99b4;
 /// The same in the `large-world` build.
 #[cfg(feature = "large-world")]
-const GOLDEN_BLOCK: u64 = 0xbb305560c06fdbb2;
+const GOLDEN_BLOCK: u64 = 0xc72d635fb8ec8b7e;
 
 /// The same with the deeper point of a manifold solved first: lanes hold their points in the
 /// order the step began with, the deeper first, and a group may still mix lanes that solve

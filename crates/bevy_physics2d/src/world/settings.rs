@@ -31,9 +31,9 @@ pub struct PhysicsSettings {
     pub joint_hertz: f32,
     /// Joint damping ratio.
     pub joint_damping_ratio: f32,
-    /// Solve two-point contacts as a 2x2 block instead of point by point: awake towers stand
-    /// still, at about the same speed (see `WorldDef::enable_block_solver` for what it costs
-    /// elsewhere; off by default).
+    /// Solve two-point contacts that hold a body up on their own (a box on a face) as a 2x2
+    /// block instead of point by point: awake towers stand still, at about the same speed
+    /// (see `WorldDef::enable_block_solver` for what it costs elsewhere; off by default).
     pub block_solver: bool,
     /// Solve the deeper of a two-point contact's points first, so awake towers barely lean;
     /// contacts struck faster than the restitution threshold keep Box2D v3's order (off by

@@ -32,10 +32,10 @@
 //! does, has its centre at or beyond the end of each manifold, and the other support
 //! holds it level. There point by point answers more than the soft model asks for in
 //! one pass (K12 > 0: the second point's push also lifts the first), a stiffer first
-//! bounce; the block's exact answer let Box2D's 20-row pyramid sink 2.3 cm instead of
-//! 2.0 cm in its first bounce and settle 0.5 mm lower. Leaving those manifolds point by
-//! point keeps Box2D's pyramid (29.8 mm of sag, Box2D 29.7 mm) and loses nothing on
-//! the towers.
+//! bounce; the block's exact answer let the 20-row pyramid (Box2D's scene) sink 2.3 cm
+//! instead of 2.0 cm in its first bounce and settle 0.53 mm lower. Leaving those manifolds
+//! point by point keeps Box2D's pyramid (its top box settles 29.80 mm low, 29.7 mm in
+//! Box2D) and loses nothing on the towers.
 
 use super::body_state::BodyState;
 use super::contact_solver::{
@@ -57,12 +57,13 @@ pub(crate) const MAX_CONDITION_NUMBER: f32 = 1000.0;
 /// centre near the middle, or a centimetre off it in an offset tower) on the other.
 pub(crate) const MIN_CENTRE_SHARE: f32 = 0.1;
 
-/// Whether a body's centre lies between the two points of a manifold, at least
+/// Whether a body's centre lies between the two points of a manifold, more than
 /// [`MIN_CENTRE_SHARE`] of their span from either. `arm1` and `arm2` are the points'
-/// lever arms about the body's centre, r_i x n: minus each point's position along the face
-/// from the centre. The centre sits at the share f = arm1 / (arm1 - arm2) of the way from
-/// point 1 to point 2, and f (1 - f) = -arm1 arm2 / (arm1 - arm2)^2, which is at least
-/// s (1 - s) exactly when s <= f <= 1 - s (for s = MIN_CENTRE_SHARE <= 1/2).
+/// lever arms about the body's centre, r_i x n: each point's position along the face (the
+/// solver's tangent, right_perp(n)) from the centre. The centre sits at the share
+/// f = arm1 / (arm1 - arm2) of the way from point 1 to point 2, and
+/// f (1 - f) = -arm1 arm2 / (arm1 - arm2)^2, which is above s (1 - s) exactly when
+/// s < f < 1 - s (for s = MIN_CENTRE_SHARE < 1/2).
 #[inline(always)]
 pub(crate) fn centre_between(arm1: f32, arm2: f32) -> bool {
     let span = arm1 - arm2;
@@ -97,9 +98,7 @@ pub(crate) fn anchors_hold_a_centre(
     turns: [bool; 2],
 ) -> bool {
     let holds = |[r1, r2]: [Vec2; 2]| centre_between(cross(r1, n), cross(r2, n));
-    // Without short circuits: the preparing loop asks this of every two-point manifold,
-    // and a branch on a coin flip per manifold costs more than the arithmetic.
-    (turns[0] & holds(on_a)) | (turns[1] & holds(on_b))
+    (turns[0] && holds(on_a)) || (turns[1] && holds(on_b))
 }
 
 /// The rigid coupled K of a two-point manifold.
@@ -120,20 +119,13 @@ impl BlockMatrix {
 
     /// K for two points along normal `n` between bodies of `masses`, or `None` when it is ill
     /// conditioned or holds up neither body on its own ([`holds_a_centre`]). The anchors and
-    /// masses do not change during a step, so neither does the answer.
+    /// masses do not change during a step, so neither does the answer. The lanes decide the
+    /// same with the same operations (`wide_contacts/block.rs`, `mark_blocks`).
     pub fn for_points(
         points: &[ConstraintPoint; 2],
         n: Vec2,
         masses: BodyMasses,
     ) -> Option<BlockMatrix> {
-        let (k, takes) = BlockMatrix::with_verdict(points, n, masses);
-        takes.then_some(k)
-    }
-
-    /// K, and whether it is well conditioned and holds up a body ([`holds_a_centre`]). The
-    /// lanes decide the same with the same operations (`wide_contacts/block.rs`,
-    /// `mark_blocks`).
-    fn with_verdict(points: &[ConstraintPoint; 2], n: Vec2, masses: BodyMasses) -> (Self, bool) {
         let (ma, ia, mb, ib) = masses;
         let [p1, p2] = points;
         let (ra1, rb1) = (cross(p1.anchor_a, n), cross(p1.anchor_b, n));
@@ -144,8 +136,7 @@ impl BlockMatrix {
         let k12 = m + ia * ra1 * ra2 + ib * rb1 * rb2;
         let det = k11 * k22 - k12 * k12;
         let conditioned = k11 * k11 < MAX_CONDITION_NUMBER * det;
-        let k = BlockMatrix { k11, k12, k22 };
-        (k, conditioned & holds_a_centre(points, n, masses))
+        (conditioned && holds_a_centre(points, n, masses)).then_some(BlockMatrix { k11, k12, k22 })
     }
 }
 
@@ -250,8 +241,8 @@ mod tests {
 
     #[test]
     fn a_face_holds_the_centre_and_a_bridge_does_not() {
-        // Arms r x n for a normal along y are the points' x (minus their position along
-        // the face, which flips both signs and changes nothing).
+        // Arms r x n for a normal along y are the points' x: their positions along the
+        // face from the centre.
         // A unit box on its face: points at either corner, the centre in the middle.
         assert!(centre_between(-0.5, 0.5));
         // A narrow box 1 cm off the middle of the box below: still held.
@@ -268,6 +259,38 @@ mod tests {
         assert!(!centre_between(-0.09, 0.91));
         // Coincident points span nothing.
         assert!(!centre_between(0.0, 0.0));
+    }
+
+    #[test]
+    fn a_bridging_manifold_is_left_to_the_points_and_a_face_is_a_block() {
+        use super::BlockMatrix;
+        use crate::solver::contact_solver::ConstraintPoint;
+        use bevy_math::Vec2;
+        let point = |a: Vec2, b: Vec2| ConstraintPoint {
+            anchor_a: a,
+            anchor_b: b,
+            ..Default::default()
+        };
+        // Unit boxes (mass 1, inertia 1/6), normal up from A (below) to B (above).
+        let masses = (1.0, 6.0, 1.0, 6.0);
+        let n = Vec2::Y;
+        // B stands on A's face: corners over corners, both centres between the points.
+        let face = [
+            point(Vec2::new(-0.5, 0.5), Vec2::new(-0.5, -0.5)),
+            point(Vec2::new(0.5, 0.5), Vec2::new(0.5, -0.5)),
+        ];
+        let k = BlockMatrix::for_points(&face, n, masses).expect("a face is a block");
+        assert_eq!((k.k11, k.k12, k.k22), (5.0, -1.0, 5.0));
+        // B bridges A and a box beside it, as in a pyramid: its centre over A's corner,
+        // A's centre under B's corner. K is well conditioned (3.5, 2, 3.5), yet neither
+        // centre is between the points.
+        let bridge = [
+            point(Vec2::new(0.0, 0.5), Vec2::new(-0.5, -0.5)),
+            point(Vec2::new(0.5, 0.5), Vec2::new(0.0, -0.5)),
+        ];
+        assert_eq!(BlockMatrix::for_points(&bridge, n, masses), None);
+        // The same face on static ground (A fixed): B's centre alone decides.
+        assert!(BlockMatrix::for_points(&face, n, (0.0, 0.0, 1.0, 6.0)).is_some());
     }
 
     #[test]

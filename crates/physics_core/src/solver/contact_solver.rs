@@ -69,8 +69,9 @@ pub(crate) struct ContactConstraint {
     pub softness: Softness,
     pub points: [ConstraintPoint; 2],
     pub point_count: usize,
-    /// Coupled K of a two-point manifold, when the block solver is on and K is well
-    /// conditioned.
+    /// Coupled K of a two-point manifold, when the block solver is on and takes it: K well
+    /// conditioned and a turning body's centre between the points
+    /// (`block_solver::BlockMatrix::for_points`).
     pub block: Option<BlockMatrix>,
     /// The two points are held in the other order than the manifold lists them: solving
     /// deeper point first, the point deeper when the step began comes first
@@ -166,8 +167,9 @@ pub(crate) enum TwoPoints {
     /// one where neither point has approached faster than `impact_speed` this step. An
     /// impact is solved in listed order (see [`resting`]).
     DeeperFirst { impact_speed: f32 },
-    /// Both together as a 2x2 block where its answer holds; point by point, listed order,
-    /// where it does not.
+    /// Both together as a 2x2 block where the manifold holds a turning body's centre between
+    /// its points and the block's answer holds (`block_solver.rs`); point by point, listed
+    /// order, elsewhere.
     Block,
 }
 

@@ -28,7 +28,7 @@
 //! the lanes' solver it uses no fused multiply-add, and the lanes it leaves keep their
 //! velocities by selection, so both lane widths give the same bits.
 
-use super::{LANES, Lanes, WideBody, WideConstraint, apply, relative_velocity};
+use super::{Lanes, WideBody, WideConstraint, apply, relative_velocity};
 use crate::solver::block_solver::{MAX_CONDITION_NUMBER, MIN_CENTRE_SHARE};
 
 /// The lanes' lever arms r x n of both points on A and on B, and their rigid K (as
@@ -84,9 +84,8 @@ pub(super) fn mark_blocks(c: &mut WideConstraint) {
     let (ia, ib) = (c.inv_inertia_a, c.inv_inertia_b);
     let holds = (ia.simd_gt(zero) & between(arms_a)) | (ib.simd_gt(zero) & between(arms_b));
     let takes = c.points[1].normal_mass.simd_gt(zero) & conditioned & holds;
-    let takes = takes.as_array();
-    for lane in 0..LANES {
-        c.block[lane] = takes[lane].to_bits() != 0;
+    for (flag, take) in c.block.iter_mut().zip(takes.as_array()) {
+        *flag = take.to_bits() != 0;
     }
 }
 

@@ -131,9 +131,9 @@ pub(crate) struct WideContacts<const N: usize, G> {
     pub lanes: Vec<[u32; N]>,
     /// Groups of each colour, in colour order.
     pub colors: Vec<Range<usize>>,
-    /// The layout's scratch: a colour's constraints of the shares after the first, with
-    /// their share.
-    later_shares: Vec<(usize, u32)>,
+    /// The layout's scratch: a colour's constraints with their rank (their share, or with
+    /// `block_first` twice their share and one more unless named), kept for its allocation.
+    ranked_scratch: Vec<(usize, u32)>,
 }
 
 impl<const N: usize, G> Default for WideContacts<N, G> {
@@ -142,7 +142,7 @@ impl<const N: usize, G> Default for WideContacts<N, G> {
             groups: Vec::new(),
             lanes: Vec::new(),
             colors: Vec::new(),
-            later_shares: Vec::new(),
+            ranked_scratch: Vec::new(),
         }
     }
 }
@@ -175,7 +175,7 @@ impl<const N: usize, G: LaneGroup<N>> WideContacts<N, G> {
     ) {
         self.lanes.clear();
         self.colors.clear();
-        let mut later = std::mem::take(&mut self.later_shares);
+        let mut later = std::mem::take(&mut self.ranked_scratch);
         for color in &coloring.colors {
             let start = self.lanes.len();
             let mut lanes = [EMPTY_LANE; N];
@@ -197,7 +197,9 @@ impl<const N: usize, G: LaneGroup<N>> WideContacts<N, G> {
                     let share = if shares > 1 { share_of(k) } else { 0 };
                     later.push((2 * share + usize::from(!block_first(k)), k));
                 }
-                later.sort_by_key(|&(rank, _)| rank);
+                // Constraint indices are unique: an unstable sort by (rank, k) keeps
+                // constraint order within a rank, without the stable sort's allocation.
+                later.sort_unstable();
                 for &(_, k) in later.iter() {
                     place(k, &mut self.lanes);
                 }
@@ -224,7 +226,7 @@ impl<const N: usize, G: LaneGroup<N>> WideContacts<N, G> {
                 self.colors.push(start..self.lanes.len());
             }
         }
-        self.later_shares = later;
+        self.ranked_scratch = later;
         self.groups.resize(self.lanes.len(), G::default());
     }
 }

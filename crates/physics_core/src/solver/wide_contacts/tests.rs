@@ -268,9 +268,9 @@ fn lanes_give_what_one_by_one_gives() {
 }
 
 /// The block solver in lanes gives what the scalar block solver gives, lanes it answers and
-/// lanes it leaves to the point-by-point solve (a one-point manifold, and whatever the
-/// random manifolds make ill conditioned) side by side in one group; and it is not the
-/// point-by-point answer.
+/// lanes it leaves to the point-by-point solve (a one-point manifold, and whatever random
+/// manifolds are ill conditioned or hold no body's centre between their points) side by
+/// side in one group; and it is not the point-by-point answer.
 #[test]
 fn block_lanes_give_what_the_scalar_block_gives() {
     let block = lanes_against_one_by_one(TwoPoints::Block);
@@ -572,6 +572,59 @@ fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
         assert_eq!(got, expected);
     }
     assert!(reordered > 0, "the shares should reorder some colour");
+    for (k, &place) in positions.iter().enumerate() {
+        if coloring.overflow.contains(&(k as u32)) {
+            continue;
+        }
+        let place = place as usize;
+        assert_eq!(wide.lanes[place / LANES][place % LANES], k as u32);
+    }
+}
+
+/// With `block_first`, each share of a colour lays out the constraints it names first, in
+/// constraint order, then the others: the same constraints per colour as without it, each at
+/// the position it is given.
+#[test]
+fn named_constraints_come_first_in_each_share_of_a_colour() {
+    let bodies = 64u32;
+    let pairs = crate::solver::graph_coloring::random_pairs(77, bodies, 1200);
+    let mut coloring = GraphColoring::default();
+    coloring.reset(bodies as usize);
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        coloring.add(k as u32, a, b);
+    }
+    let share_of = |k: u32| {
+        let (a, b) = pairs[k as usize];
+        (a.min(b) >= bodies / 2) as usize
+    };
+    let named = |k: u32| k % 3 == 0;
+    let mut positions = vec![u32::MAX; pairs.len()];
+    let mut wide = Contacts::default();
+    wide.layout(&coloring, &mut positions, 2, &share_of, Some(&named));
+    let mut plain = Contacts::default();
+    plain.layout(&coloring, &mut vec![0; pairs.len()], 2, &share_of, None);
+    assert_eq!(wide.colors, plain.colors);
+    for (range, list) in wide
+        .colors
+        .iter()
+        .zip(coloring.colors.iter().filter(|c| !c.is_empty()))
+    {
+        let expected: Vec<u32> = (0..2)
+            .flat_map(|s| {
+                let of_share = move |k: &u32| share_of(*k) == s;
+                let first = list.iter().copied().filter(of_share).filter(|&k| named(k));
+                let rest = list.iter().copied().filter(of_share).filter(|&k| !named(k));
+                first.chain(rest)
+            })
+            .collect();
+        let got: Vec<u32> = wide.lanes[range.clone()]
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&k| k != EMPTY_LANE)
+            .collect();
+        assert_eq!(got, expected);
+    }
     for (k, &place) in positions.iter().enumerate() {
         if coloring.overflow.contains(&(k as u32)) {
             continue;

@@ -230,14 +230,16 @@ impl World {
         };
         // With the block solver, the manifolds it will likely take as blocks fill groups of
         // their own. From the manifold's anchors on the body origins (the centre offsets
-        // are the prepare's business): a guess that only groups, the prepare decides.
-        let likely_blocks: Vec<bool> = if self.def.enable_block_solver {
+        // are the prepare's business): a guess that only groups, the prepare decides. It
+        // reads every solved contact's record, a cost only the block solver pays, and only
+        // when the solve set is built or mended (not when it is reused).
+        let likely_blocks: Vec<bool> = if self.def.enable_block_solver
+            && keys.len() == prepared.len()
+        {
             let turns = |i: u32| i != STATIC_BODY && arrays.params[i as usize].inv_inertia > 0.0;
             (0..prepared.len())
                 .map(|k| {
-                    let Some(key) = keys.get(k) else {
-                        return false;
-                    };
+                    let key = &keys[k];
                     let m = &self.contacts.at(key.slot).manifold;
                     let [p1, p2] = &m.points;
                     m.point_count == 2
