@@ -597,7 +597,7 @@ fn named_constraints_come_first_in_each_share_of_a_colour() {
         let (a, b) = pairs[k as usize];
         (a.min(b) >= bodies / 2) as usize
     };
-    let named = |k: u32| k % 3 == 0;
+    let named = |k: u32| k.is_multiple_of(3);
     let mut positions = vec![u32::MAX; pairs.len()];
     let mut wide = Contacts::default();
     wide.layout(&coloring, &mut positions, 2, &share_of, Some(&named));
