@@ -528,36 +528,58 @@ fn friction_is_solved_in_the_relax_only() {
     assert!(biased.iter().zip(&tangents(&lanes)).all(|(b, r)| b != r));
 }
 
-/// Laid out in worker shares, each colour's groups hold its constraints of the first share,
-/// in order, then those of the second: every constraint once, at the position it is given,
-/// and the colours' constraint sets as laid out in one share.
-#[test]
-fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
+/// Constraints between random pairs of 64 bodies, coloured in order, and each one's worker
+/// share of two (by its lower body).
+fn coloured_pairs(seed: u32) -> (GraphColoring, Vec<usize>) {
     let bodies = 64u32;
-    let pairs = crate::solver::graph_coloring::random_pairs(4242, bodies, 1200);
+    let pairs = crate::solver::graph_coloring::random_pairs(seed, bodies, 1200);
     let mut coloring = GraphColoring::default();
     coloring.reset(bodies as usize);
     for (k, &(a, b)) in pairs.iter().enumerate() {
         coloring.add(k as u32, a, b);
     }
-    let share_of = |k: u32| {
-        let (a, b) = pairs[k as usize];
-        (a.min(b) >= bodies / 2) as usize
-    };
-    let mut positions = vec![u32::MAX; pairs.len()];
+    let shares = pairs
+        .iter()
+        .map(|&(a, b)| (a.min(b) >= bodies / 2) as usize)
+        .collect();
+    (coloring, shares)
+}
+
+/// The constraints laid out in `range` of `w`'s groups, in lane order.
+fn laid(w: &Contacts, range: Range<usize>) -> Vec<u32> {
+    w.lanes[range]
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&k| k != EMPTY_LANE)
+        .collect()
+}
+
+/// Every coloured constraint is laid out once, at the position `layout` gave it.
+fn assert_each_at_its_position(w: &Contacts, coloring: &GraphColoring, positions: &[u32]) {
+    for (k, &place) in positions.iter().enumerate() {
+        if coloring.overflow.contains(&(k as u32)) {
+            continue;
+        }
+        let place = place as usize;
+        assert_eq!(w.lanes[place / LANES][place % LANES], k as u32);
+    }
+}
+
+/// Laid out in worker shares, each colour's groups hold its constraints of the first share,
+/// in order, then those of the second: every constraint once, at the position it is given,
+/// and the colours' constraint sets as laid out in one share.
+#[test]
+fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
+    let (coloring, shares) = coloured_pairs(4242);
+    let share_of = |k: u32| shares[k as usize];
+    let count = shares.len();
+    let mut positions = vec![u32::MAX; count];
     let mut wide = Contacts::default();
     wide.layout(&coloring, &mut positions, 2, &share_of, None);
     let mut one_share = Contacts::default();
-    one_share.layout(&coloring, &mut vec![0; pairs.len()], 1, &|_| 0, None);
+    one_share.layout(&coloring, &mut vec![0; count], 1, &|_| 0, None);
     assert_eq!(wide.colors, one_share.colors);
-    let laid = |w: &Contacts, range: Range<usize>| -> Vec<u32> {
-        w.lanes[range]
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&k| k != EMPTY_LANE)
-            .collect()
-    };
     let mut reordered = 0;
     for (range, list) in wide
         .colors
@@ -572,13 +594,7 @@ fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
         assert_eq!(got, expected);
     }
     assert!(reordered > 0, "the shares should reorder some colour");
-    for (k, &place) in positions.iter().enumerate() {
-        if coloring.overflow.contains(&(k as u32)) {
-            continue;
-        }
-        let place = place as usize;
-        assert_eq!(wide.lanes[place / LANES][place % LANES], k as u32);
-    }
+    assert_each_at_its_position(&wide, &coloring, &positions);
 }
 
 /// With `block_first`, each share of a colour lays out the constraints it names first, in
@@ -586,23 +602,15 @@ fn a_colour_is_laid_out_share_by_share_in_constraint_order() {
 /// the position it is given.
 #[test]
 fn named_constraints_come_first_in_each_share_of_a_colour() {
-    let bodies = 64u32;
-    let pairs = crate::solver::graph_coloring::random_pairs(77, bodies, 1200);
-    let mut coloring = GraphColoring::default();
-    coloring.reset(bodies as usize);
-    for (k, &(a, b)) in pairs.iter().enumerate() {
-        coloring.add(k as u32, a, b);
-    }
-    let share_of = |k: u32| {
-        let (a, b) = pairs[k as usize];
-        (a.min(b) >= bodies / 2) as usize
-    };
+    let (coloring, shares) = coloured_pairs(77);
+    let share_of = |k: u32| shares[k as usize];
+    let count = shares.len();
     let named = |k: u32| k.is_multiple_of(3);
-    let mut positions = vec![u32::MAX; pairs.len()];
+    let mut positions = vec![u32::MAX; count];
     let mut wide = Contacts::default();
     wide.layout(&coloring, &mut positions, 2, &share_of, Some(&named));
     let mut plain = Contacts::default();
-    plain.layout(&coloring, &mut vec![0; pairs.len()], 2, &share_of, None);
+    plain.layout(&coloring, &mut vec![0; count], 2, &share_of, None);
     assert_eq!(wide.colors, plain.colors);
     for (range, list) in wide
         .colors
@@ -617,19 +625,7 @@ fn named_constraints_come_first_in_each_share_of_a_colour() {
                 first.chain(rest)
             })
             .collect();
-        let got: Vec<u32> = wide.lanes[range.clone()]
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&k| k != EMPTY_LANE)
-            .collect();
-        assert_eq!(got, expected);
+        assert_eq!(laid(&wide, range.clone()), expected);
     }
-    for (k, &place) in positions.iter().enumerate() {
-        if coloring.overflow.contains(&(k as u32)) {
-            continue;
-        }
-        let place = place as usize;
-        assert_eq!(wide.lanes[place / LANES][place % LANES], k as u32);
-    }
+    assert_each_at_its_position(&wide, &coloring, &positions);
 }

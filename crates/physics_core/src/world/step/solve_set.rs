@@ -90,6 +90,9 @@ pub(in crate::world) struct SolveSetCache {
     exact_island_bodies: u32,
     /// Constraint counts of the exact contact islands, in island order.
     exact_sizes: Vec<usize>,
+    /// With the block solver, whether each solved contact is likely a block (the layout's
+    /// guess; kept for its allocation).
+    likely_blocks: Vec<bool>,
     /// Some solved contact has restitution.
     any_restitution: bool,
 }
@@ -233,31 +236,27 @@ impl World {
         // are the prepare's business): a guess that only groups, the prepare decides. It
         // reads every solved contact's record, a cost only the block solver pays, and only
         // when the solve set is built or mended (not when it is reused).
-        let likely_blocks: Vec<bool> = if self.def.enable_block_solver
-            && keys.len() == prepared.len()
-        {
+        let mut likely_blocks = std::mem::take(&mut self.solve_set.likely_blocks);
+        likely_blocks.clear();
+        if self.def.enable_block_solver && keys.len() == prepared.len() {
             let turns = |i: u32| i != STATIC_BODY && arrays.params[i as usize].inv_inertia > 0.0;
-            (0..prepared.len())
-                .map(|k| {
-                    let key = &keys[k];
-                    let m = &self.contacts.at(key.slot).manifold;
-                    let [p1, p2] = &m.points;
-                    m.point_count == 2
-                        && anchors_hold_a_centre(
-                            [p1.anchor_a, p2.anchor_a],
-                            [p1.anchor_b, p2.anchor_b],
-                            m.normal,
-                            [turns(key.a), turns(key.b)],
-                        )
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let block_first = |k: u32| likely_blocks.get(k as usize).copied().unwrap_or(false);
+            likely_blocks.extend(keys.iter().map(|key| {
+                let m = &self.contacts.at(key.slot).manifold;
+                let [p1, p2] = &m.points;
+                m.point_count == 2
+                    && anchors_hold_a_centre(
+                        [p1.anchor_a, p2.anchor_a],
+                        [p1.anchor_b, p2.anchor_b],
+                        m.normal,
+                        [turns(key.a), turns(key.b)],
+                    )
+            }));
+        }
+        let block_first = |k: u32| likely_blocks[k as usize];
         let block_first: Option<&dyn Fn(u32) -> bool> =
             (!likely_blocks.is_empty()).then_some(&block_first);
         arrays.lay_out_contacts(prepared.len(), &sizes, shares, &share_of, block_first);
+        self.solve_set.likely_blocks = likely_blocks;
         let cache = &mut self.solve_set;
         cache.contacts_changed = false;
         cache.changed_slots.clear();
