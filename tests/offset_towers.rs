@@ -47,11 +47,26 @@ fn layouts() -> Vec<TowerLayout> {
 /// 41 cm, so either bound fails on the sequential solves.
 #[test]
 fn the_block_solver_holds_twenty_offset_towers() {
-    let def = WorldDef {
+    holds_twenty_offset_towers(WorldDef {
         enable_sleep: false,
         enable_block_solver: true,
         ..WorldDef::default()
-    };
+    });
+}
+
+/// A manifold's points solved together (`WorldDef::solve_points_together`) hold the twenty
+/// towers within the block solver's bounds.
+#[test]
+fn points_solved_together_hold_twenty_offset_towers() {
+    holds_twenty_offset_towers(WorldDef {
+        enable_sleep: false,
+        solve_points_together: true,
+        ..WorldDef::default()
+    });
+}
+
+/// The twenty towers' median drift under 1.5 cm and every one under 10 cm, built with `def`.
+fn holds_twenty_offset_towers(def: WorldDef) {
     let mut drifts: Vec<f32> = layouts()
         .into_iter()
         .map(|layout| top_drift(layout, def))
@@ -86,6 +101,13 @@ fn offset_towers_by_two_point_solve() {
             "block solver",
             WorldDef {
                 enable_block_solver: true,
+                ..awake
+            },
+        ),
+        (
+            "points together",
+            WorldDef {
+                solve_points_together: true,
                 ..awake
             },
         ),

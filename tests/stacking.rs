@@ -261,6 +261,94 @@ fn the_block_solver_holds_awake_towers_for_thirty_seconds() {
     }
 }
 
+/// A manifold's two points solved together (`WorldDef::solve_points_together`, both from
+/// the same velocities) hold the same awake towers as the block solver: neither point goes
+/// first, so nothing turns a box that its load does not. Straight towers within a
+/// millimetre (rounding only), alternating 1 cm offsets within 1.5 cm (they measure 0.0 and
+/// 1.04 cm; Box2D's order 1.2 to 2.5 cm and 19 cm), and towers of boxes half as wide as
+/// they are tall, straight and offset, within 1 cm.
+#[test]
+fn points_solved_together_hold_awake_towers_for_thirty_seconds() {
+    let together = common::def(Solver::Together);
+    for (name, allowed) in [
+        ("tower_15", 0.001),
+        ("tower_20", 0.001),
+        ("tower_30", 0.001),
+        ("tower_offset_20", 0.015),
+    ] {
+        let worst = top_drift(name, together);
+        assert!(
+            worst < allowed,
+            "{name}: the top box strayed {worst} m sideways (allowed {allowed} m)"
+        );
+    }
+    for offset in [0.0, 0.01] {
+        let worst = common::top_drift(&narrow_tower(offset), together);
+        assert!(
+            worst < 0.01,
+            "narrow tower, offset {offset}: the top box strayed {worst} m sideways"
+        );
+    }
+}
+
+/// Regression: the block solver pushes an overlap out faster than Box2D's point-by-point
+/// solve. A box's two points on a face push each other down (K12 < 0), so the exact 2x2
+/// answer gives both the full soft push at once, and the overlapping pyramid's fastest box
+/// reached 3.51 m/s against 3.48 point by point (`bench_compare --fidelity`). Solved
+/// together from the same velocities (one Jacobi step, which gives less than the exact
+/// answer where the points push each other down) the fastest box must be no faster than
+/// point by point, in the scene as written, mirrored, and created in reverse order.
+#[test]
+fn regression_the_block_solver_pushed_overlaps_out_faster_than_point_by_point() {
+    let fastest = |scene: &physics2d_demos::Scene, def: WorldDef| {
+        let mut built = scene.build(def).expect("scene builds");
+        let mut fastest = 0.0f32;
+        for _ in 0..scene.steps {
+            built.world.step(scene.dt).unwrap();
+            for &id in &built.bodies {
+                fastest = fastest.max(built.world.linear_velocity(id).unwrap().length());
+            }
+        }
+        fastest
+    };
+    let s = scene("overlap_recovery").unwrap();
+    let (mut listed_sum, mut together_sum, mut block_sum) = (0.0, 0.0, 0.0);
+    for variant in physics2d_demos::scenes::order_variants(&s) {
+        let listed = fastest(&variant, common::def(Solver::Sequential));
+        let together = fastest(&variant, common::def(Solver::Together));
+        let block = fastest(&variant, common::def(Solver::Block));
+        println!("fastest box: listed {listed}, together {together}, block {block} m/s");
+        listed_sum += listed;
+        together_sum += together;
+        block_sum += block;
+    }
+    assert!(
+        together_sum <= listed_sum,
+        "points together: {together_sum} against {listed_sum} m/s point by point, summed \
+         over the four orders"
+    );
+    assert!(
+        block_sum > listed_sum,
+        "the block solver no longer pushes faster ({block_sum} against {listed_sum} m/s): \
+         the test has lost its reference"
+    );
+}
+
+/// 15 boxes of 0.5 m by 1 m stacked, every other one shifted `offset` (alternating sides),
+/// awake for 30 s.
+fn narrow_tower(offset: f32) -> physics2d_demos::Scene {
+    physics2d_demos::scenes::tower(
+        "narrow_tower",
+        TowerLayout {
+            count: 15,
+            friction: 0.6,
+            offset,
+            gap: 0.0,
+            box_width: 0.5,
+        },
+    )
+}
+
 /// Towers of boxes half as wide as they are tall (15 boxes of 0.5 m by 1 m, straight and
 /// with alternating 1 cm offsets), awake for 30 s. The block solver takes a manifold as a
 /// block where it holds a body's centre between its points; these towers must be inside
@@ -272,16 +360,7 @@ fn the_block_solver_holds_awake_towers_for_thirty_seconds() {
 #[test]
 fn the_block_solver_holds_towers_of_narrow_boxes() {
     for offset in [0.0, 0.01] {
-        let scene = physics2d_demos::scenes::tower(
-            "narrow_tower",
-            TowerLayout {
-                count: 15,
-                friction: 0.6,
-                offset,
-                gap: 0.0,
-                box_width: 0.5,
-            },
-        );
+        let scene = narrow_tower(offset);
         let listed = common::top_drift(&scene, common::def(Solver::Sequential));
         assert!(
             listed > 0.01,

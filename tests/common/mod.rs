@@ -11,6 +11,9 @@ pub enum Solver {
     Sequential,
     /// Two-point manifolds as a 2x2 block (cedarcantab).
     Block,
+    /// A two-point manifold's points from the same velocities where they couple loosely
+    /// (`WorldDef::solve_points_together`).
+    Together,
     /// Contact islands of up to `EXACT_ISLAND_BODIES` bodies solved exactly together
     /// (`WorldDef::exact_contact_island_bodies`); larger islands stay sequential.
     ExactIslands,
@@ -20,9 +23,10 @@ pub enum Solver {
 pub const EXACT_ISLAND_BODIES: u32 = 64;
 
 /// Every contact solver configuration, named.
-pub const SOLVERS: [(&str, Solver); 3] = [
+pub const SOLVERS: [(&str, Solver); 4] = [
     ("sequential", Solver::Sequential),
     ("block", Solver::Block),
+    ("points together", Solver::Together),
     ("exact islands", Solver::ExactIslands),
 ];
 
@@ -31,6 +35,7 @@ pub const SOLVERS: [(&str, Solver); 3] = [
 pub fn def(solver: Solver) -> WorldDef {
     WorldDef {
         enable_block_solver: solver == Solver::Block,
+        solve_points_together: solver == Solver::Together,
         exact_contact_island_bodies: if solver == Solver::ExactIslands {
             EXACT_ISLAND_BODIES
         } else {

@@ -39,6 +39,17 @@ const GOLDEN_DEEPER: u64 = 0xa77cea79cbd92f1d;
 #[cfg(feature = "large-world")]
 const GOLDEN_DEEPER: u64 = 0x576f6b56baf2a35e;
 
+/// The same with a manifold's two points solved together where they couple loosely: groups
+/// mix lanes that read the second point's velocity before the first point's impulse (the
+/// boxes standing on a face) with lanes that read it after (the balls' one-point manifolds,
+/// the pyramid's boxes bridging two below), and the loosely coupled manifolds are laid out
+/// first in each colour.
+#[cfg(not(feature = "large-world"))]
+const GOLDEN_TOGETHER: u64 = 0x033ea87287517e0b;
+/// The same in the `large-world` build.
+#[cfg(feature = "large-world")]
+const GOLDEN_TOGETHER: u64 = 0x68f8e37d09c3a9e4;
+
 /// How the pile's two-point manifolds are solved.
 #[derive(Clone, Copy, Debug)]
 enum TwoPoints {
@@ -48,13 +59,16 @@ enum TwoPoints {
     Block,
     /// `WorldDef::solve_deeper_point_first`.
     DeeperFirst,
+    /// `WorldDef::solve_points_together`.
+    Together,
 }
 
 /// Each configuration with its golden hash.
-const CONFIGS: [(TwoPoints, u64); 3] = [
+const CONFIGS: [(TwoPoints, u64); 4] = [
     (TwoPoints::Listed, GOLDEN),
     (TwoPoints::Block, GOLDEN_BLOCK),
     (TwoPoints::DeeperFirst, GOLDEN_DEEPER),
+    (TwoPoints::Together, GOLDEN_TOGETHER),
 ];
 
 const STEPS: usize = 180;
@@ -67,6 +81,7 @@ fn pile(workers: usize, two_points: TwoPoints, lanes: ContactLanes) -> World {
         enable_sleep: false,
         enable_block_solver: matches!(two_points, TwoPoints::Block),
         solve_deeper_point_first: matches!(two_points, TwoPoints::DeeperFirst),
+        solve_points_together: matches!(two_points, TwoPoints::Together),
         ..Default::default()
     })
     .unwrap();

@@ -117,6 +117,23 @@ impl BlockMatrix {
         BlockMatrix::for_points(&c.points, c.normal, masses)
     }
 
+    /// The rigid K of two points along normal `n` between bodies of `masses`, whatever its
+    /// conditioning (the lanes build it in the same operations: `wide_contacts/block.rs`,
+    /// `lane_matrix`).
+    #[inline(always)]
+    pub fn rigid(points: &[ConstraintPoint; 2], n: Vec2, masses: BodyMasses) -> BlockMatrix {
+        let (ma, ia, mb, ib) = masses;
+        let [p1, p2] = points;
+        let (ra1, rb1) = (cross(p1.anchor_a, n), cross(p1.anchor_b, n));
+        let (ra2, rb2) = (cross(p2.anchor_a, n), cross(p2.anchor_b, n));
+        let m = ma + mb;
+        BlockMatrix {
+            k11: m + ia * ra1 * ra1 + ib * rb1 * rb1,
+            k22: m + ia * ra2 * ra2 + ib * rb2 * rb2,
+            k12: m + ia * ra1 * ra2 + ib * rb1 * rb2,
+        }
+    }
+
     /// K for two points along normal `n` between bodies of `masses`, or `None` when it is ill
     /// conditioned or holds up neither body on its own ([`holds_a_centre`]). The anchors and
     /// masses do not change during a step, so neither does the answer. The lanes decide the
@@ -126,14 +143,7 @@ impl BlockMatrix {
         n: Vec2,
         masses: BodyMasses,
     ) -> Option<BlockMatrix> {
-        let (ma, ia, mb, ib) = masses;
-        let [p1, p2] = points;
-        let (ra1, rb1) = (cross(p1.anchor_a, n), cross(p1.anchor_b, n));
-        let (ra2, rb2) = (cross(p2.anchor_a, n), cross(p2.anchor_b, n));
-        let m = ma + mb;
-        let k11 = m + ia * ra1 * ra1 + ib * rb1 * rb1;
-        let k22 = m + ia * ra2 * ra2 + ib * rb2 * rb2;
-        let k12 = m + ia * ra1 * ra2 + ib * rb1 * rb2;
+        let BlockMatrix { k11, k12, k22 } = BlockMatrix::rigid(points, n, masses);
         let det = k11 * k22 - k12 * k12;
         let conditioned = k11 * k11 < MAX_CONDITION_NUMBER * det;
         (conditioned && holds_a_centre(points, n, masses)).then_some(BlockMatrix { k11, k12, k22 })

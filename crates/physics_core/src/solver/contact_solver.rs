@@ -16,6 +16,7 @@
 
 use super::block_solver::{BlockMatrix, solve_block};
 use super::body_state::{BodyState, read_state, write_state};
+use super::points_together::together_matrix;
 use super::softness::Softness;
 use crate::collision::{Manifold, ManifoldPoint};
 use crate::math::{cross, cross_sv, right_perp};
@@ -69,9 +70,10 @@ pub(crate) struct ContactConstraint {
     pub softness: Softness,
     pub points: [ConstraintPoint; 2],
     pub point_count: usize,
-    /// Coupled K of a two-point manifold, when the block solver is on and takes it: K well
-    /// conditioned and a turning body's centre between the points
-    /// (`block_solver::BlockMatrix::for_points`).
+    /// Coupled K of a two-point manifold whose points are solved together: with the block
+    /// solver, where it takes the manifold (K well conditioned and a turning body's centre
+    /// between the points, `block_solver::BlockMatrix::for_points`); with points solved
+    /// together, where the rows couple loosely (`points_together::together_matrix`).
     pub block: Option<BlockMatrix>,
     /// The two points are held in the other order than the manifold lists them: solving
     /// deeper point first, the point deeper when the step began comes first
@@ -139,6 +141,9 @@ pub(crate) struct ContactSolveSettings {
     pub max_push_speed: f32,
     pub restitution_threshold: f32,
     pub use_block_solver: bool,
+    /// Solve a manifold's two points from the same velocities where they couple loosely
+    /// (`WorldDef::solve_points_together`).
+    pub points_together: bool,
     /// Solve the deeper of two points first (`WorldDef::solve_deeper_point_first`).
     pub deeper_point_first: bool,
 }
@@ -148,6 +153,8 @@ impl ContactSolveSettings {
     pub fn two_points(&self) -> TwoPoints {
         if self.use_block_solver {
             TwoPoints::Block
+        } else if self.points_together {
+            TwoPoints::Together
         } else if self.deeper_point_first {
             TwoPoints::DeeperFirst {
                 impact_speed: self.restitution_threshold,
@@ -171,6 +178,9 @@ pub(crate) enum TwoPoints {
     /// its points and the block's answer holds (`block_solver.rs`); point by point, listed
     /// order, elsewhere.
     Block,
+    /// Both from the same velocities (one Jacobi step) where the two rows couple loosely
+    /// (`points_together.rs`); point by point, listed order, elsewhere.
+    Together,
 }
 
 /// True when neither point of `c` has approached faster than `impact_speed` this step (the
@@ -204,7 +214,7 @@ pub(crate) fn deeper_listed_second(
             let deeper = manifold.point_count == 2 && resting(points, impact_speed);
             point_order(separations, manifold.point_count, deeper) == [1, 0]
         }
-        TwoPoints::Listed | TwoPoints::Block => false,
+        TwoPoints::Listed | TwoPoints::Block | TwoPoints::Together => false,
     }
 }
 
@@ -378,8 +388,13 @@ pub(crate) fn prepare_contact(
     if out.swapped {
         out.points.swap(0, 1);
     }
-    if settings.use_block_solver && out.point_count == 2 {
-        out.block = BlockMatrix::new(out);
+    if out.point_count == 2 {
+        let masses = (ma, ia, mb, ib);
+        out.block = match settings.two_points() {
+            TwoPoints::Block => BlockMatrix::new(out),
+            TwoPoints::Together => together_matrix(&out.points, n, masses),
+            TwoPoints::Listed | TwoPoints::DeeperFirst { .. } => None,
+        };
     }
 }
 
@@ -485,17 +500,28 @@ pub(crate) fn solve_contacts(
     // Manifolds the block leaves to the point loop keep the listed order, as in the lanes.
     let impact_speed = match settings.two_points() {
         TwoPoints::DeeperFirst { impact_speed } => Some(impact_speed),
-        TwoPoints::Listed | TwoPoints::Block => None,
+        TwoPoints::Listed | TwoPoints::Block | TwoPoints::Together => None,
     };
+    let block_solver = settings.use_block_solver;
     for (i, c) in constraints.iter_mut().enumerate() {
         let mut sa = read_state(states, c.index_a);
         let mut sb = read_state(states, c.index_b);
         let n = c.normal;
 
         let solved_as_block = match c.block {
-            Some(block) => solve_block(c, &block, &mut sa, &mut sb, inv_h, use_bias, settings),
-            None => false,
+            Some(block) if block_solver => {
+                solve_block(c, &block, &mut sa, &mut sb, inv_h, use_bias, settings)
+            }
+            _ => false,
         };
+        // Points solved together read their velocities before either is applied
+        // (`points_together.rs`); otherwise each reads what the one before it left.
+        let mut together = [None; 2];
+        if c.block.is_some() && !block_solver {
+            for (vn, cp) in together.iter_mut().zip(&c.points) {
+                *vn = Some(relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n));
+            }
+        }
         if !solved_as_block {
             // The separations come from positions, which this velocity solve leaves alone:
             // both are known before either point is solved.
@@ -510,7 +536,9 @@ pub(crate) fn solve_contacts(
                 let s = separations[i];
                 let (bias, mass_scale, impulse_scale) =
                     point_bias(s, inv_h, use_bias, &c.softness, settings.max_push_speed);
-                let vn = relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n);
+                let vn = together[i].unwrap_or_else(|| {
+                    relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n)
+                });
                 let delta =
                     -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
                 let total = (cp.normal_impulse + delta).max(0.0);

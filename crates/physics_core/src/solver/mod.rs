@@ -50,6 +50,7 @@ pub(crate) mod exact_contacts;
 pub(crate) mod graph_coloring;
 pub(crate) mod island;
 pub(crate) mod joint_order;
+pub(crate) mod points_together;
 mod profile;
 pub mod softness;
 mod step_stages;

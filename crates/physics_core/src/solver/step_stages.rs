@@ -18,7 +18,7 @@
 use super::body_state::BodyState;
 use super::contact_solver::{
     ConstraintBody, ContactConstraint, ContactSolveSettings, ContactSurface, SurfaceConstraint,
-    apply_restitution, prepare_contact, solve_contacts, warm_start,
+    TwoPoints, apply_restitution, prepare_contact, solve_contacts, warm_start,
 };
 use super::profile::{SolverProfile, SolverStage};
 use super::wide_contacts::{ContactGroups, EMPTY_LANE, LaneGroup, WideContacts};
@@ -545,8 +545,9 @@ where
                             record.manifold.point_count as u8;
                     }
                     // While the group is in cache.
-                    if contact.use_block_solver {
-                        G::mark_blocks(std::slice::from_mut(group));
+                    let two_points = contact.two_points();
+                    if matches!(two_points, TwoPoints::Block | TwoPoints::Together) {
+                        G::mark_blocks(std::slice::from_mut(group), two_points);
                     }
                 }
             }

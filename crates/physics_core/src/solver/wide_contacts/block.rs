@@ -33,16 +33,16 @@ use crate::solver::block_solver::{MAX_CONDITION_NUMBER, MIN_CENTRE_SHARE};
 
 /// The lanes' lever arms r x n of both points on A and on B, and their rigid K (as
 /// `BlockMatrix::for_points` builds it, in the same operations).
-struct LaneMatrix {
-    arms_a: [Lanes; 2],
-    arms_b: [Lanes; 2],
-    k11: Lanes,
-    k12: Lanes,
-    k22: Lanes,
+pub(super) struct LaneMatrix {
+    pub arms_a: [Lanes; 2],
+    pub arms_b: [Lanes; 2],
+    pub k11: Lanes,
+    pub k12: Lanes,
+    pub k22: Lanes,
 }
 
 #[inline(always)]
-fn lane_matrix(c: &WideConstraint) -> LaneMatrix {
+pub(super) fn lane_matrix(c: &WideConstraint) -> LaneMatrix {
     let (nx, ny) = (c.normal_x, c.normal_y);
     let [p1, p2] = &c.points;
     let ra1 = p1.anchor_a_x * ny - p1.anchor_a_y * nx;
@@ -89,6 +89,17 @@ pub(super) fn mark_blocks(c: &mut WideConstraint) {
     }
 }
 
+/// The lanes `c.block` flags, as a mask (all bits set in a flagged lane).
+#[inline(always)]
+pub(super) fn flagged_lanes(c: &WideConstraint) -> Lanes {
+    let zero = Lanes::splat(0.0);
+    let mut flags = zero;
+    for (flag, &lane) in flags.as_mut_array().iter_mut().zip(&c.block) {
+        *flag = if lane { 1.0 } else { 0.0 };
+    }
+    flags.simd_gt(zero)
+}
+
 /// A point's soft terms for this iteration: the bias (already times the mass scale, as the
 /// point update uses it), the mass scale and the impulse scale.
 #[derive(Clone, Copy)]
@@ -113,11 +124,7 @@ pub(super) fn solve_normal_pair<const USE_BIAS: bool>(
     // Which lanes are blocks was decided when the group was prepared: a two-point manifold
     // whose K is well conditioned and that holds a turning body's centre between its points
     // (`block_solver::BlockMatrix::for_points`). The caller sends only groups with one.
-    let mut flags = zero;
-    for (flag, &lane) in flags.as_mut_array().iter_mut().zip(&c.block) {
-        *flag = if lane { 1.0 } else { 0.0 };
-    }
-    let eligible = flags.simd_gt(zero);
+    let eligible = flagged_lanes(c);
     let (nx, ny) = (c.normal_x, c.normal_y);
     let [p1, p2] = &c.points;
     let LaneMatrix { k11, k12, k22, .. } = lane_matrix(c);

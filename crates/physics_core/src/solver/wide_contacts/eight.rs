@@ -96,8 +96,8 @@ fn restitution_avx2(groups: &mut [WideConstraint], states: &mut StatesView, thre
 
 /// [`kernel::mark_block_groups`] compiled for AVX2.
 #[target_feature(enable = "avx2")]
-fn mark_blocks_avx2(groups: &mut [WideConstraint]) {
-    kernel::mark_block_groups(groups);
+fn mark_blocks_avx2(groups: &mut [WideConstraint], two_points: TwoPoints) {
+    kernel::mark_block_groups(groups, two_points);
 }
 
 /// The solve's entry points for [`LaneGroup`](super::LaneGroup) (`kernel.rs`): the AVX2 builds of the
@@ -134,8 +134,8 @@ fn restitution_entry(groups: &mut [WideConstraint], states: &mut StatesView, thr
 
 /// See [`warm_start_entry`].
 #[inline(always)]
-fn mark_blocks_entry(groups: &mut [WideConstraint]) {
+fn mark_blocks_entry(groups: &mut [WideConstraint], two_points: TwoPoints) {
     require_avx2();
     // SAFETY: as in `warm_start_entry`.
-    unsafe { mark_blocks_avx2(groups) }
+    unsafe { mark_blocks_avx2(groups, two_points) }
 }

@@ -87,6 +87,6 @@ fn restitution_entry(groups: &mut [WideConstraint], states: &mut StatesView, thr
 
 /// See [`warm_start_entry`].
 #[inline(always)]
-fn mark_blocks_entry(groups: &mut [WideConstraint]) {
-    kernel::mark_block_groups(groups);
+fn mark_blocks_entry(groups: &mut [WideConstraint], two_points: TwoPoints) {
+    kernel::mark_block_groups(groups, two_points);
 }

@@ -58,6 +58,9 @@ use block::{PointTerms, solve_normal_pair};
 #[allow(clippy::duplicate_mod)] // once per width, as this file is
 #[path = "block.rs"]
 mod block;
+#[allow(clippy::duplicate_mod)] // once per width, as this file is
+#[path = "together.rs"]
+mod together;
 /// One manifold point of every lane. The fields the warm start reads come first (see
 /// [`WideConstraint`]).
 #[derive(Clone, Copy, Default)]
@@ -104,9 +107,11 @@ pub(crate) struct WideConstraint {
     /// (`contact_solver::deeper_listed_second`); [`lane_results`] gives them back in the
     /// manifold's order. In the group's last cache line, which has room for it.
     swapped: [bool; LANES],
-    /// Lanes the block solver takes (`block.rs`'s `mark_blocks`, once the group is prepared:
-    /// the anchors and masses it reads do not change in a step); false everywhere without
-    /// the block solver. In the last cache line too.
+    /// Lanes whose two points are solved together: those the block solver takes
+    /// (`block.rs`'s `mark_blocks`), or those solved from the same velocities
+    /// (`together.rs`'s `mark_together`); marked once the group is prepared, as the anchors
+    /// and masses they read do not change in a step. False everywhere with the
+    /// point-by-point solves. In the last cache line too.
     block: [bool; LANES],
 }
 
@@ -265,8 +270,8 @@ impl LaneGroup<LANES> for WideConstraint {
         prepare_lane(self, lane, manifold, surface, a, b, settings);
     }
 
-    fn mark_blocks(groups: &mut [Self]) {
-        mark_blocks_entry(groups);
+    fn mark_blocks(groups: &mut [Self], two_points: TwoPoints) {
+        mark_blocks_entry(groups, two_points);
     }
 
     fn lane_results(&self, lane: usize) -> [SolvedPoint; 2] {
@@ -294,11 +299,15 @@ impl LaneGroup<LANES> for WideConstraint {
     }
 }
 
-/// Notes the block solver's lanes in each group (`block.rs`, `mark_blocks`).
+/// Notes in each group the lanes whose two points are solved together: the block solver's
+/// (`block.rs`, `mark_blocks`) or those solved from the same velocities (`together.rs`,
+/// `mark_together`). Nothing for the point-by-point solves.
 #[inline(always)]
-pub(super) fn mark_block_groups(groups: &mut [WideConstraint]) {
-    for c in groups {
-        block::mark_blocks(c);
+pub(super) fn mark_block_groups(groups: &mut [WideConstraint], two_points: TwoPoints) {
+    match two_points {
+        TwoPoints::Block => groups.iter_mut().for_each(block::mark_blocks),
+        TwoPoints::Together => groups.iter_mut().for_each(together::mark_together),
+        TwoPoints::Listed | TwoPoints::DeeperFirst { .. } => {}
     }
 }
 
@@ -324,7 +333,7 @@ pub(super) fn solve_groups(
     // A copy of the loop per case, so the bias and two-point tests are decided once and not
     // in every group. Plain loops, no closures: a closure would be compiled on its own,
     // without the eight-lane entry points' AVX2.
-    use TwoPoints::{Block, DeeperFirst, Listed};
+    use TwoPoints::{Block, DeeperFirst, Listed, Together};
     match (use_bias, two_points) {
         (true, Listed) => {
             for c in groups {
@@ -356,6 +365,16 @@ pub(super) fn solve_groups(
                 solve_group::<false, BLOCK>(c, states, inv_h, max_push_speed, 0.0);
             }
         }
+        (true, Together) => {
+            for c in groups {
+                solve_group::<true, TOGETHER>(c, states, inv_h, max_push_speed, 0.0);
+            }
+        }
+        (false, Together) => {
+            for c in groups {
+                solve_group::<false, TOGETHER>(c, states, inv_h, max_push_speed, 0.0);
+            }
+        }
     }
 }
 
@@ -365,6 +384,8 @@ const LISTED: u8 = 0;
 const DEEPER_FIRST: u8 = 1;
 /// See [`LISTED`].
 const BLOCK: u8 = 2;
+/// See [`LISTED`].
+const TOGETHER: u8 = 3;
 
 /// Applies restitution to groups of one colour; groups with no bouncy lane are skipped.
 #[inline(always)]
@@ -584,7 +605,8 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
 
 /// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax). `TWO_POINTS`
 /// says how a manifold's two points go: with [`BLOCK`], together where the block solver can
-/// (`block.rs`) and one after the other elsewhere; with [`DEEPER_FIRST`], one after the
+/// (`block.rs`) and one after the other elsewhere; with [`TOGETHER`], both from the same
+/// velocities in the lanes `together.rs` marks and one after the other elsewhere; with [`DEEPER_FIRST`], one after the
 /// other, the deeper first where neither point approached faster than `impact_speed` this
 /// step (read by that case only); with [`LISTED`], one after the other in listed order.
 #[inline(always)]
@@ -621,6 +643,19 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
                 solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, only);
             }
         }
+    } else if TWO_POINTS == TOGETHER && c.block.contains(&true) {
+        // The lanes solved together read the second point's velocity before the first
+        // point's impulse is applied (`together.rs`); the others read it after, as listed.
+        let together = together::lanes(c);
+        let second_before = normal_velocity(c, &a, &b, &c.points[1]);
+        solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
+        let vn = if together.all() {
+            second_before
+        } else {
+            let second_after = normal_velocity(c, &a, &b, &c.points[1]);
+            together.select(second_before, second_after)
+        };
+        solve_normal_point_at::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], None, vn);
     } else if TWO_POINTS == DEEPER_FIRST {
         // Lanes at rest whose second point is the deeper solve it first: the one order for
         // all lanes when they agree, else that point in those lanes, the first point
@@ -721,6 +756,13 @@ fn point_terms<const USE_BIAS: bool>(
     }
 }
 
+/// The normal velocity of point `p` of every lane: B's anchor's relative to A's, along n.
+#[inline(always)]
+fn normal_velocity(c: &WideConstraint, a: &WideBody, b: &WideBody, p: &WidePoint) -> Lanes {
+    let (vx, vy) = relative_velocity(a, b, p);
+    vx * c.normal_x + vy * c.normal_y
+}
+
 /// Point `i` of every lane on its own (of the lanes in `only`, when given): the soft update
 /// of the point's accumulated normal impulse, clamped to push only.
 #[inline(always)]
@@ -732,11 +774,25 @@ fn solve_normal_point<const USE_BIAS: bool>(
     t: &PointTerms,
     only: Option<Lanes>,
 ) {
+    let vn = normal_velocity(c, a, b, &c.points[i]);
+    solve_normal_point_at::<USE_BIAS>(c, i, a, b, t, only, vn);
+}
+
+/// [`solve_normal_point`] with the point's normal velocity `vn` given (read before the
+/// other point of a manifold solved together was applied, `together.rs`).
+#[inline(always)]
+fn solve_normal_point_at<const USE_BIAS: bool>(
+    c: &mut WideConstraint,
+    i: usize,
+    a: &mut WideBody,
+    b: &mut WideBody,
+    t: &PointTerms,
+    only: Option<Lanes>,
+    vn: Lanes,
+) {
     let zero = Lanes::splat(0.0);
     let (nx, ny) = (c.normal_x, c.normal_y);
     let p = &c.points[i];
-    let (vx, vy) = relative_velocity(a, b, p);
-    let vn = vx * nx + vy * ny;
     let delta =
         -(p.normal_mass * (t.mass_scale * vn + t.bias)) - t.impulse_scale * p.normal_impulse;
     let mut total = (p.normal_impulse + delta).fast_max(zero);

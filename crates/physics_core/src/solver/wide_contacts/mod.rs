@@ -97,10 +97,11 @@ pub(crate) trait LaneGroup<const N: usize>: Copy + Default + Send + Sync {
         settings: &ContactSolveSettings,
     );
 
-    /// Once their lanes are prepared: notes in each group which lanes the block solver
-    /// takes (`block_solver::BlockMatrix::for_points`, in lanes). Only with the block
-    /// solver on.
-    fn mark_blocks(groups: &mut [Self]);
+    /// Once their lanes are prepared: notes in each group which lanes have their two points
+    /// solved together, as `two_points` decides (the block solver's,
+    /// `block_solver::BlockMatrix::for_points`, or those solved from the same velocities,
+    /// `points_together::together_matrix`, in lanes).
+    fn mark_blocks(groups: &mut [Self], two_points: TwoPoints);
 
     /// The impulses and restitution data of lane `lane`.
     fn lane_results(&self, lane: usize) -> [SolvedPoint; 2];

@@ -71,6 +71,7 @@ fn test_settings() -> ContactSolveSettings {
         max_push_speed: 3.0,
         restitution_threshold: 1.0,
         use_block_solver: false,
+        points_together: false,
         deeper_point_first: false,
     }
 }
@@ -129,13 +130,16 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
     use crate::solver::contact_solver::{ConstraintBody, ContactSurface, prepare_contact};
     let mut v = Values(11);
     let (mut swaps, mut block_cases, mut blocks) = (0, 0, 0);
-    for case in 0..128 {
-        // Half the cases solve deeper point first, which may hold a manifold's points in the
-        // other order; the two-point manifolds of the other half use the block solver, which
-        // takes some of them (their points hold a body's centre) and not others.
+    let (mut together_cases, mut togethers) = (0, 0);
+    for case in 0..192 {
+        // A third of the cases solve deeper point first, which may hold a manifold's points
+        // in the other order; the two-point manifolds of the first third use the block
+        // solver, which takes some of them (their points hold a body's centre) and not
+        // others, and those of the last third are solved together where they couple loosely.
         let settings = ContactSolveSettings {
-            deeper_point_first: case >= 64,
+            deeper_point_first: (64..128).contains(&case),
             use_block_solver: case < 64 && case % 2 == 1,
+            points_together: case >= 128 && case % 2 == 1,
             ..test_settings()
         };
         let body = |v: &mut Values, index: u32, dominance: i8| {
@@ -182,6 +186,9 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
         if settings.use_block_solver {
             super::block::mark_blocks(&mut in_place);
         }
+        if settings.points_together {
+            super::together::mark_together(&mut in_place);
+        }
         assert_eq!(
             lane_bits(&in_place, lane),
             lane_bits(&packed, lane),
@@ -190,8 +197,14 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
         assert_eq!(in_place.swapped[lane], scalar.swapped, "case {case}");
         swaps += scalar.swapped as usize;
         assert_eq!(in_place.block[lane], scalar.block.is_some(), "case {case}");
-        block_cases += settings.use_block_solver as usize;
-        blocks += in_place.block[lane] as usize;
+        if settings.use_block_solver {
+            block_cases += 1;
+            blocks += in_place.block[lane] as usize;
+        }
+        if settings.points_together {
+            together_cases += 1;
+            togethers += in_place.block[lane] as usize;
+        }
         // Before any solve the results are the warm start's impulses, which both give back
         // in the manifold's order, swapped or not.
         for solved in [scalar.solved_points(), lane_results(&in_place, lane)] {
@@ -205,6 +218,10 @@ fn a_lane_prepared_in_place_matches_the_packed_scalar_constraint() {
     assert!(
         blocks > 0 && blocks < block_cases,
         "{blocks} of {block_cases} manifolds taken as blocks: the rule went untested"
+    );
+    assert!(
+        togethers > 0 && togethers < together_cases,
+        "{togethers} of {together_cases} manifolds solved together: the rule went untested"
     );
 }
 
@@ -278,6 +295,20 @@ fn block_lanes_give_what_the_scalar_block_gives() {
     assert!(block != points, "the block solver changed nothing");
 }
 
+/// Points solved together in lanes give what the scalar path gives, lanes that couple
+/// loosely and lanes left to the listed order (a one-point manifold, and whatever random
+/// manifolds couple strongly) side by side in one group; and it is not the listed order's
+/// answer.
+#[test]
+fn together_lanes_give_what_the_scalar_path_gives() {
+    let together = lanes_against_one_by_one(TwoPoints::Together);
+    let listed = lanes_against_one_by_one(TwoPoints::Listed);
+    assert!(
+        together != listed,
+        "solving points together changed nothing"
+    );
+}
+
 /// The lanes solve a manifold's deeper point first as the scalar path does, in a group
 /// where some lanes' second point is the deeper and others' the first (the three masked
 /// updates), and that order is not the listed one's answer.
@@ -307,6 +338,7 @@ fn deeper_first_lanes_keep_the_listed_order_for_impacts_as_the_scalar_path_does(
 /// checks that both agree, and returns the lanes' velocities.
 fn lanes_against_one_by_one(two_points: TwoPoints) -> Vec<BodyState> {
     let block = two_points == TwoPoints::Block;
+    let together = two_points == TwoPoints::Together;
     let mut v = Values(7);
     let body_count = 14u32;
     let states: Vec<BodyState> = (0..body_count)
@@ -345,15 +377,41 @@ fn lanes_against_one_by_one(two_points: TwoPoints) -> Vec<BodyState> {
             if block && c.point_count == 2 {
                 c.block = crate::solver::block_solver::BlockMatrix::new(&c);
             }
+            // Two manifolds spread wide on a face (their points far apart, on both sides of
+            // each body's centre), which couple loosely; the random others do not.
+            if together && (k == 0 || k == 4) {
+                let [p1, p2] = &mut c.points;
+                p1.anchor_a *= 3.0;
+                p1.anchor_b *= 3.0;
+                p2.anchor_a = -p1.anchor_a;
+                p2.anchor_b = -p1.anchor_b;
+            }
+            if together && c.point_count == 2 {
+                let masses = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
+                c.block =
+                    crate::solver::points_together::together_matrix(&c.points, c.normal, masses);
+            }
             c
         })
         .collect();
+    if together {
+        let taken: Vec<bool> = constraints
+            .iter()
+            .filter(|c| c.point_count == 2)
+            .map(|c| c.block.is_some())
+            .collect();
+        assert!(
+            taken.contains(&true) && taken.contains(&false),
+            "solved together: {taken:?}"
+        );
+    }
     let impact_speed = match two_points {
         TwoPoints::DeeperFirst { impact_speed } => impact_speed,
-        TwoPoints::Listed | TwoPoints::Block => 1.0,
+        TwoPoints::Listed | TwoPoints::Block | TwoPoints::Together => 1.0,
     };
     let settings = ContactSolveSettings {
         use_block_solver: block,
+        points_together: together,
         deeper_point_first: matches!(two_points, TwoPoints::DeeperFirst { .. }),
         restitution_threshold: impact_speed,
         ..test_settings()

@@ -470,6 +470,7 @@ impl World {
             max_push_speed: self.tolerances.max_contact_push_speed,
             restitution_threshold: self.tolerances.restitution_threshold,
             use_block_solver: self.def.enable_block_solver,
+            points_together: self.def.solve_points_together,
             deeper_point_first: self.def.solve_deeper_point_first,
         };
         let joint_hertz = self.def.joint_hertz.min(0.25 * substeps as f32 / dt);

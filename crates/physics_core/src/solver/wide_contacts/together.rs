@@ -1,0 +1,34 @@
+//! A manifold's two normal points solved together in SIMD lanes (`points_together.rs`): where
+//! a lane's rows couple loosely, the second point's normal velocity is read before the first
+//! point's impulse is applied, so both updates see the same velocities (one Jacobi step on
+//! the lane's 2x2 system; the kernel's `solve_group` does the rest with the point-by-point
+//! update itself). Lanes whose rows couple strongly, and one-point lanes, read it after, in
+//! the listed order, as without the option.
+//!
+//! Which lanes is decided once a step when a group is prepared (`mark_together`), from
+//! the same K as the block solver's and in the operations of
+//! `points_together::together_matrix`, so the lanes and the scalar path agree bit for bit.
+
+use super::block::{LaneMatrix, flagged_lanes, lane_matrix};
+use super::{Lanes, WideConstraint};
+use crate::solver::points_together::MAX_COUPLING_SQUARED;
+
+/// Notes in `c.block` the lanes whose two points are solved together: two points (a
+/// one-point manifold's second point has no mass) whose rows couple loosely,
+/// K12^2 < `MAX_COUPLING_SQUARED` K11 K22. Once a step for each group.
+#[inline(always)]
+pub(super) fn mark_together(c: &mut WideConstraint) {
+    let zero = Lanes::splat(0.0);
+    let LaneMatrix { k11, k12, k22, .. } = lane_matrix(c);
+    let loose = (k12 * k12).simd_lt(Lanes::splat(MAX_COUPLING_SQUARED) * (k11 * k22));
+    let takes = c.points[1].normal_mass.simd_gt(zero) & loose;
+    for (flag, take) in c.block.iter_mut().zip(takes.as_array()) {
+        *flag = take.to_bits() != 0;
+    }
+}
+
+/// The lanes of `c` solved together, as a mask.
+#[inline(always)]
+pub(super) fn lanes(c: &WideConstraint) -> Lanes {
+    flagged_lanes(c)
+}
