@@ -329,6 +329,11 @@ fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
             build,
             deeper,
         ));
+        let together = Settings {
+            points_together: Some(true),
+            ..Settings::default()
+        };
+        out.push(("physics_core, points together".to_string(), build, together));
         let soft = Settings {
             carried_mass_fraction: Some(0.0),
             ..Settings::default()

@@ -50,7 +50,8 @@
 //! `--block-solver` turns on physics_core's and bevy_physics2d's 2x2 block solver for
 //! two-point manifolds (`WorldDef::enable_block_solver`) in the race and the differential
 //! mode, to time and compare it; `--deeper-first` likewise solves a two-point manifold's
-//! deeper point first (`WorldDef::solve_deeper_point_first`).
+//! deeper point first (`WorldDef::solve_deeper_point_first`), and `--together` solves its two
+//! points together where they couple loosely (`WorldDef::solve_points_together`).
 //!
 //! `--carried-mass F` sets physics_core's and bevy_physics2d's
 //! `WorldDef::carried_mass_fraction` in the race and the differential mode (0: off, Box2D
@@ -245,6 +246,7 @@ fn parse() -> Result<Options, String> {
             }
             "--block-solver" => options.settings.block_solver = Some(true),
             "--deeper-first" => options.settings.deeper_point_first = Some(true),
+            "--together" => options.settings.points_together = Some(true),
             "--carried-mass" => {
                 let text = value()?;
                 options.settings.carried_mass_fraction = Some(
@@ -400,6 +402,7 @@ fn main() {
         exact_joint_mass_ratio: options.settings.exact_joint_mass_ratio,
         block_solver: options.settings.block_solver,
         deeper_point_first: options.settings.deeper_point_first,
+        points_together: options.settings.points_together,
         carried_mass_fraction: options.settings.carried_mass_fraction,
         ..engines::Settings::default()
     };

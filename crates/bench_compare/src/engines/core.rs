@@ -35,6 +35,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         solve_deeper_point_first: settings
             .deeper_point_first
             .unwrap_or(defaults.solve_deeper_point_first),
+        solve_points_together: settings
+            .points_together
+            .unwrap_or(defaults.solve_points_together),
         carried_mass_fraction: settings
             .carried_mass_fraction
             .unwrap_or(defaults.carried_mass_fraction),

@@ -44,6 +44,9 @@ pub struct Settings {
     /// physics_core and bevy_physics2d: solve a two-point manifold's deeper point first
     /// (`WorldDef::solve_deeper_point_first`; `None`: their default).
     pub deeper_point_first: Option<bool>,
+    /// physics_core and bevy_physics2d: solve a two-point manifold's points together
+    /// (`WorldDef::solve_points_together`; `None`: their default).
+    pub points_together: Option<bool>,
     /// physics_core and bevy_physics2d: `WorldDef::carried_mass_fraction` (`None`: their
     /// default; 0: off, every contact as in Box2D v3).
     pub carried_mass_fraction: Option<f32>,
@@ -62,6 +65,7 @@ impl Default for Settings {
             exact_joint_mass_ratio: None,
             block_solver: None,
             deeper_point_first: None,
+            points_together: None,
             carried_mass_fraction: None,
             contact_lanes: physics_core::world::ContactLanes::Detect,
         }

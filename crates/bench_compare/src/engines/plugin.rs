@@ -65,6 +65,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         deeper_point_first: settings
             .deeper_point_first
             .unwrap_or(PhysicsSettings::default().deeper_point_first),
+        points_together: settings
+            .points_together
+            .unwrap_or(PhysicsSettings::default().points_together),
         carried_mass_fraction: settings
             .carried_mass_fraction
             .unwrap_or(PhysicsSettings::default().carried_mass_fraction),

@@ -39,6 +39,10 @@ pub struct PhysicsSettings {
     /// contacts struck faster than the restitution threshold keep Box2D v3's order (off by
     /// default: Box2D v3's order everywhere). See `WorldDef::solve_deeper_point_first`.
     pub deeper_point_first: bool,
+    /// Solve a two-point contact's points together (both from the same velocities) where
+    /// they couple loosely, so awake towers stand still and overlaps are pushed out no
+    /// faster than point by point (off by default). See `WorldDef::solve_points_together`.
+    pub points_together: bool,
     /// Islands of touching bodies with at most this many bodies have their contacts solved
     /// together, rigidly, so a heavy body resting on light ones does not sink into them (0,
     /// the default, keeps Box2D v3's soft contacts everywhere). See
@@ -117,6 +121,7 @@ impl PhysicsSettings {
             joint_damping_ratio: def.joint_damping_ratio,
             block_solver: def.enable_block_solver,
             deeper_point_first: def.solve_deeper_point_first,
+            points_together: def.solve_points_together,
             exact_contact_island_bodies: def.exact_contact_island_bodies,
             exact_joint_mass_ratio: def.exact_joint_mass_ratio,
             carried_mass_fraction: def.carried_mass_fraction,
@@ -144,6 +149,7 @@ impl PhysicsSettings {
             joint_damping_ratio: self.joint_damping_ratio,
             enable_block_solver: self.block_solver,
             solve_deeper_point_first: self.deeper_point_first,
+            solve_points_together: self.points_together,
             exact_contact_island_bodies: self.exact_contact_island_bodies,
             exact_joint_mass_ratio: self.exact_joint_mass_ratio,
             carried_mass_fraction: self.carried_mass_fraction,
