@@ -292,8 +292,8 @@ fn deepest_pile_overlap(scene: &Scene, end: &[BodySample]) -> f32 {
 pub const EXACT_ISLAND_BODIES: u32 = 64;
 
 /// The table's columns: every engine with its defaults, then physics_core with exact contact
-/// islands, with the block solver, and without carried mass (Box2D v3's soft contacts under
-/// any load).
+/// islands, with the block solver, with the deeper point first, with a manifold's points
+/// solved together, and without carried mass (Box2D v3's soft contacts under any load).
 fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
     // The floor steps physics_core itself: its column would repeat physics_core's.
     let mut out: Vec<_> = ENGINES
@@ -521,6 +521,7 @@ mod tests {
         assert_eq!(core[0], "Box2D v3");
         assert!(core.contains(&"physics_core, block solver".to_string()));
         assert!(core.contains(&"physics_core, deeper point first".to_string()));
+        assert!(core.contains(&"physics_core, points together".to_string()));
         assert!(core[1..].iter().all(|n| n.starts_with("physics_core")));
         assert!(
             !core
