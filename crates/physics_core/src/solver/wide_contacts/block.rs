@@ -83,7 +83,16 @@ pub(super) fn mark_blocks(c: &mut WideConstraint) {
     };
     let (ia, ib) = (c.inv_inertia_a, c.inv_inertia_b);
     let holds = (ia.simd_gt(zero) & between(arms_a)) | (ib.simd_gt(zero) & between(arms_b));
-    let takes = c.points[1].normal_mass.simd_gt(zero) & conditioned & holds;
+    flag_lanes(
+        c,
+        c.points[1].normal_mass.simd_gt(zero) & conditioned & holds,
+    );
+}
+
+/// Sets `c.block` to the lanes of the mask `takes` (all bits set in a lane taken); the
+/// inverse of [`flagged_lanes`].
+#[inline(always)]
+pub(super) fn flag_lanes(c: &mut WideConstraint, takes: Lanes) {
     for (flag, take) in c.block.iter_mut().zip(takes.as_array()) {
         *flag = take.to_bits() != 0;
     }

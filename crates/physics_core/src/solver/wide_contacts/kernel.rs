@@ -606,9 +606,10 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
 /// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax). `TWO_POINTS`
 /// says how a manifold's two points go: with [`BLOCK`], together where the block solver can
 /// (`block.rs`) and one after the other elsewhere; with [`TOGETHER`], both from the same
-/// velocities in the lanes `together.rs` marks and one after the other elsewhere; with [`DEEPER_FIRST`], one after the
-/// other, the deeper first where neither point approached faster than `impact_speed` this
-/// step (read by that case only); with [`LISTED`], one after the other in listed order.
+/// velocities in the lanes `together.rs` marks and one after the other elsewhere; with
+/// [`DEEPER_FIRST`], one after the other, the deeper first where neither point approached
+/// faster than `impact_speed` this step (read by that case only); with [`LISTED`], one
+/// after the other in listed order.
 #[inline(always)]
 fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
     c: &mut WideConstraint,
@@ -646,7 +647,7 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
     } else if TWO_POINTS == TOGETHER && c.block.contains(&true) {
         // The lanes solved together read the second point's velocity before the first
         // point's impulse is applied (`together.rs`); the others read it after, as listed.
-        let together = together::lanes(c);
+        let together = block::flagged_lanes(c);
         let second_before = normal_velocity(c, &a, &b, &c.points[1]);
         solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
         let vn = if together.all() {

@@ -9,7 +9,7 @@
 //! the same K as the block solver's and in the operations of
 //! `points_together::together_matrix`, so the lanes and the scalar path agree bit for bit.
 
-use super::block::{LaneMatrix, flagged_lanes, lane_matrix};
+use super::block::{LaneMatrix, flag_lanes, lane_matrix};
 use super::{Lanes, WideConstraint};
 use crate::solver::points_together::MAX_COUPLING_SQUARED;
 
@@ -21,14 +21,5 @@ pub(super) fn mark_together(c: &mut WideConstraint) {
     let zero = Lanes::splat(0.0);
     let LaneMatrix { k11, k12, k22, .. } = lane_matrix(c);
     let loose = (k12 * k12).simd_lt(Lanes::splat(MAX_COUPLING_SQUARED) * (k11 * k22));
-    let takes = c.points[1].normal_mass.simd_gt(zero) & loose;
-    for (flag, take) in c.block.iter_mut().zip(takes.as_array()) {
-        *flag = take.to_bits() != 0;
-    }
-}
-
-/// The lanes of `c` solved together, as a mask.
-#[inline(always)]
-pub(super) fn lanes(c: &WideConstraint) -> Lanes {
-    flagged_lanes(c)
+    flag_lanes(c, c.points[1].normal_mass.simd_gt(zero) & loose);
 }
