@@ -2,10 +2,11 @@
 //!
 //! ```sh
 //! cargo run --release --example bench_core                      # the four default scenes
-//! cargo run --release --example bench_core -- --scene pyramid --solver both
+//! cargo run --release --example bench_core -- --scene pyramid --solver all
 //! ```
 //! Options: `--scene NAME` (repeatable), `--steps N` (default: the scene's own count),
-//! `--solver sequential|block|both` (default sequential).
+//! `--solver together|listed|block|all` (default `together`, the default solve: a two-point
+//! manifold's points together; `listed`: Box2D v3's point order; `block`: the block solver).
 //!
 //! Stability: for scenes that should come to rest, the largest distance any dynamic body moved
 //! over the last quarter of the run (0 for a perfectly still pile); for the others, the
@@ -29,7 +30,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut scenes: Vec<String> = Vec::new();
     let mut steps_override = None;
-    let mut solvers = vec![false];
+    let mut solvers = vec![Solver::Together];
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).cloned().unwrap_or_default();
@@ -38,9 +39,10 @@ fn main() {
             "--steps" => steps_override = value.parse().ok(),
             "--solver" => {
                 solvers = match value.as_str() {
-                    "block" => vec![true],
-                    "both" => vec![false, true],
-                    _ => vec![false],
+                    "listed" => vec![Solver::Listed],
+                    "block" => vec![Solver::Block],
+                    "all" => vec![Solver::Together, Solver::Listed, Solver::Block],
+                    _ => vec![Solver::Together],
                 }
             }
             other => {
@@ -64,10 +66,11 @@ fn main() {
             std::process::exit(2);
         };
         let steps = steps_override.unwrap_or(s.steps);
-        for &block in &solvers {
+        for &solver in &solvers {
             // The benchmark scenes are specified with sleeping off.
             let def = WorldDef {
-                enable_block_solver: block,
+                enable_block_solver: solver == Solver::Block,
+                solve_points_together: solver == Solver::Together,
                 enable_sleep: false,
                 ..WorldDef::default()
             };
@@ -113,13 +116,34 @@ fn main() {
             let per = |t: f64| t / steps as f64;
             println!(
                 "| {name} | {} | {} | {steps} | {ms_per_step:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {stability} |",
-                if block { "block" } else { "sequential" },
+                solver.name(),
                 dynamic.len(),
                 per(stage_totals[0]),
                 per(stage_totals[1]),
                 per(stage_totals[2]),
                 per(stage_totals[3]),
             );
+        }
+    }
+}
+
+/// How a two-point manifold's normal points are solved.
+#[derive(Clone, Copy, PartialEq)]
+enum Solver {
+    /// Together where they couple loosely (`WorldDef::solve_points_together`, the default).
+    Together,
+    /// One at a time in listed order, as Box2D v3 does.
+    Listed,
+    /// The 2x2 block solver (`WorldDef::enable_block_solver`).
+    Block,
+}
+
+impl Solver {
+    fn name(self) -> &'static str {
+        match self {
+            Solver::Together => "together",
+            Solver::Listed => "listed",
+            Solver::Block => "block",
         }
     }
 }

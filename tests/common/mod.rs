@@ -7,12 +7,13 @@ use physics2d_demos::{BuiltScene, Scene};
 /// A contact solver configuration the behaviour tests run with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Solver {
-    /// Box2D v3's soft contacts, one point at a time (the default).
+    /// Box2D v3's soft contacts, one point at a time in listed order
+    /// (`WorldDef::solve_points_together` off).
     Sequential,
     /// Two-point manifolds as a 2x2 block (cedarcantab).
     Block,
-    /// A two-point manifold's points from the same velocities where they couple loosely
-    /// (`WorldDef::solve_points_together`).
+    /// A two-point manifold's points together where they couple loosely
+    /// (`WorldDef::solve_points_together`, the default).
     Together,
     /// Contact islands of up to `EXACT_ISLAND_BODIES` bodies solved exactly together
     /// (`WorldDef::exact_contact_island_bodies`); larger islands stay sequential.

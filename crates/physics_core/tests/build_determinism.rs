@@ -39,27 +39,27 @@ const GOLDEN_DEEPER: u64 = 0xa77cea79cbd92f1d;
 #[cfg(feature = "large-world")]
 const GOLDEN_DEEPER: u64 = 0x576f6b56baf2a35e;
 
-/// The same with a manifold's two points solved together where they couple loosely: groups
-/// mix lanes that read the second point's velocity before the first point's impulse (the
-/// boxes standing on a face) with lanes that read it after (the balls' one-point manifolds,
-/// the pyramid's boxes bridging two below), and the loosely coupled manifolds are laid out
-/// first in each colour.
+/// The same with a manifold's two points solved together where they couple loosely (the
+/// default): biased, groups mix lanes the block solves (the boxes on a face or bridging two
+/// below) with lanes it leaves to the point-by-point solve (the balls' one-point manifolds);
+/// relaxing, lanes that read the second point's velocity before the first point's impulse
+/// with lanes that read it after.
 #[cfg(not(feature = "large-world"))]
-const GOLDEN_TOGETHER: u64 = 0x033ea87287517e0b;
+const GOLDEN_TOGETHER: u64 = 0x545370eed3062cf9;
 /// The same in the `large-world` build.
 #[cfg(feature = "large-world")]
-const GOLDEN_TOGETHER: u64 = 0x68f8e37d09c3a9e4;
+const GOLDEN_TOGETHER: u64 = 0xf185600ba88754b9;
 
 /// How the pile's two-point manifolds are solved.
 #[derive(Clone, Copy, Debug)]
 enum TwoPoints {
-    /// Box2D v3's order, the default.
+    /// Box2D v3's order (`WorldDef::solve_points_together` off).
     Listed,
     /// `WorldDef::enable_block_solver`.
     Block,
     /// `WorldDef::solve_deeper_point_first`.
     DeeperFirst,
-    /// `WorldDef::solve_points_together`.
+    /// `WorldDef::solve_points_together`, the default.
     Together,
 }
 

@@ -2,9 +2,12 @@
 //! Box2D v3's to the bit, and the setting is checked. What it does under heavy loads, on
 //! Solver2D's high mass ratio scenes, is in the workspace's `tests/heavy_on_light.rs`.
 
+mod support;
+
 use physics_core::position::position_bits;
 use physics_core::position::to_vec2;
 use physics_core::prelude::*;
+use support::mixed_pile::{kinetic_energy, mixed_pile};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -131,60 +134,26 @@ fn a_carried_mass_fraction_of_one_or_more_or_nan_is_refused() {
 }
 
 /// A box of 40 bodies whose masses span a hundred to one (boxes and balls of densities 1 to
-/// 100, dropped in random order), stepped 20 s: the kinetic energy left, in joules, and the
-/// most bodies carrying in a step.
+/// 100, dropped in random order; `support/mixed_pile.rs`), stepped 20 s: the kinetic energy
+/// left, in joules, and the most bodies carrying in a step.
 fn pile_of_mixed_masses(fraction: f32) -> (f32, usize) {
-    let mut world = World::new(def(fraction)).unwrap();
-    let walls = world.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
-    for (half, at) in [
-        (Vec2::new(5.0, 0.5), Vec2::new(0.0, -0.5)),
-        (Vec2::new(0.5, 8.0), Vec2::new(-5.5, 8.0)),
-        (Vec2::new(0.5, 8.0), Vec2::new(5.5, 8.0)),
-    ] {
-        let wall = Polygon::new_offset_box(half.x, half.y, at, Rot::IDENTITY).unwrap();
-        world
-            .create_shape(walls, &ShapeDef::default(), wall.into())
-            .unwrap();
-    }
-    let mut seed = 0x9E37_79B9_u32;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed
-    };
-    let mut bodies = Vec::new();
-    for k in 0..40 {
-        let at = Vec2::new(-4.0 + (k % 8) as f32 * 1.1, 1.0 + (k / 8) as f32 * 2.2);
-        let density = [1.0, 3.0, 10.0, 30.0, 100.0][next() as usize % 5];
-        let body = if next() % 2 == 0 {
-            add_box(&mut world, at, Vec2::splat(0.45), density, 0.6)
-        } else {
-            add_ball(&mut world, at, 0.45, density)
-        };
-        bodies.push(body);
-    }
+    let (mut world, bodies) = mixed_pile(0, 0.0, def(fraction));
     let mut carrying = 0;
     for _ in 0..1200 {
         world.step(DT).unwrap();
         carrying = carrying.max(world.counters().bodies_carrying);
     }
-    let energy = bodies
-        .iter()
-        .map(|&b| {
-            let mass = world.body_mass_data(b).unwrap();
-            let m = world.body_motion(b).unwrap();
-            0.5 * mass.mass * m.linear_velocity.length_squared()
-                + 0.5 * mass.rotational_inertia * m.angular_velocity * m.angular_velocity
-        })
-        .sum();
-    (energy, carrying)
+    (kinetic_energy(&world, &bodies), carrying)
 }
 
 /// Solver masses change how loaded bodies move, so they must not feed a pile energy: a pile
 /// of masses a hundred to one apart comes to rest with carried mass as it does without. (A
 /// wedged ball spins down more slowly under its larger solver inertia: here one still turns
-/// at 0.1 to 0.4 rad/s after 10 s with carried mass, and is still by 20 s.)
+/// at 0.1 to 0.4 rad/s after 10 s with carried mass, and is still by 20 s.) This pile is
+/// one draw: about one such pile in five still moves at 20 s in any solve, Box2D's listed
+/// order included (`mixed_piles.rs`); this one rests, with carried mass and without, in
+/// both builds. A change that sets it moving is to be checked against that survey before
+/// the pile is blamed.
 #[test]
 fn a_pile_of_masses_a_hundred_to_one_apart_comes_to_rest() {
     let (without, none) = pile_of_mixed_masses(0.0);

@@ -37,11 +37,14 @@ pub struct PhysicsSettings {
     pub block_solver: bool,
     /// Solve the deeper of a two-point contact's points first, so awake towers barely lean;
     /// contacts struck faster than the restitution threshold keep Box2D v3's order (off by
-    /// default: Box2D v3's order everywhere). See `WorldDef::solve_deeper_point_first`.
+    /// default; on, it takes the place of `points_together`). See
+    /// `WorldDef::solve_deeper_point_first`.
     pub deeper_point_first: bool,
-    /// Solve a two-point contact's points together (both from the same velocities) where
-    /// they couple loosely, so awake towers stand still and overlaps are pushed out no
-    /// faster than point by point (off by default). See `WorldDef::solve_points_together`.
+    /// Solve a two-point contact's points together where they couple loosely (exactly in
+    /// the biased pass, from the same velocities when relaxing), so awake towers stand
+    /// still, pyramids settle nearer where they were built and overlaps are pushed out
+    /// gently (on by default; off, every contact goes one point at a time in listed order,
+    /// as in Box2D v3). See `WorldDef::solve_points_together`.
     pub points_together: bool,
     /// Islands of touching bodies with at most this many bodies have their contacts solved
     /// together, rigidly, so a heavy body resting on light ones does not sink into them (0,

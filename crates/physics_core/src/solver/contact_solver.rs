@@ -153,12 +153,12 @@ impl ContactSolveSettings {
     pub fn two_points(&self) -> TwoPoints {
         if self.use_block_solver {
             TwoPoints::Block
-        } else if self.points_together {
-            TwoPoints::Together
         } else if self.deeper_point_first {
             TwoPoints::DeeperFirst {
                 impact_speed: self.restitution_threshold,
             }
+        } else if self.points_together {
+            TwoPoints::Together
         } else {
             TwoPoints::Listed
         }
@@ -178,8 +178,10 @@ pub(crate) enum TwoPoints {
     /// its points and the block's answer holds (`block_solver.rs`); point by point, listed
     /// order, elsewhere.
     Block,
-    /// Both from the same velocities (one Jacobi step) where the two rows couple loosely
-    /// (`points_together.rs`); point by point, listed order, elsewhere.
+    /// Both together where the two rows couple loosely (`points_together.rs`): the 2x2
+    /// block's exact answer in the biased pass, both from the same velocities (one Jacobi
+    /// step) when relaxing; point by point, listed order, elsewhere and where the block
+    /// finds no answer.
     Together,
 }
 
@@ -508,16 +510,19 @@ pub(crate) fn solve_contacts(
         let mut sb = read_state(states, c.index_b);
         let n = c.normal;
 
+        // The block solver takes its manifolds in both passes; points solved together take
+        // the block's exact answer in the biased pass and one Jacobi step when relaxing
+        // (`points_together.rs`). Where the block finds no answer, the listed order.
         let solved_as_block = match c.block {
-            Some(block) if block_solver => {
+            Some(block) if block_solver || use_bias => {
                 solve_block(c, &block, &mut sa, &mut sb, inv_h, use_bias, settings)
             }
             _ => false,
         };
-        // Points solved together read their velocities before either is applied
-        // (`points_together.rs`); otherwise each reads what the one before it left.
+        // Relaxing, points solved together read their velocities before either is applied;
+        // otherwise each reads what the one before it left.
         let mut together = [None; 2];
-        if c.block.is_some() && !block_solver {
+        if c.block.is_some() && !block_solver && !use_bias {
             for (vn, cp) in together.iter_mut().zip(&c.points) {
                 *vn = Some(relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n));
             }

@@ -62,13 +62,14 @@ pub struct WorldDef {
     /// where Box2D v3's sequential points lean 1.2 to 2.5 cm, and 1 cm where alternating 1 cm
     /// offsets make it lean 19 cm); piles of circles (one-point manifolds) and bodies
     /// bridging two supports, such as a pyramid's boxes, are solved point by point as
-    /// without it. Off by default: overlap recovery comes out 3.51 m/s against 3.48 and the
-    /// pyramid 0.1 mm further from where it was built (`bench_compare --fidelity`, the block
-    /// solver column).
+    /// without it. Off by default: overlap recovery comes out 3.51 m/s against 3.48 in
+    /// Box2D's order and 2.95 with `solve_points_together` (the default), and the pyramid
+    /// 0.0307 m from where it was built against 0.0301 (`bench_compare --fidelity`, the block
+    /// solver column). On, it takes the place of `solve_points_together`.
     pub enable_block_solver: bool,
     /// Solve the deeper of a two-point manifold's points first, in both the biased and the
     /// relaxing pass, instead of always the first listed point as Box2D v3 does (off, the
-    /// default). In a sequential solve the point solved first takes more than its share of
+    /// default; on, it takes the place of `solve_points_together`). In a sequential solve the point solved first takes more than its share of
     /// the load; always the same point, that share is a small turn every substep, which is
     /// what makes Box2D's awake towers lean (1.2 to 2.5 cm over 30 s, 19 cm with alternating
     /// 1 cm offsets). The deeper point first turns that share against the tilt: the same
@@ -90,22 +91,21 @@ pub struct WorldDef {
     /// mm, offsets 1 cm) but pushes overlap out faster (3.51 m/s); with
     /// `enable_block_solver` on, this setting is ignored.
     pub solve_deeper_point_first: bool,
-    /// Solve a two-point manifold's points together where they couple loosely: each
-    /// point's soft update is computed from the same velocities, then both are applied (one
-    /// Jacobi step on the manifold's 2x2 system, `solver/points_together.rs`), instead of the
-    /// first listed point first as Box2D v3 does (off, the default). In a sequential pass
-    /// the point solved first takes more than its share, a small turn every substep that
-    /// makes Box2D's awake towers lean (1.2 to 2.5 cm over 30 s, 19 cm with alternating 1 cm
-    /// offsets); together, the same towers do not lean and the offset one drifts 1.0 cm. Unlike
-    /// the block solver's exact answer, it pushes an overlap out no faster than point by
-    /// point does. Manifolds whose rows couple strongly (points that nearly coincide as the
-    /// bodies see them, or a body bridging two supports with its centre at the manifold's
-    /// end) keep the listed order. Off by default: the written pyramid ends 0.1 mm further
-    /// from where it was built, and, as with the block solver, a pile of bodies a hundred
-    /// times each other's mass can keep rocking where the listed order comes to rest
-    /// (`solver/points_together.rs`). `bench_compare --fidelity` has its column; with
-    /// `enable_block_solver` on, this setting is ignored, and it overrides
-    /// `solve_deeper_point_first`.
+    /// Solve a two-point manifold's points together where they couple loosely (on, the
+    /// default): in the biased pass both normal impulses come from the manifold's 2x2
+    /// problem solved exactly, and when relaxing each point's update is computed from the
+    /// same velocities before both are applied (one Jacobi step;
+    /// `solver/points_together.rs`). Off, every manifold is solved one point at a time, the
+    /// first listed point first, as Box2D v3 does: the point solved first takes more than
+    /// its share, a small turn every substep that makes awake towers lean 1.2 to 2.5 cm over
+    /// 30 s (19 cm with alternating 1 cm offsets). Together, the same towers stand still and
+    /// the offset one drifts 1.0 cm, a pyramid settles nearer where it was built (0.0301
+    /// against 0.0306 m) and an overlap is pushed out more gently (2.95 against 3.48 m/s),
+    /// at 1 to 5 % more time a step on scenes of boxes (`bench_compare --fidelity` and
+    /// `--listed`). Manifolds whose rows couple strongly (points that nearly coincide as
+    /// the bodies see them: a small contact patch, a box a fifth as wide as tall) keep the
+    /// listed order. With `enable_block_solver` or `solve_deeper_point_first` on, this
+    /// setting is ignored.
     pub solve_points_together: bool,
     /// Islands of touching bodies (static and kinematic bodies do not join them) with at most
     /// this many bodies have their contacts' normal impulses solved together, rigidly and
@@ -179,7 +179,7 @@ impl Default for WorldDef {
             time_to_sleep: 0.5,
             enable_block_solver: false,
             solve_deeper_point_first: false,
-            solve_points_together: false,
+            solve_points_together: true,
             exact_contact_island_bodies: 0,
             exact_joint_mass_ratio: 10.0,
             carried_mass_fraction: 0.8,

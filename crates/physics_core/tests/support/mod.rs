@@ -1,6 +1,8 @@
 //! Seeded random shapes and transforms for property tests (failures reproduce from the seed).
 #![allow(dead_code)]
 
+pub mod mixed_pile;
+
 use physics_core::position::position_bits;
 use physics_core::prelude::*;
 

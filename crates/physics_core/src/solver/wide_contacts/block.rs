@@ -184,7 +184,8 @@ pub(super) fn solve_normal_pair<const USE_BIAS: bool>(
         only_first.select(zero, only_second.select(second, zero)),
     );
 
-    let before = (a.velocities(), b.velocities());
+    // Lanes the block leaves keep their velocities; when it solved them all there are none.
+    let before = (!solved.all()).then(|| (a.velocities(), b.velocities()));
     for (i, x) in [x1, x2].into_iter().enumerate() {
         let p = &c.points[i];
         let total = solved.select(x, p.normal_impulse);
@@ -203,7 +204,9 @@ pub(super) fn solve_normal_pair<const USE_BIAS: bool>(
         q.max_normal_impulse = max_normal_impulse;
         q.relative_velocity = relative_velocity;
     }
-    a.keep_velocities_outside(solved, before.0);
-    b.keep_velocities_outside(solved, before.1);
+    if let Some((kept_a, kept_b)) = before {
+        a.keep_velocities_outside(solved, kept_a);
+        b.keep_velocities_outside(solved, kept_b);
+    }
     solved
 }

@@ -605,8 +605,9 @@ fn warm_start_group(c: &WideConstraint, states: &mut StatesView) {
 
 /// One group once: with bias (`USE_BIAS`, the solve) or rigid (the relax). `TWO_POINTS`
 /// says how a manifold's two points go: with [`BLOCK`], together where the block solver can
-/// (`block.rs`) and one after the other elsewhere; with [`TOGETHER`], both from the same
-/// velocities in the lanes `together.rs` marks and one after the other elsewhere; with
+/// (`block.rs`) and one after the other elsewhere; with [`TOGETHER`], in the lanes
+/// `together.rs` marks, the block when biased and both from the same velocities when
+/// relaxing, and one after the other elsewhere; with
 /// [`DEEPER_FIRST`], one after the other, the deeper first where neither point approached
 /// faster than `impact_speed` this step (read by that case only); with [`LISTED`], one
 /// after the other in listed order.
@@ -633,7 +634,10 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
         point_terms::<USE_BIAS>(c, &c.points[1], &a, &b, dpx, dpy, inv_h, max_push),
     ];
 
-    if TWO_POINTS == BLOCK && c.block.contains(&true) {
+    // The block solver's lanes take the block in both passes; lanes solved together take it
+    // in the biased pass (`points_together.rs`).
+    let block_pass = TWO_POINTS == BLOCK || (TWO_POINTS == TOGETHER && USE_BIAS);
+    if block_pass && c.block.contains(&true) {
         // Lanes the block solved are left out of the point-by-point solve; it does not run
         // when the block solved them all. A group with no block lane takes the plain
         // point-by-point solve below, without lane masks.
@@ -645,8 +649,9 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
             }
         }
     } else if TWO_POINTS == TOGETHER && c.block.contains(&true) {
-        // The lanes solved together read the second point's velocity before the first
-        // point's impulse is applied (`together.rs`); the others read it after, as listed.
+        // Relaxing, the lanes solved together read the second point's velocity before the
+        // first point's impulse is applied (`together.rs`); the others read it after, as
+        // listed.
         let together = block::flagged_lanes(c);
         let second_before = normal_velocity(c, &a, &b, &c.points[1]);
         solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
