@@ -1,5 +1,7 @@
 //! Differential mode: one scene built in Box2D v3 and in physics_core with the same settings
-//! and stepped side by side, to find where (and in what) the two engines part.
+//! and stepped side by side, to find where (and in what) the two engines part. physics_core
+//! solves each manifold one point at a time in listed order, as Box2D does, unless
+//! `--together` asks for its default of a manifold's two points together.
 //!
 //! Every step it takes the largest difference between the engines in any body's position,
 //! angle, velocity and angular velocity, with the body it belongs to; it prints those at the
@@ -131,12 +133,17 @@ fn print_contacts(engine: &str, contacts: &[ContactSample], body: usize) {
 /// Builds `scene` in Box2D v3 and physics_core, steps both and prints where they part.
 /// Returns the first parting (step, quantity index, body), if any.
 pub fn run(scene: &Scene, options: &DiffOptions) -> Result<Option<(usize, usize, usize)>, String> {
+    // Box2D's point order unless asked otherwise: what is compared is the step Box2D takes.
+    let settings = Settings {
+        points_together: Some(options.settings.points_together.unwrap_or(false)),
+        ..options.settings
+    };
     let build = |name: &str| -> Result<Box<dyn Simulation>, String> {
         let (_, build) = ENGINES
             .iter()
             .find(|(n, _)| *n == name)
             .ok_or(format!("no engine {name}"))?;
-        build(scene, &options.settings)
+        build(scene, &settings)
     };
     let (reference_name, ours_name) = ("Box2D v3", "physics_core");
     let mut reference = build(reference_name)?;

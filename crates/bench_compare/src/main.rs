@@ -50,8 +50,10 @@
 //! `--block-solver` turns on physics_core's and bevy_physics2d's 2x2 block solver for
 //! two-point manifolds (`WorldDef::enable_block_solver`) in the race and the differential
 //! mode, to time and compare it; `--deeper-first` likewise solves a two-point manifold's
-//! deeper point first (`WorldDef::solve_deeper_point_first`), and `--together` solves its two
-//! points together where they couple loosely (`WorldDef::solve_points_together`).
+//! deeper point first (`WorldDef::solve_deeper_point_first`), and `--listed` solves every
+//! manifold one point at a time in listed order, as Box2D v3 does, instead of a manifold's
+//! two points together (`WorldDef::solve_points_together` off). The differential mode
+//! compares Box2D's point order unless `--together` is given.
 //!
 //! `--carried-mass F` sets physics_core's and bevy_physics2d's
 //! `WorldDef::carried_mass_fraction` in the race and the differential mode (0: off, Box2D
@@ -247,6 +249,7 @@ fn parse() -> Result<Options, String> {
             "--block-solver" => options.settings.block_solver = Some(true),
             "--deeper-first" => options.settings.deeper_point_first = Some(true),
             "--together" => options.settings.points_together = Some(true),
+            "--listed" => options.settings.points_together = Some(false),
             "--carried-mass" => {
                 let text = value()?;
                 options.settings.carried_mass_fraction = Some(
