@@ -106,7 +106,7 @@ fn regression_heavy_boxes_sank_into_light_ones_at_the_light_bodys_stiffness() {
 /// its tilt. Under the 400:1 box landing at 17 m/s the same share, taken from the blow, turned
 /// the crates past level; the other point became the deeper, the order swung back and forth
 /// and the big box slid 22 cm off its line. Points struck faster than the restitution
-/// threshold now keep the listed order for the step: the 5 cm the default order is held to
+/// threshold now keep the listed order for the step: the 5 cm the default solve is held to
 /// above holds with the option too.
 #[test]
 fn regression_solving_the_deeper_point_first_rocked_crates_under_a_heavy_blow() {

@@ -89,7 +89,13 @@ fn offset_towers_by_two_point_solve() {
         ..WorldDef::default()
     };
     let solves = [
-        ("listed order (default)", awake),
+        (
+            "listed order",
+            WorldDef {
+                solve_points_together: false,
+                ..awake
+            },
+        ),
         (
             "deeper point first",
             WorldDef {
@@ -104,13 +110,7 @@ fn offset_towers_by_two_point_solve() {
                 ..awake
             },
         ),
-        (
-            "points together",
-            WorldDef {
-                solve_points_together: true,
-                ..awake
-            },
-        ),
+        ("points together (default)", awake),
     ];
     println!("| solve | mean | median | largest | every tower (m) |");
     println!("|---|---|---|---|---|");

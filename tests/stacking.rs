@@ -399,7 +399,7 @@ fn regression_the_block_solver_sank_a_pyramid_deeper_than_point_by_point() {
 }
 
 /// Awake towers lean because a manifold's first listed point is always solved first (Box2D
-/// v3's order, the default). In a sequential pass the point solved first takes more than its
+/// v3's order; `solve_points_together` off). In a sequential pass the point solved first takes more than its
 /// share, a small turn every substep that the same point always gets: Box2D's towers lean
 /// 1.2 to 2.5 cm over 30 s, 19 cm with alternating 1 cm offsets. With
 /// `WorldDef::solve_deeper_point_first` the turn goes against any tilt: the straight towers
