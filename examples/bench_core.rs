@@ -42,7 +42,11 @@ fn main() {
                     "listed" => vec![Solver::Listed],
                     "block" => vec![Solver::Block],
                     "all" => vec![Solver::Together, Solver::Listed, Solver::Block],
-                    _ => vec![Solver::Together],
+                    "together" => vec![Solver::Together],
+                    other => {
+                        eprintln!("unknown solver {other}: together, listed, block or all");
+                        std::process::exit(2);
+                    }
                 }
             }
             other => {

@@ -6,7 +6,7 @@
 //!
 //! The fidelity table's `tower_offset_20` is one tower stepped for 30 s, and how far its top
 //! drifts swings by centimetres when a solve order changes by a rounding (1.2 to 3.6 cm under
-//! margins of 0 to 0.5 mm on the deeper point first, BENCHMARKS.md). Two ways of solving a
+//! margins of 0 to 0.5 mm on the deeper point first, BENCHMARKS.md). Four ways of solving a
 //! two-point manifold are ranked here over twenty towers instead: 10 to 30 unit boxes,
 //! every other box shifted by 1 or 2 cm (alternating sides), dropped onto each other from
 //! gaps of 5 or 10 cm, friction 0.3, awake. Each line prints the top box's largest sideways

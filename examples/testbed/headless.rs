@@ -150,7 +150,11 @@ pub fn print_run(scene: &Scene, steps: u64, block_solver: bool) -> bool {
         scene.dynamic_count(),
         scene.joints.len(),
         scene.dt,
-        if block_solver { "block" } else { "sequential" }
+        if block_solver {
+            "block"
+        } else {
+            "points together"
+        }
     );
     println!("     t  awake  contacts  touching  joints  broad ms  narrow ms  solve ms  integr ms");
     let report = run_scene(scene, steps, block_solver, |app, step| {

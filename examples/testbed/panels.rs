@@ -158,7 +158,7 @@ pub fn update_stats(
         solver = if testbed.block_solver {
             "block (2-point)"
         } else {
-            "sequential"
+            "points together"
         },
         bodies = d.bodies,
         awake = d.awake_bodies,

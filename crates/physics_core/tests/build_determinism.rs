@@ -10,7 +10,7 @@ use physics_core::prelude::*;
 use std::sync::Arc;
 
 /// `World::state_hash` after [`STEPS`] steps of [`pile`], in every build and on any number of
-/// workers.
+/// workers, in Box2D's listed point order (`solve_points_together` off).
 #[cfg(not(feature = "large-world"))]
 const GOLDEN: u64 = 0xdb5cb9316917a5f6;
 /// The `large-world` build's: its positions are doubles, so its bits are its own, and as

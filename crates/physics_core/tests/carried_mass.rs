@@ -1,5 +1,6 @@
 //! Carried mass (`WorldDef::carried_mass_fraction`) where there is no heavy load: the step is
-//! Box2D v3's to the bit, and the setting is checked. What it does under heavy loads, on
+//! the one without carried mass to the bit (Box2D v3's, in Box2D's point order), and the
+//! setting is checked. What it does under heavy loads, on
 //! Solver2D's high mass ratio scenes, is in the workspace's `tests/heavy_on_light.rs`.
 
 mod support;
@@ -101,7 +102,7 @@ fn scene_without_heavy_loads(fraction: f32) -> (World, Vec<BodyId>) {
 }
 
 #[test]
-fn stacks_without_heavy_loads_step_as_box2d_does_to_the_bit() {
+fn stacks_without_heavy_loads_step_as_without_carried_mass_to_the_bit() {
     let (mut scaled, bodies) = scene_without_heavy_loads(0.8);
     let (mut unscaled, _) = scene_without_heavy_loads(0.0);
     for step in 0..300 {

@@ -32,8 +32,9 @@ pub struct PhysicsSettings {
     /// Joint damping ratio.
     pub joint_damping_ratio: f32,
     /// Solve two-point contacts that hold a body up on their own (a box on a face) as a 2x2
-    /// block instead of point by point: awake towers stand still, at about the same speed
-    /// (see `WorldDef::enable_block_solver` for what it costs elsewhere; off by default).
+    /// block in both passes: awake towers stand still, at about the same speed (off by
+    /// default; on, it takes the place of `points_together`, which already holds awake
+    /// towers; see `WorldDef::enable_block_solver` for what it costs elsewhere).
     pub block_solver: bool,
     /// Solve the deeper of a two-point contact's points first, so awake towers barely lean;
     /// contacts struck faster than the restitution threshold keep Box2D v3's order (off by

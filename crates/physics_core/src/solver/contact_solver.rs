@@ -141,8 +141,9 @@ pub(crate) struct ContactSolveSettings {
     pub max_push_speed: f32,
     pub restitution_threshold: f32,
     pub use_block_solver: bool,
-    /// Solve a manifold's two points from the same velocities where they couple loosely
-    /// (`WorldDef::solve_points_together`).
+    /// Solve a manifold's two points together where they couple loosely: the block's exact
+    /// answer when biased, one Jacobi step when relaxing (`WorldDef::solve_points_together`,
+    /// the default).
     pub points_together: bool,
     /// Solve the deeper of two points first (`WorldDef::solve_deeper_point_first`).
     pub deeper_point_first: bool,

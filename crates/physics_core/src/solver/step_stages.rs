@@ -493,8 +493,9 @@ where
         // contacts; storing writes each constraint's own contact (contacts are distinct);
         // storing lanes writes each constraint's own results (lanes are distinct).
         let overflow = || unsafe { constraints.all() };
-        // The overflow solved softly (point by point, or two-point manifolds as a block
-        // with the block solver on), before the exact contact islands.
+        // The overflow solved softly (two-point manifolds as `two_points()` says: together
+        // by default, as a block, deeper point first, or in listed order), before the exact
+        // contact islands.
         let soft_overflow = || unsafe { constraints.range(0..exact_start) };
         // Their surface parts.
         let soft_surfaces = || unsafe { surfaces.range(0..exact_start) };

@@ -56,20 +56,22 @@ pub struct WorldDef {
     /// Seconds an island's bodies must all rest before it sleeps.
     pub time_to_sleep: f32,
     /// Solve two-point manifolds that hold up a body on their own (its centre of mass between
-    /// the two points) with the 2x2 block solver (cedarcantab) instead of one point at a
-    /// time, in the SIMD lanes with every other contact (`solver/wide_contacts/block.rs`), at
-    /// about the sequential solve's speed. Awake towers then stand still (no lean over 30 s,
-    /// where Box2D v3's sequential points lean 1.2 to 2.5 cm, and 1 cm where alternating 1 cm
+    /// the two points) with the 2x2 block solver (cedarcantab) in both passes, in the SIMD
+    /// lanes with every other contact (`solver/wide_contacts/block.rs`), at about the
+    /// point-by-point solve's speed. Awake towers then stand still (no lean over 30 s, where
+    /// Box2D v3's sequential points lean 1.2 to 2.5 cm, and 1 cm where alternating 1 cm
     /// offsets make it lean 19 cm); piles of circles (one-point manifolds) and bodies
-    /// bridging two supports, such as a pyramid's boxes, are solved point by point as
-    /// without it. Off by default: overlap recovery comes out 3.51 m/s against 3.48 in
-    /// Box2D's order and 2.95 with `solve_points_together` (the default), and the pyramid
-    /// 0.0307 m from where it was built against 0.0301 (`bench_compare --fidelity`, the block
-    /// solver column). On, it takes the place of `solve_points_together`.
+    /// bridging two supports, such as a pyramid's boxes, are solved point by point in listed
+    /// order (without it they are solved together by default). Off by default: overlap
+    /// recovery comes out 3.51 m/s against 3.48 in Box2D's order and 2.95 with
+    /// `solve_points_together` (the default), and the pyramid 0.0307 m from where it was
+    /// built against 0.0301 (`bench_compare --fidelity`, the block solver column). On, it
+    /// takes the place of `solve_points_together`.
     pub enable_block_solver: bool,
     /// Solve the deeper of a two-point manifold's points first, in both the biased and the
     /// relaxing pass, instead of always the first listed point as Box2D v3 does (off, the
-    /// default; on, it takes the place of `solve_points_together`). In a sequential solve the point solved first takes more than its share of
+    /// default; on, it takes the place of `solve_points_together`). In a sequential solve
+    /// the point solved first takes more than its share of
     /// the load; always the same point, that share is a small turn every substep, which is
     /// what makes Box2D's awake towers lean (1.2 to 2.5 cm over 30 s, 19 cm with alternating
     /// 1 cm offsets). The deeper point first turns that share against the tilt: the same
@@ -87,8 +89,9 @@ pub struct WorldDef {
     /// order: 0 to 5% more time a step on scenes of boxes (`bench_compare --deeper-first`,
     /// 4 to 11% when every pass chose the order from the listed one). Off by
     /// default: Solver2D's high mass ratio 1 sinks 0.1 mm further, and offset towers still
-    /// lean centimetres. For awake towers the block solver holds better still (under 0.1
-    /// mm, offsets 1 cm) but pushes overlap out faster (3.51 m/s); with
+    /// lean centimetres. For awake towers points together (the default) and the block solver
+    /// hold better still (under 0.1 mm, offsets 0.97 and 1.04 cm; the block pushes overlap
+    /// out faster, 3.51 m/s); with
     /// `enable_block_solver` on, this setting is ignored.
     pub solve_deeper_point_first: bool,
     /// Solve a two-point manifold's points together where they couple loosely (on, the
@@ -101,7 +104,7 @@ pub struct WorldDef {
     /// 30 s (19 cm with alternating 1 cm offsets). Together, the same towers stand still and
     /// the offset one drifts 1.0 cm, a pyramid settles nearer where it was built (0.0301
     /// against 0.0306 m) and an overlap is pushed out more gently (2.95 against 3.48 m/s),
-    /// at 1 to 5 % more time a step on scenes of boxes (`bench_compare --fidelity` and
+    /// at 1 to 7 % more time a step on scenes of boxes (`bench_compare --fidelity` and
     /// `--listed`). Manifolds whose rows couple strongly (points that nearly coincide as
     /// the bodies see them: a small contact patch, a box a fifth as wide as tall) keep the
     /// listed order. With `enable_block_solver` or `solve_deeper_point_first` on, this
@@ -141,7 +144,8 @@ pub struct WorldDef {
     /// a crate's mass sink 8 cm into two crates. Weights, forces and contact forces stay as
     /// they are; only how far a loaded body moves under a blow changes. Scaling starts only
     /// where two touching moving bodies' masses differ more than four times; elsewhere the
-    /// step is Box2D v3's to the bit. 0.8 by default; 0 switches it off (Box2D v3's soft
+    /// step is the same as without it, to the bit (Box2D v3's, in Box2D's point order). 0.8
+    /// by default; 0 switches it off (Box2D v3's soft
     /// contacts under any load); it must be below 1.
     pub carried_mass_fraction: f32,
     /// How shape frictions combine.

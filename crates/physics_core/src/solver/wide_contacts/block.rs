@@ -18,7 +18,9 @@
 //! bridging two supports; see `block_solver.rs`), or where no case holds is left
 //! untouched: the caller solves its points one after the other, as without the block
 //! solver. All but the last are known once the group is prepared (`mark_blocks`, once a
-//! step), and a group with no block lane never enters the block solve.
+//! step), and a group with no block lane never enters the block solve. With points solved
+//! together (`points_together.rs`, the default) the biased pass takes the lanes whose rows
+//! couple loosely instead (`together.rs`, `mark_together`), bridges included.
 //!
 //! Each row is solved times its point's mass scale, as in `block_solver.rs`: the diagonal
 //! becomes K_ii, whose inverse is the point's normal mass, so the enumeration divides once
@@ -132,7 +134,8 @@ pub(super) fn solve_normal_pair<const USE_BIAS: bool>(
     let zero = Lanes::splat(0.0);
     // Which lanes are blocks was decided when the group was prepared: a two-point manifold
     // whose K is well conditioned and that holds a turning body's centre between its points
-    // (`block_solver::BlockMatrix::for_points`). The caller sends only groups with one.
+    // (`block_solver::BlockMatrix::for_points`), or, with points solved together, one whose
+    // rows couple loosely (`together.rs`). The caller sends only groups with one.
     let eligible = flagged_lanes(c);
     let (nx, ny) = (c.normal_x, c.normal_y);
     let [p1, p2] = &c.points;

@@ -108,10 +108,10 @@ pub(crate) struct WideConstraint {
     /// manifold's order. In the group's last cache line, which has room for it.
     swapped: [bool; LANES],
     /// Lanes whose two points are solved together: those the block solver takes
-    /// (`block.rs`'s `mark_blocks`), or those solved from the same velocities
-    /// (`together.rs`'s `mark_together`); marked once the group is prepared, as the anchors
-    /// and masses they read do not change in a step. False everywhere with the
-    /// point-by-point solves. In the last cache line too.
+    /// (`block.rs`'s `mark_blocks`), or those whose rows couple loosely (`together.rs`'s
+    /// `mark_together`: the block when biased, one Jacobi step when relaxing); marked once
+    /// the group is prepared, as the anchors and masses they read do not change in a step.
+    /// False everywhere with the point-by-point solves. In the last cache line too.
     block: [bool; LANES],
 }
 
@@ -300,7 +300,7 @@ impl LaneGroup<LANES> for WideConstraint {
 }
 
 /// Notes in each group the lanes whose two points are solved together: the block solver's
-/// (`block.rs`, `mark_blocks`) or those solved from the same velocities (`together.rs`,
+/// (`block.rs`, `mark_blocks`) or those whose rows couple loosely (`together.rs`,
 /// `mark_together`). Nothing for the point-by-point solves.
 #[inline(always)]
 pub(super) fn mark_block_groups(groups: &mut [WideConstraint], two_points: TwoPoints) {

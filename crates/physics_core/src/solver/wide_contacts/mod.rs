@@ -99,7 +99,7 @@ pub(crate) trait LaneGroup<const N: usize>: Copy + Default + Send + Sync {
 
     /// Once their lanes are prepared: notes in each group which lanes have their two points
     /// solved together, as `two_points` decides (the block solver's,
-    /// `block_solver::BlockMatrix::for_points`, or those solved from the same velocities,
+    /// `block_solver::BlockMatrix::for_points`, or those whose rows couple loosely,
     /// `points_together::together_matrix`, in lanes).
     fn mark_blocks(groups: &mut [Self], two_points: TwoPoints);
 

@@ -76,6 +76,30 @@ fn test_settings() -> ContactSolveSettings {
     }
 }
 
+/// Points together is the default, so the options a world turns on take its place: the
+/// block solver first, then the deeper point first (either alone keeps its own order); a
+/// world with none of the three solves in listed order.
+#[test]
+fn the_block_solver_and_the_deeper_point_first_take_the_place_of_points_together() {
+    let with = |block: bool, deeper: bool, together: bool| {
+        ContactSolveSettings {
+            use_block_solver: block,
+            deeper_point_first: deeper,
+            points_together: together,
+            ..test_settings()
+        }
+        .two_points()
+    };
+    assert_eq!(with(false, false, true), TwoPoints::Together);
+    assert_eq!(with(true, false, true), TwoPoints::Block);
+    assert_eq!(with(true, true, true), TwoPoints::Block);
+    assert!(matches!(
+        with(false, true, true),
+        TwoPoints::DeeperFirst { .. }
+    ));
+    assert_eq!(with(false, false, false), TwoPoints::Listed);
+}
+
 /// The constraints coloured in order, over `body_count` solver bodies.
 fn colour(constraints: &[ContactConstraint], body_count: usize) -> GraphColoring {
     let mut coloring = GraphColoring::default();

@@ -1,9 +1,9 @@
 //! A manifold's two normal points solved together in SIMD lanes (`points_together.rs`): where
-//! a lane's rows couple loosely, the second point's normal velocity is read before the first
-//! point's impulse is applied, so both updates see the same velocities (one Jacobi step on
-//! the lane's 2x2 system; the kernel's `solve_group` does the rest with the point-by-point
-//! update itself). Lanes whose rows couple strongly, and one-point lanes, read it after, in
-//! the listed order, as without the option.
+//! a lane's rows couple loosely, the biased pass takes the block (`block.rs`) and, relaxing,
+//! the second point's normal velocity is read before the first point's impulse is applied,
+//! so both updates see the same velocities (one Jacobi step on the lane's 2x2 system; the
+//! kernel's `solve_group` does the rest with the point-by-point update itself). Lanes whose
+//! rows couple strongly, and one-point lanes, keep the listed order.
 //!
 //! Which lanes is decided once a step when a group is prepared (`mark_together`), from
 //! the same K as the block solver's and in the operations of

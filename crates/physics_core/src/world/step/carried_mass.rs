@@ -36,7 +36,8 @@
 //! What it costs in physics: a body carrying a heavier one answers a blow from the side as
 //! its scaled mass would (it is pinned by the load anyway), and falls at g / sigma for the one
 //! step after the load leaves it. Where no contact joins two bodies whose masses differ by
-//! more than [`SEED_MASS_RATIO`], nothing is scaled and the step is Box2D v3's to the bit;
+//! more than [`SEED_MASS_RATIO`], nothing is scaled and the step is the one without carried
+//! mass to the bit (Box2D v3's, in Box2D's point order);
 //! that check reads the solve set's dense keys only. Bodies with joints keep their mass
 //! (their joint rows are prepared from the body records), but still pass the mass they carry
 //! down.

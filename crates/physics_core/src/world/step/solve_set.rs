@@ -236,9 +236,8 @@ impl World {
         // are the prepare's business): a guess that only groups, the prepare decides. It
         // reads every solved contact's record, a cost only the block solver pays, and only
         // when the solve set is built or mended (not when it is reused). Points solved
-        // together need no such layout: a lane left to the listed order in a group of them
-        // costs one more velocity read, where the block solve's fallback costs a second
-        // solve.
+        // together (the default) take the block in the biased pass too, but laying their
+        // two-point manifolds out first was measured no faster (BENCHMARKS.md).
         let mut likely_blocks = std::mem::take(&mut self.solve_set.likely_blocks);
         likely_blocks.clear();
         if self.def.enable_block_solver && keys.len() == prepared.len() {
