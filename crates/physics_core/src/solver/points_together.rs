@@ -80,14 +80,22 @@ mod tests {
     /// Points on the bottom face of a box of half extents `hx`, `hy` (unit density, so mass
     /// 4 hx hy) at offsets `x1`, `x2` from its centre, against a fixed body below.
     fn on_fixed(hx: f32, hy: f32, x1: f32, x2: f32) -> Option<BlockMatrix> {
+        let (points, masses) = face_on_fixed(hx, hy, x1, x2);
+        together_matrix(&points, Vec2::Y, masses)
+    }
+
+    /// The points and masses [`on_fixed`] builds its K from.
+    fn face_on_fixed(hx: f32, hy: f32, x1: f32, x2: f32) -> ([ConstraintPoint; 2], BodyMasses) {
         let mass = 4.0 * hx * hy;
         let inertia = mass * (4.0 * hx * hx + 4.0 * hy * hy) / 12.0;
         let point = |x: f32| ConstraintPoint {
             anchor_b: Vec2::new(x, -hy),
             ..Default::default()
         };
-        let masses = (0.0, 0.0, 1.0 / mass, 1.0 / inertia);
-        together_matrix(&[point(x1), point(x2)], Vec2::Y, masses)
+        (
+            [point(x1), point(x2)],
+            (0.0, 0.0, 1.0 / mass, 1.0 / inertia),
+        )
     }
 
     fn rho(k: &BlockMatrix) -> f32 {
@@ -120,20 +128,8 @@ mod tests {
         )
         .expect("a pyramid's box on one support");
         assert!((rho(&bridge) - 4.0 / 7.0).abs() < 1e-5);
-        let narrow = rho(&BlockMatrix::rigid(
-            &[
-                ConstraintPoint {
-                    anchor_b: Vec2::new(-0.1, -0.5),
-                    ..Default::default()
-                },
-                ConstraintPoint {
-                    anchor_b: Vec2::new(0.1, -0.5),
-                    ..Default::default()
-                },
-            ],
-            Vec2::Y,
-            (0.0, 0.0, 1.0 / 0.2, 12.0 / (0.2 * 1.04)),
-        ));
+        let (points, masses) = face_on_fixed(0.1, 0.5, -0.1, 0.1);
+        let narrow = rho(&BlockMatrix::rigid(&points, Vec2::Y, masses));
         assert!((narrow - 0.79).abs() < 0.01, "rho {narrow}");
         assert!(
             on_fixed(0.1, 0.5, -0.1, 0.1).is_none(),

@@ -648,7 +648,7 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
                 solve_normal_point::<USE_BIAS>(c, i, &mut a, &mut b, t, only);
             }
         }
-    } else if TWO_POINTS == TOGETHER && c.block.contains(&true) {
+    } else if TWO_POINTS == TOGETHER && !USE_BIAS && c.block.contains(&true) {
         // Relaxing, the lanes solved together read the second point's velocity before the
         // first point's impulse is applied (`together.rs`); the others read it after, as
         // listed.
