@@ -299,7 +299,7 @@ fn points_solved_together_hold_awake_towers_for_thirty_seconds() {
 /// together (the block when biased, then relaxed by one Jacobi step, which removes less of
 /// the push than the exact answer where the points push each other down) the fastest box
 /// must be no faster than point by point, in the scene as written, mirrored, and created in
-/// reverse order (it measures 2.95 against 3.48 m/s as written).
+/// reverse order (it measures 3.04 against 3.48 m/s as written).
 #[test]
 fn regression_the_block_solver_pushed_overlaps_out_faster_than_point_by_point() {
     let fastest = |scene: &physics2d_demos::Scene, def: WorldDef| {

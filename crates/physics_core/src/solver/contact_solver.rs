@@ -16,7 +16,7 @@
 
 use super::block_solver::{BlockMatrix, solve_block};
 use super::body_state::{BodyState, read_state, write_state};
-use super::points_together::together_matrix;
+use super::points_together::{self, together_matrix};
 use super::softness::Softness;
 use crate::collision::{Manifold, ManifoldPoint};
 use crate::math::{cross, cross_sv, right_perp};
@@ -522,11 +522,14 @@ pub(crate) fn solve_contacts(
         };
         // Relaxing, points solved together read their velocities before either is applied;
         // otherwise each reads what the one before it left.
+        // Both updates are damped where the rows push each other (`points_together::relax_scale`).
         let mut together = [None; 2];
-        if c.block.is_some() && !block_solver && !use_bias {
+        let mut relax_scale = None;
+        if let Some(k) = c.block.filter(|_| !block_solver && !use_bias) {
             for (vn, cp) in together.iter_mut().zip(&c.points) {
                 *vn = Some(relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n));
             }
+            relax_scale = Some(points_together::relax_scale(&k));
         }
         if !solved_as_block {
             // The separations come from positions, which this velocity solve leaves alone:
@@ -545,8 +548,11 @@ pub(crate) fn solve_contacts(
                 let vn = together[i].unwrap_or_else(|| {
                     relative_velocity(&sa, &sb, cp.anchor_a, cp.anchor_b).dot(n)
                 });
-                let delta =
+                let mut delta =
                     -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
+                if let Some(scale) = relax_scale {
+                    delta *= scale;
+                }
                 let total = (cp.normal_impulse + delta).max(0.0);
                 let applied = total - cp.normal_impulse;
                 c.points[i].normal_impulse = total;

@@ -10,9 +10,10 @@
 //! - Biased pass: both normal impulses from the soft 2x2 complementarity problem, solved
 //!   exactly by `block_solver.rs`'s enumeration (both pushing, one, or neither).
 //! - Relax pass: each point takes the one-point rigid update with its own normal mass
-//!   1 / K_ii, d_i = -vn_i / K_ii, x_i = max(0, a_i + d_i), but both vn_i are read before
-//!   either impulse is applied: one Jacobi step on the 2x2 system, where Box2D solves point
-//!   1 and then point 2 from the velocity point 1 left (one Gauss-Seidel step).
+//!   1 / K_ii, d_i = -omega vn_i / K_ii, x_i = max(0, a_i + d_i), but both vn_i are read
+//!   before either impulse is applied: one Jacobi step on the 2x2 system, where Box2D solves
+//!   point 1 and then point 2 from the velocity point 1 left (one Gauss-Seidel step). The
+//!   step is damped (omega < 1, [`relax_scale`]) where the rows push each other.
 //!
 //! Why: in a sequential pass the point solved first takes more than its share, a small turn
 //! every substep that the same point always gets; Box2D's awake towers lean 1.2 to 2.5 cm
@@ -25,9 +26,27 @@
 //! push each other down, K12 < 0) keep the push of both at once, and overlap is pushed out
 //! faster than point by point (3.51 against 3.48 m/s in `bench_compare --fidelity`'s
 //! overlap_recovery); relaxed by a Jacobi step, which like Box2D's point-by-point step
-//! removes a little less of the push, it is pushed out gentler (2.95 m/s). Relaxed by the
+//! removes a little less of the push, it is pushed out gentler (3.04 m/s). Relaxed by the
 //! Jacobi step as well, the biased pass lets a pyramid settle further (0.0311 against
-//! 0.0301 m).
+//! 0.0306 m, undamped).
+//!
+//! Damping: where the two rows push each other (K12 > 0: a box bridging two supports, whose
+//! points sit on one side of its centre), a Jacobi step overshoots the mode in which both
+//! points approach alike by rho: both updates stop their own point and each also lifts the
+//! other. Undamped, that overshoot fed the lean that the order of the colours gives a tall
+//! pyramid: the 100-row pyramid of `bench_compare`'s large_pyramid leaned its top 0.50 m
+//! sideways in 500 steps (0.27 m in Box2D's listed order; in its mirror image 0.79 m
+//! against 0.26 m). Scaling both updates by [`relax_scale`] cuts the overshoot from rho to
+//! rho - (1 + rho)(1 - omega) (0.57 to 0.375 for a pyramid's box) and brings the lean below
+//! the listed order's (0.23 m and 0.09 m). Where the rows pull each other apart (K12 < 0,
+//! every box on its face) the step is undamped and the towers are as before. The quarter
+//! was chosen by measurement (scratch builds, large_pyramid's lean and the fidelity rows):
+//! at 0.15 and 0.25 the rows stay at or below the listed order's (at 0.35 the pyramid ends 0.1
+//! mm further); full damping
+//! (omega = 1 / (1 + rho), the overshoot removed) also holds the pyramid but pushes overlap
+//! out faster than the listed order (`bench_compare --fidelity`'s overlap_recovery 3.78
+//! against 3.48 m/s; 3.04 at a quarter) and leaves the pyramid 0.0308 m from where it was
+//! built (0.0306).
 //!
 //! Where: a Jacobi step on two rows converges when they couple by less than their
 //! diagonals, |K12| < sqrt(K11 K22), and each step leaves rho = |K12| / sqrt(K11 K22) of the
@@ -53,6 +72,23 @@ use bevy_math::Vec2;
 /// (rho < 0.6): a relaxing Jacobi step then removes at least 40 % of the error in every
 /// mode, and a box bridging two supports (rho 4/7) is taken.
 pub(crate) const MAX_COUPLING_SQUARED: f32 = 0.36;
+
+/// How much of a relaxing Jacobi step's overshoot is taken back where the two rows push each
+/// other (K12 > 0): each update is scaled by 1 / (1 + this rho+), see [`relax_scale`].
+pub(crate) const SHARED_PUSH_DAMPING: f32 = 0.25;
+
+/// The factor both updates of a relaxing Jacobi step are scaled by,
+///
+///   omega = 1 / (1 + SHARED_PUSH_DAMPING rho+),  rho+ = max(K12, 0) / sqrt(K11 K22)
+///
+/// (see the module's notes, "Damping"): 1 where the rows pull each other apart (a box on
+/// its face, K12 < 0), 0.875 for a pyramid's box on one support (rho 4/7). A NaN K12 counts
+/// as no coupling. The lanes take the same factor from this function (`together.rs`).
+#[inline(always)]
+pub(crate) fn relax_scale(k: &BlockMatrix) -> f32 {
+    let pushing = k.k12.max(0.0) / (k.k11 * k.k22).sqrt();
+    1.0 / (1.0 + SHARED_PUSH_DAMPING * pushing)
+}
 
 /// Whether two rows of K couple loosely enough to be solved together (see the module's
 /// notes): K12^2 < [`MAX_COUPLING_SQUARED`] K11 K22. False for a NaN.

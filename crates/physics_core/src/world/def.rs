@@ -63,9 +63,9 @@ pub struct WorldDef {
     /// offsets make it lean 19 cm); piles of circles (one-point manifolds) and bodies
     /// bridging two supports, such as a pyramid's boxes, are solved point by point in listed
     /// order (without it they are solved together by default). Off by default: overlap
-    /// recovery comes out 3.51 m/s against 3.48 in Box2D's order and 2.95 with
+    /// recovery comes out 3.51 m/s against 3.48 in Box2D's order and 3.04 with
     /// `solve_points_together` (the default), and the pyramid 0.0307 m from where it was
-    /// built against 0.0301 (`bench_compare --fidelity`, the block solver column). On, it
+    /// built against 0.0306 (`bench_compare --fidelity`, the block solver column). On, it
     /// takes the place of `solve_points_together`.
     pub enable_block_solver: bool,
     /// Solve the deeper of a two-point manifold's points first, in both the biased and the
@@ -97,13 +97,16 @@ pub struct WorldDef {
     /// Solve a two-point manifold's points together where they couple loosely (on, the
     /// default): in the biased pass both normal impulses come from the manifold's 2x2
     /// problem solved exactly, and when relaxing each point's update is computed from the
-    /// same velocities before both are applied (one Jacobi step;
-    /// `solver/points_together.rs`). Off, every manifold is solved one point at a time, the
+    /// same velocities before both are applied (one Jacobi step, damped where the two rows
+    /// push each other; `solver/points_together.rs`). Off, every manifold is solved one point at a time, the
     /// first listed point first, as Box2D v3 does: the point solved first takes more than
     /// its share, a small turn every substep that makes awake towers lean 1.2 to 2.5 cm over
     /// 30 s (19 cm with alternating 1 cm offsets). Together, the same towers stand still and
-    /// the offset one drifts 1.0 cm, a pyramid settles nearer where it was built (0.0301
-    /// against 0.0306 m) and an overlap is pushed out more gently (2.95 against 3.48 m/s),
+    /// the offset one drifts 1.0 cm, a pyramid settles as near where it was built (0.0306 m
+    /// as written, 0.0298 against 0.0301 over four creation orders), a 100-row pyramid
+    /// leans less (its top 0.23 and 0.09 m against 0.27 and 0.26 m in 500 steps, as built
+    /// and mirrored) and an overlap is pushed out
+    /// more gently (3.04 against 3.48 m/s),
     /// at 1 to 7 % more time a step on scenes of boxes (`bench_compare --fidelity` and
     /// `--listed`). Manifolds whose rows couple strongly (points that nearly coincide as
     /// the bodies see them: a small contact patch, a box a fifth as wide as tall) keep the

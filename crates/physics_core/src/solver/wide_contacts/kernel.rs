@@ -50,6 +50,8 @@ use crate::solver::contact_solver::{
 #[cfg(test)]
 use crate::solver::graph_coloring::GraphColoring;
 #[cfg(test)]
+use crate::solver::points_together;
+#[cfg(test)]
 use crate::solver::wide_contacts::EMPTY_LANE;
 use crate::solver::wide_contacts::LaneGroup;
 use crate::solver::wide_contacts::WideContacts;
@@ -103,6 +105,9 @@ pub(crate) struct WideConstraint {
     mass_scale: Lanes,
     impulse_scale: Lanes,
     restitution: Lanes,
+    /// With points solved together, what the lanes' relaxing Jacobi step is scaled by
+    /// (`points_together::relax_scale`; 1 in lanes solved point by point), set with `block`.
+    relax_scale: Lanes,
     /// Lanes whose two points are held in the other order than their manifold lists them
     /// (`contact_solver::deeper_listed_second`); [`lane_results`] gives them back in the
     /// manifold's order. In the group's last cache line, which has room for it.
@@ -432,6 +437,8 @@ pub(crate) fn pack_lane(group: &mut WideConstraint, lane: usize, c: &ContactCons
     group.index_b[lane] = c.index_b;
     group.swapped[lane] = c.swapped;
     group.block[lane] = c.block.is_some();
+    let relax_scale = c.block.as_ref().map_or(1.0, points_together::relax_scale);
+    group.relax_scale.as_mut_array()[lane] = relax_scale;
     let fields = [
         (&mut group.inv_mass_a, c.inv_mass_a),
         (&mut group.inv_inertia_a, c.inv_inertia_a),
@@ -652,16 +659,20 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
         // Relaxing, the lanes solved together read the second point's velocity before the
         // first point's impulse is applied (`together.rs`); the others read it after, as
         // listed.
+        // Both updates are damped where the rows push each other (`relax_scale`).
         let together = block::flagged_lanes(c);
+        let scale = Some(c.relax_scale);
+        let first_vn = normal_velocity(c, &a, &b, &c.points[0]);
         let second_before = normal_velocity(c, &a, &b, &c.points[1]);
-        solve_normal_point::<USE_BIAS>(c, 0, &mut a, &mut b, &terms[0], None);
+        let first = &terms[0];
+        solve_normal_point_at::<USE_BIAS>(c, 0, &mut a, &mut b, first, None, first_vn, scale);
         let vn = if together.all() {
             second_before
         } else {
             let second_after = normal_velocity(c, &a, &b, &c.points[1]);
             together.select(second_before, second_after)
         };
-        solve_normal_point_at::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], None, vn);
+        solve_normal_point_at::<USE_BIAS>(c, 1, &mut a, &mut b, &terms[1], None, vn, scale);
     } else if TWO_POINTS == DEEPER_FIRST {
         // Lanes at rest whose second point is the deeper solve it first: the one order for
         // all lanes when they agree, else that point in those lanes, the first point
@@ -781,12 +792,14 @@ fn solve_normal_point<const USE_BIAS: bool>(
     only: Option<Lanes>,
 ) {
     let vn = normal_velocity(c, a, b, &c.points[i]);
-    solve_normal_point_at::<USE_BIAS>(c, i, a, b, t, only, vn);
+    solve_normal_point_at::<USE_BIAS>(c, i, a, b, t, only, vn, None);
 }
 
 /// [`solve_normal_point`] with the point's normal velocity `vn` given (read before the
-/// other point of a manifold solved together was applied, `together.rs`).
+/// other point of a manifold solved together was applied, `together.rs`), and its update
+/// times `scale` when given (the relaxing Jacobi step's damping).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn solve_normal_point_at<const USE_BIAS: bool>(
     c: &mut WideConstraint,
     i: usize,
@@ -795,12 +808,17 @@ fn solve_normal_point_at<const USE_BIAS: bool>(
     t: &PointTerms,
     only: Option<Lanes>,
     vn: Lanes,
+    scale: Option<Lanes>,
 ) {
     let zero = Lanes::splat(0.0);
     let (nx, ny) = (c.normal_x, c.normal_y);
     let p = &c.points[i];
-    let delta =
+    let unscaled =
         -(p.normal_mass * (t.mass_scale * vn + t.bias)) - t.impulse_scale * p.normal_impulse;
+    let delta = match scale {
+        Some(scale) => unscaled * scale,
+        None => unscaled,
+    };
     let mut total = (p.normal_impulse + delta).fast_max(zero);
     if let Some(lanes) = only {
         total = lanes.select(total, p.normal_impulse);
