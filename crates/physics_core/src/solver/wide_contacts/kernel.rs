@@ -85,8 +85,8 @@ struct WidePoint {
 ///
 /// Laid out for the passes over the groups, which stream them from memory in big worlds:
 /// a group starts on a cache line, and what the warm start reads (bodies, masses, normal,
-/// anchors and impulses) comes first, so it loads seven of the group's nine lines; the
-/// settings only the solve and restitution read come last.
+/// anchors and impulses) comes first, so it loads seven of the group's ten lines (four
+/// lanes); the settings only the solve and restitution read come last.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 pub(crate) struct WideConstraint {
