@@ -176,4 +176,25 @@ mod tests {
         let nan = (0.0, 0.0, f32::NAN, 1.0);
         assert!(together_matrix(&[point, point], Vec2::Y, nan).is_none());
     }
+
+    /// The relaxing step is damped only where the rows push each other: a box on its face
+    /// (K12 < 0) keeps the undamped step, a pyramid's box on one support (rho 4/7) takes
+    /// 1 / (1 + 1/7) = 0.875, and a NaN coupling counts as none.
+    #[test]
+    fn the_relaxing_step_is_damped_only_where_the_rows_push_each_other() {
+        let face = on_fixed(0.5, 0.5, -0.5, 0.5).expect("a unit box's face");
+        assert!(face.k12 < 0.0);
+        assert_eq!(relax_scale(&face), 1.0);
+        let bridge = BlockMatrix {
+            k11: 3.5,
+            k12: 2.0,
+            k22: 3.5,
+        };
+        assert!((relax_scale(&bridge) - 0.875).abs() < 1e-6);
+        let nan = BlockMatrix {
+            k12: f32::NAN,
+            ..bridge
+        };
+        assert_eq!(relax_scale(&nan), 1.0);
+    }
 }
