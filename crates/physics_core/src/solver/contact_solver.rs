@@ -520,9 +520,9 @@ pub(crate) fn solve_contacts(
             }
             _ => false,
         };
-        // Relaxing, points solved together read their velocities before either is applied;
-        // otherwise each reads what the one before it left.
-        // Both updates are damped where the rows push each other (`points_together::relax_scale`).
+        // Relaxing, points solved together read their velocities before either is applied,
+        // and both updates are damped where the rows push each other
+        // (`points_together::relax_scale`); otherwise each reads what the one before it left.
         let mut together = [None; 2];
         let mut relax_scale = None;
         if let Some(k) = c.block.filter(|_| !block_solver && !use_bias) {

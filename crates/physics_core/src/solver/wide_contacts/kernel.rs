@@ -657,9 +657,9 @@ fn solve_group<const USE_BIAS: bool, const TWO_POINTS: u8>(
         }
     } else if TWO_POINTS == TOGETHER && !USE_BIAS && c.block.contains(&true) {
         // Relaxing, the lanes solved together read the second point's velocity before the
-        // first point's impulse is applied (`together.rs`); the others read it after, as
-        // listed.
-        // Both updates are damped where the rows push each other (`relax_scale`).
+        // first point's impulse is applied (`together.rs`), and both updates are scaled by
+        // `relax_scale` (below 1 where the rows push each other, 1 in the listed lanes); the
+        // other lanes read it after, as listed.
         let together = block::flagged_lanes(c);
         let scale = Some(c.relax_scale);
         let first_vn = normal_velocity(c, &a, &b, &c.points[0]);
