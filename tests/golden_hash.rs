@@ -22,7 +22,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("rope", 0xe22b489b74f39c87),
     ("car", 0x2946bf24cbe4de86),
     ("pyramid", 0xf3a82ba19ad8e659),
-    ("shape_rain", 0x34a86e832e435b60),
+    ("shape_rain", 0x014d7b4249983141),
 ];
 
 /// FNV-1a over the bits of every body's position, rotation, velocity and spin.

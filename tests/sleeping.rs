@@ -346,3 +346,29 @@ fn poking_one_body_of_a_large_awake_pile_walks_no_island() {
     }
     assert_eq!(w.island_flood_visits(), before);
 }
+
+/// Regression: a body fell asleep half pushed out of an overlap. The soft step moves a body
+/// by its contacts' push and then relaxes the push out of its velocity, so the sleep test,
+/// which read the velocity alone, saw a body being pushed out as resting and put it to sleep
+/// after `time_to_sleep`, however deep it still was. A ball of radius 1.5 m sunk 1 m into
+/// the floor and pushed out at 0.5 m/s needs 2 s, four times `time_to_sleep`: it fell asleep
+/// 0.75 m deep and stayed there. It must now rise to rest on the floor (within 1 mm: the soft
+/// contact's sag is a few hundredths of a millimetre) and only then sleep.
+#[test]
+fn regression_a_body_fell_asleep_half_pushed_out_of_an_overlap() {
+    let (mut w, _) = world_with_floor();
+    w.set_def(WorldDef {
+        max_contact_push_speed: 0.5,
+        ..*w.def()
+    })
+    .unwrap();
+    let ball = w.create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.5))).unwrap();
+    let shape = Circle::new(Vec2::ZERO, 1.5).unwrap().into();
+    w.create_shape(ball, &ShapeDef::default(), shape).unwrap();
+    let dt = 1.0 / 60.0;
+    let slept_at = steps_until_asleep(&mut w, dt, 600).expect("the ball slept within 10 s");
+    let y = w.body_position(ball).unwrap().y;
+    assert!((y - 1.5).abs() < 1e-3, "asleep at y = {y}, its rest is 1.5");
+    // The push takes 2 s (120 steps) and rest another 0.5 s.
+    assert!(slept_at >= 150, "asleep after only {slept_at} steps");
+}

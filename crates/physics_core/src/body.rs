@@ -226,6 +226,10 @@ pub(crate) struct Finalized {
     pub needs_sweep: bool,
     /// A shape left its enlarged broadphase box.
     pub left_its_box: bool,
+    /// Moved faster than its sleep speeds only by a contact's push out of overlap (its
+    /// velocity, which the relax stage cleared of the push, is below them): the step does
+    /// not count as rest.
+    pub pushed: bool,
     /// The body is a bullet (read only when it needs a sweep: bullets are swept last).
     pub bullet: bool,
     /// For a body of one shape that left its box: the shape's new broadphase box at the

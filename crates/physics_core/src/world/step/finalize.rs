@@ -21,6 +21,7 @@
 use super::continuous::{moved_fast, sweep_meets_static};
 use super::solver_bodies::{NextSolverBodies, SolverBodies, next_step_inputs};
 use crate::body::{Body, BodyType, Finalized, SingleShapeBox};
+use bevy_math::Vec2;
 use crate::id::{Slot, Slots};
 use crate::math::is_finite_vec;
 use crate::parallel::shared::SharedMut;
@@ -80,6 +81,7 @@ impl World {
         if !matches!(self.solver_bodies, SolverBodies::Solved { .. }) {
             // No solve (of a time step above zero) since the last finalize: the solver
             // arrays hold no results to write back (perhaps the next step's inputs).
+            self.pushed_bodies.clear();
             self.update_sleep(self.last_dt);
             return;
         }
@@ -91,6 +93,12 @@ impl World {
         let tolerances = &self.tolerances;
         let static_tree = &self.broadphase.static_tree;
         let (gravity, dt) = (self.def.gravity, self.last_dt);
+        let rest = RestSpeeds {
+            enabled: self.def.enable_sleep,
+            linear: tolerances.sleep_linear_speed,
+            angular: self.def.sleep_angular_speed,
+            dt,
+        };
         let solver_index = std::mem::take(&mut arrays.solver_index);
         let solved = std::mem::take(&mut arrays.bodies);
         let mut notes = std::mem::take(&mut self.finalize_notes);
@@ -115,7 +123,9 @@ impl World {
                 let state = unsafe { next.state(i) };
                 let pushed = body.force != bevy_math::Vec2::ZERO || body.torque != 0.0;
                 // SAFETY: this worker finalizes `body`, and so it alone touches its shapes.
-                let f = unsafe { finalize_body(body, &state, &shapes, static_tree, tolerances) };
+                let f = unsafe {
+                    finalize_body(body, &state, &shapes, static_tree, tolerances, &rest)
+                };
                 if !f.non_finite {
                     let inputs = next_step_inputs(body, i, gravity, dt);
                     // SAFETY: as above.
@@ -123,7 +133,7 @@ impl World {
                 }
                 (
                     [],
-                    (f.non_finite || f.needs_sweep || f.left_its_box).then_some(f),
+                    (f.non_finite || f.needs_sweep || f.left_its_box || f.pushed).then_some(f),
                 )
             },
         );
@@ -134,7 +144,14 @@ impl World {
         let mut bullets = Vec::new();
         let mut moves = std::mem::take(&mut self.finalize_moves);
         moves.clear();
+        self.pushed_bodies.clear();
         for &(slot, f) in &notes.noted {
+            if f.pushed {
+                self.pushed_bodies.push(slot);
+                if !(f.non_finite || f.needs_sweep || f.left_its_box) {
+                    continue;
+                }
+            }
             if f.non_finite {
                 // Never let a NaN spread: the body stopped where it was; its contacts forget
                 // their impulses. Its next inputs were not written (`solver_bodies.rs`).
@@ -180,6 +197,40 @@ impl World {
     }
 }
 
+/// What the parallel part of `finalize` needs to tell a push out of overlap from rest.
+struct RestSpeeds {
+    /// `WorldDef::enable_sleep`.
+    enabled: bool,
+    /// The sleep speeds: linear in world units per second (a body's own threshold replaces
+    /// it), angular in radians per second.
+    linear: f32,
+    angular: f32,
+    /// The step.
+    dt: f32,
+}
+
+/// True when `body`, whose velocity is below its sleep speeds, still moved faster than them
+/// over the step: a contact pushed it out of overlap. The soft step moves a body by the push
+/// (the biased velocity) in its substeps and then relaxes the push out of the velocity, so
+/// the velocity alone says a half-pushed-out body rests, and with a push slower than the
+/// overlap's depth over `time_to_sleep` it would fall asleep still overlapping.
+fn moved_only_by_a_push(body: &Body, state: &BodyState, freedom: Vec2, rest: &RestSpeeds) -> bool {
+    if !rest.enabled || !body.can_sleep {
+        return false;
+    }
+    let linear = body.sleep_threshold.unwrap_or(rest.linear);
+    let resting_velocity = body.linear_velocity.length_squared() <= linear * linear
+        && body.angular_velocity.abs() <= rest.angular;
+    if !resting_velocity {
+        return false;
+    }
+    let (travel, turn) = (linear * rest.dt, rest.angular * rest.dt);
+    // |sin| of the turn for the turn itself: a push turns a body by far less than a right
+    // angle in a step.
+    (state.delta_position * freedom).length_squared() > travel * travel
+        || state.delta_rotation.s.abs() > turn
+}
+
 /// The parallel part of `finalize` for one solved body; returns what the serial part needs.
 /// A body of one shape that left its box and needs no sweep has the shape's new box written
 /// here (a sweep would move the body, so a swept body's boxes are made after it).
@@ -192,6 +243,7 @@ unsafe fn finalize_body(
     shapes: &FinalizeShapes,
     static_tree: &crate::broadphase::DynamicTree,
     tolerances: &crate::world::def::Tolerances,
+    rest: &RestSpeeds,
 ) -> Finalized {
     body.collide_pose = body.transform;
     body.force = bevy_math::Vec2::ZERO;
@@ -221,6 +273,7 @@ unsafe fn finalize_body(
     let q = (state.delta_rotation * body.transform.q).normalize();
     body.transform.q = q;
     body.transform.p = offset(body.center, -q.rotate(body.local_center));
+    f.pushed = moved_only_by_a_push(body, state, freedom, rest);
     let speculative = tolerances.speculative_distance;
     debug_assert_eq!(
         body.only_shape,

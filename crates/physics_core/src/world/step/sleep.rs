@@ -31,6 +31,11 @@ impl World {
                 && b.angular_velocity.abs() <= angular;
             b.sleep_time = if resting { b.sleep_time + dt } else { 0.0 };
         }
+        // Bodies still being pushed out of overlap are not at rest, whatever their velocity
+        // (`finalize.rs`, `moved_only_by_a_push`).
+        for &slot in &self.pushed_bodies {
+            self.bodies.at_mut(slot).sleep_time = 0.0;
+        }
         let mut islands = UnionFind::new(self.bodies.capacity());
         for (_, c) in self.contacts.iter() {
             if c.touching
