@@ -52,8 +52,9 @@ fn heavy_boxes_on_light_ones_sink_at_most_two_centimetres() {
     }
 }
 
-/// The island limit is a limit: islands larger than it keep Box2D's soft contacts (a soft
-/// stack of ten sags 3.25 cm; solved exactly it sags under a millimetre).
+/// The island limit is a limit: islands larger than it keep the soft contacts (a soft stack
+/// of ten sags 1.45 cm at the default 45 Hz, `tests/stacking.rs`; solved exactly it sags
+/// under a millimetre).
 #[test]
 fn islands_above_the_limit_stay_soft() {
     let s = scene("vertical_stack").unwrap();
@@ -71,7 +72,7 @@ fn islands_above_the_limit_stay_soft() {
         9.5 - built.world.body_position(top).unwrap().y
     };
     assert!(sag(10) < 0.001, "exact: {}", sag(10));
-    assert!((sag(9) - 0.0325).abs() < 0.005, "soft: {}", sag(9));
+    assert!((sag(9) - 0.0145).abs() < 0.003, "soft: {}", sag(9));
 }
 
 /// Every library scene steps with exact contact islands without NaN and without losing

@@ -362,7 +362,9 @@ fn regression_a_body_fell_asleep_half_pushed_out_of_an_overlap() {
         ..*w.def()
     })
     .unwrap();
-    let ball = w.create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.5))).unwrap();
+    let ball = w
+        .create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.5)))
+        .unwrap();
     let shape = Circle::new(Vec2::ZERO, 1.5).unwrap().into();
     w.create_shape(ball, &ShapeDef::default(), shape).unwrap();
     let dt = 1.0 / 60.0;

@@ -87,7 +87,8 @@ fn big_box_height(configure: impl FnOnce(&mut PhysicsSettings)) -> f32 {
 
 /// By default (carried mass) the big box rests within 2 cm of its rigid height; so it does
 /// with `PhysicsSettings::exact_contact_island_bodies` and no carried mass (the island solved
-/// exactly); with neither, Box2D's soft contacts let it sink 8.6 cm.
+/// exactly); with neither, the default 45 Hz soft contacts let it sink 3.9 cm, and Box2D's
+/// (30 Hz) 8.6 cm.
 #[test]
 fn a_heavy_box_on_two_small_ones_rests_on_them_by_default_and_with_exact_contact_islands() {
     let carried = big_box_height(|_| {});
@@ -105,7 +106,7 @@ fn a_heavy_box_on_two_small_ones_rests_on_them_by_default_and_with_exact_contact
     );
     let soft = big_box_height(|s| s.carried_mass_fraction = 0.0);
     assert!(
-        11.0 - soft > 0.05,
+        11.0 - soft > 0.03,
         "soft contacts: the big box rests at {soft}"
     );
 }

@@ -135,10 +135,10 @@ fn a_carried_mass_fraction_of_one_or_more_or_nan_is_refused() {
 }
 
 /// A box of 40 bodies whose masses span a hundred to one (boxes and balls of densities 1 to
-/// 100, dropped in random order; `support/mixed_pile.rs`), stepped 20 s: the kinetic energy
-/// left, in joules, and the most bodies carrying in a step.
-fn pile_of_mixed_masses(fraction: f32) -> (f32, usize) {
-    let (mut world, bodies) = mixed_pile(0, 0.0, def(fraction));
+/// 100, dropped in random order; `support/mixed_pile.rs`, draw `seed`), stepped 20 s: the
+/// kinetic energy left, in joules, and the most bodies carrying in a step.
+fn pile_of_mixed_masses(seed: u32, fraction: f32) -> (f32, usize) {
+    let (mut world, bodies) = mixed_pile(seed, 0.0, def(fraction));
     let mut carrying = 0;
     for _ in 0..1200 {
         world.step(DT).unwrap();
@@ -147,23 +147,28 @@ fn pile_of_mixed_masses(fraction: f32) -> (f32, usize) {
     (kinetic_energy(&world, &bodies), carrying)
 }
 
-/// Solver masses change how loaded bodies move, so they must not feed a pile energy: a pile
-/// of masses a hundred to one apart comes to rest with carried mass as it does without. (A
-/// wedged ball spins down more slowly under its larger solver inertia: here one still turns
-/// at 0.1 to 0.4 rad/s after 10 s with carried mass, and is still by 20 s.) This pile is
-/// one draw: about one such pile in five still moves at 20 s in any solve, Box2D's listed
-/// order included (`mixed_piles.rs`); this one rests, with carried mass and without, in
-/// both builds. A change that sets it moving is to be checked against that survey before
-/// the pile is blamed.
+/// Solver masses change how loaded bodies move, so they must not feed a pile energy: piles
+/// of masses a hundred to one apart come to rest with carried mass as they do without. At
+/// rest a pile keeps only the soft solve's creep, under a millijoule against the 60 kJ of its
+/// fall. About one such pile in five still moves at 20 s in any solve, Box2D's listed order
+/// included (`mixed_piles.rs`, where a wedged ball spins down more slowly under carried
+/// mass's larger solver inertia), so one draw proves little: over twelve draws, carried
+/// mass may leave at most one more pile moving than the solve without it.
 #[test]
-fn a_pile_of_masses_a_hundred_to_one_apart_comes_to_rest() {
-    let (without, none) = pile_of_mixed_masses(0.0);
-    let (with, carrying) = pile_of_mixed_masses(0.8);
-    println!("kinetic energy after 20 s: {without} J without, {with} J with ({carrying} carrying)");
-    assert_eq!(none, 0);
-    assert!(carrying > 0, "no body carried a heavier one");
-    // At rest a pile keeps only the soft solve's creep: under a millijoule against the 60 kJ of
-    // its fall.
-    assert!(with < 1e-3, "{with} J left with carried mass");
-    assert!(without < 1e-3, "{without} J left without carried mass");
+fn piles_of_masses_a_hundred_to_one_apart_come_to_rest() {
+    let (mut moving_without, mut moving_with, mut carried) = (0, 0, 0);
+    for seed in 0..12 {
+        let (without, none) = pile_of_mixed_masses(seed, 0.0);
+        let (with, carrying) = pile_of_mixed_masses(seed, 0.8);
+        println!("pile {seed}: {without} J without, {with} J with ({carrying} carrying)");
+        assert_eq!(none, 0);
+        carried += carrying;
+        moving_without += usize::from(without >= 1e-3);
+        moving_with += usize::from(with >= 1e-3);
+    }
+    assert!(carried > 0, "no body carried a heavier one");
+    assert!(
+        moving_with <= moving_without + 1,
+        "{moving_with} of 12 piles still move with carried mass, {moving_without} without"
+    );
 }

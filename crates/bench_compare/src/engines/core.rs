@@ -22,6 +22,9 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Box<dyn Simulation>, 
         substep_count: settings.substeps,
         enable_sleep: false,
         contact_hertz: settings.contact_hertz.unwrap_or(defaults.contact_hertz),
+        max_contact_push_speed: settings
+            .max_push_speed
+            .unwrap_or(defaults.max_contact_push_speed),
         contact_recycle_distance: settings
             .recycle_distance
             .unwrap_or(defaults.contact_recycle_distance),

@@ -27,8 +27,12 @@ pub const SUBSTEPS: u32 = 4;
 pub struct Settings {
     /// Substeps per step.
     pub substeps: u32,
-    /// Contact stiffness in hertz (Box2D and physics_core; `None`: their default, 30).
+    /// Contact stiffness in hertz (Box2D and physics_core; `None`: their default, 30 in
+    /// Box2D and 45 in physics_core).
     pub contact_hertz: Option<f32>,
+    /// physics_core: the fastest push out of an overlap in m/s (`None`: its default, 2;
+    /// Box2D's is 3).
+    pub max_push_speed: Option<f32>,
     /// Contact recycling distance in metres (Box2D and physics_core; `None`: their default;
     /// zero turns recycling off).
     pub recycle_distance: Option<f32>,
@@ -60,6 +64,7 @@ impl Default for Settings {
         Settings {
             substeps: SUBSTEPS,
             contact_hertz: None,
+            max_push_speed: None,
             recycle_distance: None,
             exact_contact_island_bodies: 0,
             exact_joint_mass_ratio: None,

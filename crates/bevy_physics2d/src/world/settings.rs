@@ -23,7 +23,8 @@ pub struct PhysicsSettings {
     pub length_unit: f32,
     /// Solver substeps per step (4 by default).
     pub substeps: u32,
-    /// Contact stiffness in hertz (capped at an eighth of the substep rate, as in Box2D v3).
+    /// Contact stiffness in hertz (45 by default; capped at three sixteenths of the substep
+    /// rate, `physics_core::world::CONTACT_HERTZ_PER_SUBSTEP_RATE`).
     pub contact_hertz: f32,
     /// Contact damping ratio.
     pub contact_damping_ratio: f32,

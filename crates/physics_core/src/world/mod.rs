@@ -35,7 +35,7 @@ pub use crate::solver::ContactLanes;
 pub use bodies::BodyMotion;
 pub use character::mover::{MoverFilter, MoverHit, MoverPlane, clip_velocity, solve_planes};
 pub use character::{CharacterExceptions, CharacterGround, CharacterMove, CharacterSettings};
-pub use def::WorldDef;
+pub use def::{CONTACT_HERTZ_PER_SUBSTEP_RATE, WorldDef};
 pub use events::{
     ContactData, ContactEvent, HitEvent, PreSolveHook, SensorEvent, one_way_platforms,
 };

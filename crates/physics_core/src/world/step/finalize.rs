@@ -21,7 +21,6 @@
 use super::continuous::{moved_fast, sweep_meets_static};
 use super::solver_bodies::{NextSolverBodies, SolverBodies, next_step_inputs};
 use crate::body::{Body, BodyType, Finalized, SingleShapeBox};
-use bevy_math::Vec2;
 use crate::id::{Slot, Slots};
 use crate::math::is_finite_vec;
 use crate::parallel::shared::SharedMut;
@@ -33,6 +32,7 @@ use crate::solver::body_state::{BodyState, STATIC_BODY};
 use crate::world::World;
 use crate::world::recording::RecordedCall;
 use crate::world::shapes::broadphase_box;
+use bevy_math::Vec2;
 
 /// The shape records while finalize's workers read and write them, each only the shapes of
 /// the bodies it finalizes. Each access forms a reference to one record, never to the
@@ -123,9 +123,8 @@ impl World {
                 let state = unsafe { next.state(i) };
                 let pushed = body.force != bevy_math::Vec2::ZERO || body.torque != 0.0;
                 // SAFETY: this worker finalizes `body`, and so it alone touches its shapes.
-                let f = unsafe {
-                    finalize_body(body, &state, &shapes, static_tree, tolerances, &rest)
-                };
+                let f =
+                    unsafe { finalize_body(body, &state, &shapes, static_tree, tolerances, &rest) };
                 if !f.non_finite {
                     let inputs = next_step_inputs(body, i, gravity, dt);
                     // SAFETY: as above.

@@ -1,7 +1,7 @@
 //! The four stages of a step, each public so a scheduler (the Bevy plugin) can run them as
 //! separate systems: `update_pairs`, `collide`, `solve`, `finalize`.
 
-use super::{HitEvent, World, WorldError};
+use super::{CONTACT_HERTZ_PER_SUBSTEP_RATE, HitEvent, World, WorldError};
 use crate::world::recording::{ModifiedContact, RecordedCall};
 
 pub(in crate::world) mod carried_mass;
@@ -459,11 +459,14 @@ impl World {
 
         let substeps = self.def.substep_count;
         let h = dt / substeps as f32;
-        // Stiffness is capped, as in Box2D v3, at an eighth of the substep rate for contacts
-        // (doubled against static bodies, so a quarter there) and a quarter for joints:
-        // stiffer than the substep can resolve would only add energy. At the defaults (60 Hz,
-        // 4 substeps) the contact cap is the 30 Hz default itself.
-        let contact_hertz = self.def.contact_hertz.min(0.125 * substeps as f32 / dt);
+        // Stiffness is capped at a fraction of the substep rate: contacts at
+        // `CONTACT_HERTZ_PER_SUBSTEP_RATE` (doubled against static bodies) and joints at a
+        // quarter, as stiffer than the substep can resolve would only add energy. At the
+        // defaults (60 Hz, 4 substeps) the contact cap is the 45 Hz default itself.
+        let contact_hertz = self
+            .def
+            .contact_hertz
+            .min(CONTACT_HERTZ_PER_SUBSTEP_RATE * substeps as f32 / dt);
         let contact_settings = ContactSolveSettings {
             contact_softness: Softness::new(contact_hertz, self.def.contact_damping_ratio, h),
             static_softness: Softness::new(2.0 * contact_hertz, self.def.contact_damping_ratio, h),
