@@ -448,7 +448,7 @@ fn awake_towers_lean_when_the_first_listed_point_is_always_solved_first() {
 /// fraction its documentation gave (an eighth then, as in Box2D v3; three sixteenths since
 /// the default became 45 Hz, `CONTACT_HERTZ_PER_SUBSTEP_RATE`). At 2 substeps the cap then
 /// never bit, and contacts stayed stiffer than the substep allows. The ten-box stack at 2
-/// substeps must sag as contacts at the capped 22.5 Hz predict (6.3 cm; 1.45 cm at 45 Hz).
+/// substeps must sag as contacts at the capped 22.5 Hz predict (5.8 cm; 1.45 cm at 45 Hz).
 #[test]
 fn regression_the_contact_stiffness_cap_was_a_quarter_of_the_substep_rate() {
     let s = scene("vertical_stack").unwrap();

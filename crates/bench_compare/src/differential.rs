@@ -134,12 +134,17 @@ fn print_contacts(engine: &str, contacts: &[ContactSample], body: usize) {
 /// Returns the first parting (step, quantity index, body), if any.
 pub fn run(scene: &Scene, options: &DiffOptions) -> Result<Option<(usize, usize, usize)>, String> {
     // Box2D's point order and contact softness unless asked otherwise: what is compared is
-    // the step Box2D takes. Its contacts default to 30 Hz, capped at an eighth of the
-    // substep rate, and push overlaps apart at up to 3 m/s.
-    let box2d_hertz = 30.0f32.min(0.125 * options.settings.substeps as f32 / scene.dt);
+    // the step Box2D takes. Its contacts default to 30 Hz and push overlaps apart at up to
+    // 3 m/s; any hertz, given or not, is capped here as Box2D caps it (an eighth of the
+    // substep rate), since physics_core's own cap is higher.
+    let box2d_hertz = options
+        .settings
+        .contact_hertz
+        .unwrap_or(30.0)
+        .min(0.125 * options.settings.substeps as f32 / scene.dt);
     let settings = Settings {
         points_together: Some(options.settings.points_together.unwrap_or(false)),
-        contact_hertz: Some(options.settings.contact_hertz.unwrap_or(box2d_hertz)),
+        contact_hertz: Some(box2d_hertz),
         max_push_speed: Some(options.settings.max_push_speed.unwrap_or(3.0)),
         ..options.settings
     };

@@ -206,7 +206,7 @@ fn overlap_closing_time(contact_hertz: f32) -> f32 {
 /// A softer `contact_hertz` pushes overlaps out more slowly, as the soft contact predicts.
 /// Per substep (h = 1/240 s) the overlap C closes at the bias rate times the mass scale:
 /// k = w / (2 z + h w) * h w (2 z + h w) / (1 + h w (2 z + h w)) with w = 2 pi f and the
-/// damping ratio z = 10, so C falls as exp(-k t): k = 8.5 /s at the default 30 Hz and 1.1 /s
+/// damping ratio z = 10, so C falls as exp(-k t): k = 8.5 /s at Box2D's default 30 Hz and 1.1 /s
 /// at 5 Hz, and closing from 0.1 to 0.03 m takes 7.5 times as long at 5 Hz. The bound allows
 /// the steps' rounding of short times (the stiff case closes in about nine steps).
 #[test]
