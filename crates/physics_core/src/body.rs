@@ -56,8 +56,11 @@ pub struct BodyDef {
     pub lock_linear_x: bool,
     /// Never moves along the world y axis (see [`BodyDef::lock_linear_x`]).
     pub lock_linear_y: bool,
-    /// (m/s) This body counts as resting below this speed; `None` takes the world's
-    /// [`WorldDef::sleep_linear_speed`](crate::world::WorldDef::sleep_linear_speed).
+    /// This body counts as resting below this speed, in world units per second: unlike the
+    /// settings marked (m/s), it is not multiplied by `length_units_per_meter` (a game in
+    /// pixels gives pixels per second, as the plugin's `SleepThreshold` does). `None` takes
+    /// the world's [`WorldDef::sleep_linear_speed`](crate::world::WorldDef::sleep_linear_speed),
+    /// which is scaled.
     pub sleep_threshold: Option<f32>,
     /// In a contact between two dynamic bodies, the one of higher dominance acts on the
     /// other as a static body would and is not pushed back (a player that crates cannot

@@ -388,7 +388,8 @@ impl World {
         Ok(())
     }
 
-    /// Whether the body may sleep, and its own resting speed (`None`: the world's). A
+    /// Whether the body may sleep, and its own resting speed in world units per second
+    /// (`None`: the world's; see [`BodyDef::sleep_threshold`](crate::body::BodyDef)). A
     /// body that may not sleep keeps its island awake; turning sleep off wakes it.
     pub fn set_sleep_settings(
         &mut self,
