@@ -20,7 +20,7 @@
 //! and spin change sign): a symmetric scene may lean one way in one engine and the other way
 //! in the other when they list a manifold's two points in opposite orders.
 
-use crate::engines::{BodySample, ContactSample, ENGINES, Settings, Simulation};
+use crate::engines::{BodySample, ContactSample, ENGINES, Settings, Simulation, box2d};
 use physics2d_demos::Scene;
 
 /// What the differential run is asked for.
@@ -140,12 +140,12 @@ pub fn run(scene: &Scene, options: &DiffOptions) -> Result<Option<(usize, usize,
     let box2d_hertz = options
         .settings
         .contact_hertz
-        .unwrap_or(30.0)
-        .min(0.125 * options.settings.substeps as f32 / scene.dt);
+        .unwrap_or(box2d::CONTACT_HERTZ)
+        .min(box2d::CONTACT_HERTZ_PER_SUBSTEP_RATE * options.settings.substeps as f32 / scene.dt);
     let settings = Settings {
         points_together: Some(options.settings.points_together.unwrap_or(false)),
         contact_hertz: Some(box2d_hertz),
-        max_push_speed: Some(options.settings.max_push_speed.unwrap_or(3.0)),
+        max_push_speed: Some(options.settings.max_push_speed.unwrap_or(box2d::PUSH_SPEED)),
         ..options.settings
     };
     let build = |name: &str| -> Result<Box<dyn Simulation>, String> {

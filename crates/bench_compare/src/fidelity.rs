@@ -24,7 +24,7 @@
 //! `overlap_recovery` the four orders of `scenes::order_variants` move the figure by more
 //! than the engines differ, so the `_orders` rows give their mean as well.
 
-use crate::engines::{BodySample, ENGINES, Settings, Simulation};
+use crate::engines::{BodySample, ENGINES, Settings, Simulation, box2d};
 use bevy_math::Vec2;
 use physics_core::body::BodyType;
 use physics_core::math::{Rot, Transform};
@@ -336,8 +336,8 @@ fn columns() -> Vec<(String, crate::engines::Build, Settings)> {
         ));
         let listed = Settings {
             points_together: Some(false),
-            contact_hertz: Some(30.0),
-            max_push_speed: Some(3.0),
+            contact_hertz: Some(box2d::CONTACT_HERTZ),
+            max_push_speed: Some(box2d::PUSH_SPEED),
             ..Settings::default()
         };
         out.push((LISTED_AT_30_HZ.to_string(), build, listed));

@@ -232,7 +232,7 @@ pub(crate) struct Finalized {
     /// Moved faster than its sleep speeds only by a contact's push out of overlap (its
     /// velocity, which the relax stage cleared of the push, is below them): the step does
     /// not count as rest.
-    pub pushed: bool,
+    pub pushed_out_of_overlap: bool,
     /// The body is a bullet (read only when it needs a sweep: bullets are swept last).
     pub bullet: bool,
     /// For a body of one shape that left its box: the shape's new broadphase box at the
@@ -255,6 +255,19 @@ pub(crate) struct SingleShapeBox {
 }
 
 impl Body {
+    /// The linear speed below which this body counts as resting: its own threshold, or the
+    /// world's `world_linear` (both in world units per second).
+    pub(crate) fn linear_sleep_speed(&self, world_linear: f32) -> f32 {
+        self.sleep_threshold.unwrap_or(world_linear)
+    }
+
+    /// Whether the body's velocity is at or below the sleep speeds `linear` (from
+    /// [`Body::linear_sleep_speed`]) and `angular`.
+    pub(crate) fn velocity_at_rest(&self, linear: f32, angular: f32) -> bool {
+        self.linear_velocity.length_squared() <= linear * linear
+            && self.angular_velocity.abs() <= angular
+    }
+
     pub fn new(def: &BodyDef) -> Self {
         Body {
             body_type: def.body_type,

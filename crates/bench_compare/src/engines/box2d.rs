@@ -13,6 +13,13 @@ use physics2d_demos::{BodyGroup, Scene, ShapeDesc};
 use std::result::Result;
 use std::sync::Arc;
 
+/// Box2D v3's default contact stiffness (Hz), before its cap.
+pub const CONTACT_HERTZ: f32 = 30.0;
+/// Box2D v3's contact stiffness cap as a fraction of the substep rate.
+pub const CONTACT_HERTZ_PER_SUBSTEP_RATE: f32 = 0.125;
+/// Box2D v3's default fastest push out of overlap (m/s).
+pub const PUSH_SPEED: f32 = 3.0;
+
 struct Box2d {
     world: World,
     /// The scene, for the groups its timeline creates and destroys.

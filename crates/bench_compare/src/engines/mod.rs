@@ -6,7 +6,7 @@
 //! ([`ContactSample`]), which the differential mode compares.
 
 mod avian;
-mod box2d;
+pub mod box2d;
 mod core;
 pub mod floor;
 mod plugin;

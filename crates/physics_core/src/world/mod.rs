@@ -116,9 +116,6 @@ pub struct World {
     /// their capacity.
     finalize_notes: Notes<Finalized>,
     finalize_moves: Vec<(ProxyKey, Aabb)>,
-    /// Slots of the bodies the last finalize found moved only by a push out of overlap
-    /// (`Finalized::pushed`); read by the sleep timers of the same step.
-    pushed_bodies: Vec<u32>,
     /// What the solver's body arrays hold between the stages: a solve's results, or the next
     /// step's inputs the last finalize wrote, or nothing to keep (`solver_bodies.rs`).
     solver_bodies: step::solver_bodies::SolverBodies,
@@ -166,7 +163,6 @@ impl World {
             collide_notes: Notes::default(),
             finalize_notes: Notes::default(),
             finalize_moves: Vec::new(),
-            pushed_bodies: Vec::new(),
             solver_bodies: step::solver_bodies::SolverBodies::Stale,
             runner: Arc::new(SingleThreaded),
             recorder: None,

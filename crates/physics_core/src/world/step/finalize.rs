@@ -81,8 +81,7 @@ impl World {
         if !matches!(self.solver_bodies, SolverBodies::Solved { .. }) {
             // No solve (of a time step above zero) since the last finalize: the solver
             // arrays hold no results to write back (perhaps the next step's inputs).
-            self.pushed_bodies.clear();
-            self.update_sleep(self.last_dt);
+            self.update_sleep(self.last_dt, &[]);
             return;
         }
         let mut arrays = std::mem::take(&mut self.solver);
@@ -132,7 +131,8 @@ impl World {
                 }
                 (
                     [],
-                    (f.non_finite || f.needs_sweep || f.left_its_box || f.pushed).then_some(f),
+                    (f.non_finite || f.needs_sweep || f.left_its_box || f.pushed_out_of_overlap)
+                        .then_some(f),
                 )
             },
         );
@@ -143,10 +143,10 @@ impl World {
         let mut bullets = Vec::new();
         let mut moves = std::mem::take(&mut self.finalize_moves);
         moves.clear();
-        self.pushed_bodies.clear();
+        let mut pushed_out_of_overlap = Vec::new();
         for &(slot, f) in &notes.noted {
-            if f.pushed {
-                self.pushed_bodies.push(slot);
+            if f.pushed_out_of_overlap {
+                pushed_out_of_overlap.push(slot);
                 if !(f.non_finite || f.needs_sweep || f.left_its_box) {
                     continue;
                 }
@@ -192,7 +192,7 @@ impl World {
             arrays.bodies.clear();
         }
         self.solver = arrays;
-        self.update_sleep(self.last_dt);
+        self.update_sleep(self.last_dt, &pushed_out_of_overlap);
     }
 }
 
@@ -217,10 +217,8 @@ fn moved_only_by_a_push(body: &Body, state: &BodyState, freedom: Vec2, rest: &Re
     if !rest.enabled || !body.can_sleep {
         return false;
     }
-    let linear = body.sleep_threshold.unwrap_or(rest.linear);
-    let resting_velocity = body.linear_velocity.length_squared() <= linear * linear
-        && body.angular_velocity.abs() <= rest.angular;
-    if !resting_velocity {
+    let linear = body.linear_sleep_speed(rest.linear);
+    if !body.velocity_at_rest(linear, rest.angular) {
         return false;
     }
     let (travel, turn) = (linear * rest.dt, rest.angular * rest.dt);
@@ -272,7 +270,7 @@ unsafe fn finalize_body(
     let q = (state.delta_rotation * body.transform.q).normalize();
     body.transform.q = q;
     body.transform.p = offset(body.center, -q.rotate(body.local_center));
-    f.pushed = moved_only_by_a_push(body, state, freedom, rest);
+    f.pushed_out_of_overlap = moved_only_by_a_push(body, state, freedom, rest);
     let speculative = tolerances.speculative_distance;
     debug_assert_eq!(
         body.only_shape,

@@ -13,7 +13,10 @@ impl World {
     /// Advances sleep timers after a step and puts islands whose bodies have all rested for
     /// `time_to_sleep` to sleep. An island is the set of awake bodies linked by touching
     /// (non-sensor) contacts and enabled joints; static bodies do not link islands.
-    pub(crate) fn update_sleep(&mut self, dt: f32) {
+    ///
+    /// `pushed_out_of_overlap` names the bodies the step moved only by a contact's push out of
+    /// overlap (`finalize.rs`, `moved_only_by_a_push`): not at rest, whatever their velocity.
+    pub(crate) fn update_sleep(&mut self, dt: f32, pushed_out_of_overlap: &[u32]) {
         if !self.def.enable_sleep || dt == 0.0 {
             return;
         }
@@ -25,15 +28,10 @@ impl World {
             if !b.is_moving() || !b.awake {
                 continue;
             }
-            let linear = b.sleep_threshold.unwrap_or(linear);
-            let resting = b.can_sleep
-                && b.linear_velocity.length_squared() <= linear * linear
-                && b.angular_velocity.abs() <= angular;
+            let resting = b.can_sleep && b.velocity_at_rest(b.linear_sleep_speed(linear), angular);
             b.sleep_time = if resting { b.sleep_time + dt } else { 0.0 };
         }
-        // Bodies still being pushed out of overlap are not at rest, whatever their velocity
-        // (`finalize.rs`, `moved_only_by_a_push`).
-        for &slot in &self.pushed_bodies {
+        for &slot in pushed_out_of_overlap {
             self.bodies.at_mut(slot).sleep_time = 0.0;
         }
         let mut islands = UnionFind::new(self.bodies.capacity());
