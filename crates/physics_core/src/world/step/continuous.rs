@@ -5,7 +5,8 @@
 //! a quarter of its smallest extent in one step could pass through a thin static wall or sink deep into the
 //! ground. After the solver, such a body is swept from its start pose to its end pose against
 //! the static shapes along the way; at the first time of impact it is moved back to that pose
-//! (keeping its velocity), and next step's speculative contact stops it at the surface.
+//! (keeping its velocity), and next step's speculative contact stops it at the surface. The
+//! bodies jointed to it go back to that moment too (`impact_rewind.rs`).
 //! Bodies flagged as bullets are swept last, also against the other dynamic bodies at their
 //! final poses, so a small fast projectile cannot pass through a thin box either.
 //!
@@ -127,8 +128,9 @@ pub(crate) fn sweep_meets_static<'s>(
 
 impl World {
     /// Sweeps a dynamic body that moved from (`c1`, `q1`) to its current pose this step, and
-    /// pulls it back to the first impact with static geometry if it moved fast.
-    pub(crate) fn solve_continuous(&mut self, body_slot: u32, c1: Position, q1: Rot) {
+    /// pulls it back to the first impact with static geometry if it moved fast. Returns the
+    /// fraction of the step at which it was stopped, 1 when it was not.
+    pub(crate) fn solve_continuous(&mut self, body_slot: u32, c1: Position, q1: Rot) -> f32 {
         let body = self.bodies.at(body_slot);
         let bullet = body.bullet;
         // The sweep and every time of impact run in a float frame at the body's start.
@@ -136,7 +138,7 @@ impl World {
         let c2 = frame.to_frame(body.center);
         let sweep = body_sweep(body, c1, q1, frame);
         if !moved_fast(body, c1, q1) {
-            return;
+            return 1.0;
         }
 
         self.counters.bodies_swept += 1;
@@ -234,6 +236,7 @@ impl World {
             body.transform = xf;
             body.center = xf.apply(body.local_center);
         }
+        first
     }
 }
 

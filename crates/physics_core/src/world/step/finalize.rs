@@ -144,6 +144,8 @@ impl World {
         let mut moves = std::mem::take(&mut self.finalize_moves);
         moves.clear();
         let mut pushed_out_of_overlap = Vec::new();
+        // Jointed bodies their sweeps stopped, with the fraction of the step they reached.
+        let mut stopped_jointed = Vec::new();
         for &(slot, f) in &notes.noted {
             if f.pushed_out_of_overlap {
                 pushed_out_of_overlap.push(slot);
@@ -168,7 +170,10 @@ impl World {
                 continue;
             }
             if f.needs_sweep {
-                self.solve_continuous(slot, f.start_center, f.start_rotation);
+                let reached = self.solve_continuous(slot, f.start_center, f.start_rotation);
+                if reached < 1.0 && !self.bodies.at(slot).joints.is_empty() {
+                    stopped_jointed.push((slot, reached));
+                }
             }
             match f.single_shape_box {
                 // Already in the shape's record (`finalize_body`).
@@ -176,13 +181,23 @@ impl World {
                 _ => self.collect_shape_moves(slot, false, &mut moves),
             }
         }
+        // Their joint groups go back to the moment of impact too (`impact_rewind.rs`). A body
+        // whose box was already queued above is queued again: the later box wins.
+        for slot in self.rewind_joint_groups(&stopped_jointed) {
+            self.collect_shape_moves(slot, false, &mut moves);
+        }
         self.broadphase.move_proxies(&moves, &*self.runner);
         self.finalize_moves = moves;
         self.finalize_notes = notes;
         // Bullets last: they are swept against the other bodies' final poses.
         for (slot, c1, q1) in bullets {
-            self.solve_continuous(slot, c1, q1);
+            let reached = self.solve_continuous(slot, c1, q1);
             self.refresh_shape_bounds(slot, false);
+            if reached < 1.0 && !self.bodies.at(slot).joints.is_empty() {
+                for moved in self.rewind_joint_groups(&[(slot, reached)]) {
+                    self.refresh_shape_bounds(moved, false);
+                }
+            }
         }
         let kept = self.keep_solver_bodies(solved.len());
         arrays.solver_index = solver_index;

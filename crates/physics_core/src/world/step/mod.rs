@@ -7,6 +7,7 @@ use crate::world::recording::{ModifiedContact, RecordedCall};
 pub(in crate::world) mod carried_mass;
 pub(in crate::world) mod continuous;
 mod finalize;
+mod impact_rewind;
 mod sleep;
 pub(in crate::world) mod solve_set;
 pub(in crate::world) mod solver_bodies;
