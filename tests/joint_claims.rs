@@ -30,11 +30,15 @@ fn pin_gaps(s: &Scene, def: WorldDef) -> Vec<f32> {
 /// The exact tree's projection closes every pin to 0.002 slop (1e-5 m) after each substep's
 /// position update and the relax that ends the step moves only velocities, so after a step
 /// no pin is open by more than 1e-5 m plus the rounding of f32 positions a few metres from
-/// the origin (a few 1e-7 m). One thing opens a pin after the solver: continuous collision
-/// pulling a fast bone back to where it met the ground, as Box2D does, by at most the bone's
-/// travel in that step (it lands at about sqrt(2 g h) = 6 m/s from 1.8 m: 0.1 m a step). The
-/// next step closes such an opening, and the fall has few such steps. A free ragdoll of
-/// similar masses is solved exactly only when asked (`exact_joint_mass_ratio = 1`).
+/// the origin (a few 1e-7 m). One thing moves bones after the solver: continuous collision
+/// taking a fast bone back to where it met the ground, with its joint group
+/// (`world/step/impact_rewind.rs`). The group goes back along each bone's straight path
+/// while the bones turn, so a pin parts by second order in the step's turn: r t^2 / 8, 1.5
+/// mm for a 0.3 m bone turning 0.2 rad in the step, where a bone taken back alone (as Box2D
+/// does) opened its pin by its fall over the rest of the step, up to 0.1 m at 6 m/s. The next
+/// step closes such an opening, and the fall has few such steps (4 of 600 measured, the
+/// widest 0.73 mm). A free ragdoll of similar masses is solved exactly only when asked
+/// (`exact_joint_mass_ratio = 1`).
 #[test]
 fn a_ragdoll_solved_exactly_keeps_its_pins_within_a_hundredth_of_a_millimetre() {
     let s = scene("ragdoll").unwrap();
@@ -47,13 +51,13 @@ fn a_ragdoll_solved_exactly_keeps_its_pins_within_a_hundredth_of_a_millimetre() 
     let closed = 1.2e-5;
     let opened: Vec<usize> = (0..gaps.len()).filter(|&k| gaps[k] > closed).collect();
     assert!(
-        opened.len() <= gaps.len() / 50,
+        opened.len() <= gaps.len() / 100,
         "pins open after {} of {} steps: {opened:?}",
         opened.len(),
         gaps.len()
     );
     for &k in &opened {
-        assert!(gaps[k] < 0.1, "a pin opened {} m at step {k}", gaps[k]);
+        assert!(gaps[k] < 2e-3, "a pin opened {} m at step {k}", gaps[k]);
         let next = gaps.get(k + 1).copied().unwrap_or(0.0);
         assert!(
             next <= closed,
@@ -63,10 +67,10 @@ fn a_ragdoll_solved_exactly_keeps_its_pins_within_a_hundredth_of_a_millimetre() 
 }
 
 /// By default the same ragdoll, a free tree of similar masses, keeps Box2D v3's soft rows
-/// (`WorldDef::exact_joint_mass_ratio`): its pins give in the landing, as Box2D's do (the
-/// fidelity table's ragdoll row: widest gap 6.0 cm in Box2D v3, 6.4 in rapier2d), but hold (a
-/// torn pin opens by metres, and a bone pulled back by continuous collision opens one by its
-/// 0.1 m travel in a step). Lying still in its last second, the ragdoll keeps them within the
+/// (`WorldDef::exact_joint_mass_ratio`): its pins give in the landing (the fidelity table's
+/// ragdoll row: widest gap 3.6 cm; Box2D v3, whose sweeps take a bone back alone, 6.0;
+/// rapier2d 6.4), but hold (a torn pin opens by metres, and a bone taken back by continuous
+/// collision without its group opened one by up to its 0.1 m travel in a step). Lying still in its last second, the ragdoll keeps them within the
 /// linear slop (5 mm): soft rows rest open by their load over their stiffness, and bones
 /// pressed by the ground against their limits load them more than their weight (Box2D v3's
 /// pins rest 2.5 mm open in this scene, measured as the fidelity figure over the last 60

@@ -183,7 +183,11 @@ impl World {
         }
         // Their joint groups go back to the moment of impact too (`impact_rewind.rs`). A body
         // whose box was already queued above is queued again: the later box wins.
-        for slot in self.rewind_joint_groups(&stopped_jointed) {
+        let stepped = |slot: u32, generation: u32| {
+            let i = solver_index.get(slot as usize).copied();
+            i.and_then(|i| solved.get(i as usize)) == Some(&(slot, generation))
+        };
+        for slot in self.rewind_joint_groups(&stopped_jointed, &stepped) {
             self.collect_shape_moves(slot, false, &mut moves);
         }
         self.broadphase.move_proxies(&moves, &*self.runner);
@@ -194,7 +198,7 @@ impl World {
             let reached = self.solve_continuous(slot, c1, q1);
             self.refresh_shape_bounds(slot, false);
             if reached < 1.0 && !self.bodies.at(slot).joints.is_empty() {
-                for moved in self.rewind_joint_groups(&[(slot, reached)]) {
+                for moved in self.rewind_joint_groups(&[(slot, reached)], &stepped) {
                     self.refresh_shape_bounds(moved, false);
                 }
             }

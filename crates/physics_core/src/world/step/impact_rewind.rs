@@ -1,6 +1,7 @@
 //! Jointed bodies stopped together: when a sweep (`continuous.rs`) stops a fast body at its
-//! time of impact, the dynamic bodies jointed to it, directly or through other dynamic
-//! bodies, go back to that moment of the step as well.
+//! time of impact (with static geometry, or for a bullet also with a dynamic body), the
+//! dynamic bodies jointed to it, directly or through other dynamic bodies, go back to that
+//! moment of the step as well.
 //!
 //! A sweep moves only the body it stops. A ragdoll falling onto its shin at 6 m/s had the
 //! shin taken back about 4 cm along its path while the thigh pinned to it kept its pose at the
@@ -19,8 +20,11 @@
 //! so it stays closed along it to first order in the step's motion, and a body never goes
 //! where it did not pass (a foot that bounced this step is not pushed back into the floor,
 //! as going back along its new, upward velocity would). Static and kinematic bodies end a
-//! group: they do not move back, and a pin to one stays where the body put it at the start
-//! and at the end of the step.
+//! group: they do not move back. A pin to a static body stays closed (both its ends were at
+//! rest); a pin to a moving kinematic body opens by the kinematic body's travel over the time
+//! taken back, as it would if the stopped body went back alone. So does a body the solver did
+//! not step (one woken, or jointed, between the public `solve` and `finalize` calls): its
+//! pose at the start of the step is not known, so it ends the group too.
 //!
 //! Runs in finalize's serial pass, in the order the sweeps ran (slot order), so any worker
 //! count gives the same bits.
@@ -34,10 +38,15 @@ use std::collections::{HashMap, HashSet};
 impl World {
     /// Takes the joint group of each body in `stopped` (a jointed body's slot and the
     /// fraction of the step at which its sweep stopped it) back to the group's earliest
-    /// impact. Returns the bodies moved, in the order they were moved, for their broadphase
+    /// impact; `stepped` says, from a body's slot and generation, whether the solver stepped
+    /// it this step (the others end a group). Returns the bodies moved, in the order they were moved, for their broadphase
     /// boxes; the stopped bodies are among them only when the group's impact came earlier
     /// than their own.
-    pub(crate) fn rewind_joint_groups(&mut self, stopped: &[(u32, f32)]) -> Vec<u32> {
+    pub(crate) fn rewind_joint_groups(
+        &mut self,
+        stopped: &[(u32, f32)],
+        stepped: &dyn Fn(u32, u32) -> bool,
+    ) -> Vec<u32> {
         let mut moved = Vec::new();
         if stopped.is_empty() {
             return moved;
@@ -49,7 +58,7 @@ impl World {
             if grouped.contains(&first) {
                 continue;
             }
-            let group = self.joint_group(first, &mut grouped);
+            let group = self.joint_group(first, stepped, &mut grouped);
             let impact = group.iter().map(|&b| reached(b)).fold(1.0f32, f32::min);
             for &slot in &group {
                 let now = reached(slot);
@@ -66,9 +75,15 @@ impl World {
         moved
     }
 
-    /// The dynamic bodies joined to `first` by enabled joints, directly or through other
-    /// dynamic bodies, `first` included, in the order found; each is added to `grouped`.
-    fn joint_group(&self, first: u32, grouped: &mut HashSet<u32>) -> Vec<u32> {
+    /// The dynamic bodies the solver `stepped` joined to `first` by enabled joints, directly
+    /// or through other such bodies, `first` included, in the order found; each is added to
+    /// `grouped`.
+    fn joint_group(
+        &self,
+        first: u32,
+        stepped: &dyn Fn(u32, u32) -> bool,
+        grouped: &mut HashSet<u32>,
+    ) -> Vec<u32> {
         let mut group = vec![first];
         grouped.insert(first);
         let mut next = 0;
@@ -83,7 +98,8 @@ impl World {
                 let (a, b) = (joint.def.body_a.index, joint.def.body_b.index);
                 let other = if a == slot { b } else { a };
                 let dynamic = self.bodies.at(other).body_type == BodyType::Dynamic;
-                if dynamic && grouped.insert(other) {
+                let generation = self.bodies.generation(other);
+                if dynamic && stepped(other, generation) && grouped.insert(other) {
                     group.push(other);
                 }
             }
