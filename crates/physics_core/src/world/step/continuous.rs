@@ -133,6 +133,7 @@ impl World {
     pub(crate) fn solve_continuous(&mut self, body_slot: u32, c1: Position, q1: Rot) -> f32 {
         let body = self.bodies.at(body_slot);
         let bullet = body.bullet;
+        let start_pose = (c1, q1);
         // The sweep and every time of impact run in a float frame at the body's start.
         let frame = FrameOrigin::at(c1);
         let c2 = frame.to_frame(body.center);
@@ -230,14 +231,22 @@ impl World {
             }
         }
         if first < 1.0 {
-            let xf = frame.transform_to_world(sweep.transform_at(first));
             self.drop_kept_solver_bodies();
-            let body = self.bodies.at_mut(body_slot);
-            body.transform = xf;
-            body.center = xf.apply(body.local_center);
+            let (c1, q1) = start_pose;
+            move_along_step(self.bodies.at_mut(body_slot), c1, q1, first);
         }
         first
     }
+}
+
+/// Puts `body` at the fraction `t` of its path this step, from (`c1`, `q1`) at the start of
+/// the step to its pose now, along the sweep (`body_sweep`): where a sweep that stops it at
+/// `t` leaves it.
+pub(crate) fn move_along_step(body: &mut Body, c1: Position, q1: Rot, t: f32) {
+    let frame = FrameOrigin::at(c1);
+    let xf = frame.transform_to_world(body_sweep(body, c1, q1, frame).transform_at(t));
+    body.transform = xf;
+    body.center = xf.apply(body.local_center);
 }
 
 /// The fraction of the straight path `c0` -> `c1` at which a point stops `margin` short of

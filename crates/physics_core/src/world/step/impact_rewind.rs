@@ -29,9 +29,8 @@
 //! Runs in finalize's serial pass, in the order the sweeps ran (slot order), so any worker
 //! count gives the same bits.
 
+use super::continuous::move_along_step;
 use crate::body::BodyType;
-use crate::math::Rot;
-use crate::position::{offset, relative};
 use crate::world::World;
 use std::collections::{HashMap, HashSet};
 
@@ -39,9 +38,9 @@ impl World {
     /// Takes the joint group of each body in `stopped` (a jointed body's slot and the
     /// fraction of the step at which its sweep stopped it) back to the group's earliest
     /// impact; `stepped` says, from a body's slot and generation, whether the solver stepped
-    /// it this step (the others end a group). Returns the bodies moved, in the order they were moved, for their broadphase
-    /// boxes; the stopped bodies are among them only when the group's impact came earlier
-    /// than their own.
+    /// it this step (the others end a group). Returns the bodies moved, in the order they
+    /// were moved, for their broadphase boxes; the stopped bodies are among them only when
+    /// the group's impact came earlier than their own.
     pub(crate) fn rewind_joint_groups(
         &mut self,
         stopped: &[(u32, f32)],
@@ -108,21 +107,11 @@ impl World {
     }
 
     /// Moves a body back along its path this step, from its pose at the start of the step
-    /// (`start`, 0) to its pose now (1), to the fraction `back_to` of it: the centre on the
-    /// straight line, the rotation interpolated and normalised (the sweep's path,
-    /// `collision::Sweep`).
+    /// (0) to its pose now (1), to the fraction `back_to` of it, as a sweep would.
     fn move_back_along_sweep(&mut self, slot: u32, back_to: f32) {
         let body = self.bodies.at_mut(slot);
         let start = body.collide_pose;
         let c1 = start.apply(body.local_center);
-        body.center = offset(c1, back_to * relative(body.center, c1));
-        let (q1, q2) = (start.q, body.transform.q);
-        let q = Rot {
-            c: q1.c + back_to * (q2.c - q1.c),
-            s: q1.s + back_to * (q2.s - q1.s),
-        }
-        .normalize();
-        body.transform.q = q;
-        body.transform.p = offset(body.center, -q.rotate(body.local_center));
+        move_along_step(body, c1, start.q, back_to);
     }
 }
